@@ -1,0 +1,1 @@
+"""Board geography, unit catalogue and powers."""
