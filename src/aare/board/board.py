@@ -1,0 +1,525 @@
+"""The board: land territories, sea zones, adjacency, canals and the starting set-up, loaded from
+`data/boards/*.toml`."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, NoReturn
+
+from aare.board.powers import SIDES, Power
+from aare.board.units import UnitCatalogue
+from aare.errors import DataFileError, MalformedInput, UnknownName
+from aare.state.notation import parse_units
+
+_BOARDS = Path(__file__).resolve().parent.parent / "data" / "boards"
+
+
+@dataclass(frozen=True)
+class Space:
+    """A land territory or a sea zone. `owner` is the starting owner; a sea zone has a `number`, no owner."""
+
+    name: str
+    kind: Literal["land", "sea"]
+    neighbors: tuple[str, ...]
+    ipc: int = 0
+    owner: str | None = None
+    victory_city: str | None = None
+    neutral: bool = False
+    number: int | None = None
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_land(self) -> bool:
+        return self.kind == "land"
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind == "sea"
+
+
+@dataclass(frozen=True)
+class Canal:
+    """A canal joining two adjacent sea zones; a side passes only while it controls all of `requires`."""
+
+    name: str
+    seas: tuple[str, str]
+    requires: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SetupUnits:
+    """The units one power starts with in one space: `{unit id: count}` in catalogue order (read-only)."""
+
+    space: str
+    power: str
+    units: Mapping[str, int]
+
+
+class Board:
+    """A loaded board: spaces in file order (land, then sea), powers in turn order, canals and set-up.
+
+    Lookups accept canonical names and aliases in any case and return canonical names. Treat it as read-only.
+    """
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        name: str,
+        path: str,
+        spaces: dict[str, Space],
+        powers: tuple[Power, ...],
+        canals: tuple[Canal, ...],
+        bank: dict[str, int],
+        setup: tuple[SetupUnits, ...],
+    ) -> None:
+        self.id, self.name, self.path = id, name, path
+        self.spaces, self.powers, self.canals = spaces, powers, canals
+        self.bank, self.setup = bank, setup
+        self._space_index = {_norm(a): s.name for s in spaces.values() for a in (s.name, *s.aliases)}
+        self._power_index = {_norm(a): p.name for p in powers for a in (p.name, *p.aliases)}
+        self._powers = {p.name: p for p in powers}
+        self._adjacency = {s.name: frozenset(s.neighbors) for s in spaces.values()}
+
+    def __repr__(self) -> str:
+        land, seas = len(self.land()), len(self.seas())
+        return f"Board({self.id!r}: {land} land, {seas} sea, {len(self.powers)} powers)"
+
+    def resolve(self, name: str) -> str:
+        """Canonical name of a space given its name or an alias; UnknownName suggests close matches."""
+        return _lookup(self._space_index, name, "space")
+
+    def space(self, name: str) -> Space:
+        return self.spaces[self.resolve(name)]
+
+    def resolve_power(self, name: str) -> str:
+        """Canonical name of a power given its name or an alias ("UK", "Germans")."""
+        return _lookup(self._power_index, name, "power")
+
+    def power(self, name: str) -> Power:
+        return self._powers[self.resolve_power(name)]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return self.resolve(b) in self._adjacency[self.resolve(a)]
+
+    def capital_of(self, power: str) -> str:
+        return self.power(power).capital
+
+    def capitals(self) -> dict[str, str]:
+        """Capital territory -> power."""
+        return {p.capital: p.name for p in self.powers}
+
+    def victory_cities(self) -> dict[str, str]:
+        """Territory -> victory city name."""
+        return {s.name: s.victory_city for s in self.spaces.values() if s.victory_city}
+
+    def side_of(self, power: str) -> str:
+        return self.power(power).side
+
+    def land(self) -> tuple[Space, ...]:
+        return tuple(s for s in self.spaces.values() if s.is_land)
+
+    def seas(self) -> tuple[Space, ...]:
+        return tuple(s for s in self.spaces.values() if s.is_sea)
+
+    def connections(self) -> tuple[tuple[str, str], ...]:
+        """Every adjacent pair once, in file order."""
+        order = {name: i for i, name in enumerate(self.spaces)}
+        return tuple(
+            (s.name, n) for s in self.spaces.values() for n in s.neighbors if order[s.name] < order[n]
+        )
+
+    def canal_between(self, a: str, b: str) -> Canal | None:
+        """The canal joining two sea zones, if any."""
+        pair = {self.resolve(a), self.resolve(b)}
+        return next((c for c in self.canals if set(c.seas) == pair), None)
+
+
+def default_board_path(board_id: str) -> Path:
+    """Path of a board file shipped with aare, e.g. `default_board_path("revised")`."""
+    path = _BOARDS / f"{board_id}.toml"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in _BOARDS.glob("*.toml")))
+        raise UnknownName(f"unknown board {board_id!r} (known: {known})")
+    return path
+
+
+def load_board(path: Path, units: UnitCatalogue) -> Board:
+    """Load and validate a board file; a bad file raises DataFileError naming the key at fault."""
+    return _Loader(Path(path), units).load()
+
+
+def _norm(name: str) -> str:
+    return " ".join(name.lower().replace("_", " ").replace("-", " ").replace(".", "").split())
+
+
+def _sea_aliases(number: int) -> tuple[str, ...]:
+    return (f"SZ {number}", f"{number} Sea Zone", f"Sea Zone {number}")
+
+
+def _lookup(index: Mapping[str, str], name: str, what: str) -> str:
+    if not isinstance(name, str):
+        raise UnknownName(f"a {what} name must be text, got {type(name).__name__}")
+    key = _norm(name)
+    if key in index:
+        return index[key]
+    close = difflib.get_close_matches(key, list(index), n=6, cutoff=0.6)
+    guesses = list(dict.fromkeys(index[c] for c in close))[:3]
+    hint = f"; did you mean {', '.join(guesses)}?" if guesses else ""
+    raise UnknownName(f"unknown {what} {name!r}{hint}")
+
+
+# Field specs: field -> (kind, required). Kinds: str (non-empty), int (>= 0), bool, strs (list of str).
+_Spec = Mapping[str, tuple[str, bool]]
+_EXPECTED = {
+    "str": "expected a non-empty string",
+    "int": "expected a non-negative integer",
+    "bool": "expected true or false",
+    "strs": "expected a list of strings",
+}
+_TOP = ("board", "power", "land", "sea", "canal", "setup")
+_META: _Spec = {"id": ("str", True), "name": ("str", True)}
+_POWER: _Spec = {
+    "name": ("str", True),
+    "side": ("str", True),
+    "capital": ("str", True),
+    "colour": ("str", True),
+    "aliases": ("strs", False),
+}
+_LAND: _Spec = {
+    "name": ("str", True),
+    "ipc": ("int", True),
+    "owner": ("str", False),
+    "victory_city": ("str", False),
+    "neutral": ("bool", False),
+    "aliases": ("strs", False),
+    "neighbors": ("strs", True),
+}
+_SEA: _Spec = {
+    "number": ("int", True),
+    "name": ("str", True),
+    "aliases": ("strs", False),
+    "neighbors": ("strs", True),
+}
+_CANAL: _Spec = {"name": ("str", True), "seas": ("strs", True), "requires": ("strs", True)}
+_SETUP_UNITS: _Spec = {"space": ("str", True), "power": ("str", True), "units": ("str", True)}
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def _is(kind: str, value: object) -> bool:
+    if kind == "str":
+        return isinstance(value, str) and bool(value.strip())
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind == "bool":
+        return isinstance(value, bool)
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+class _Loader:
+    """One pass over one board file; every failure names the file and the key."""
+
+    def __init__(self, path: Path, units: UnitCatalogue) -> None:
+        self.path, self.units = path, units
+        self.space_index: dict[str, str] = {}
+        self.power_index: dict[str, str] = {}
+
+    def fail(self, key: str, reason: str) -> NoReturn:
+        raise DataFileError(str(self.path), key, reason)
+
+    def load(self) -> Board:
+        try:
+            raw = tomllib.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise DataFileError(str(self.path), "<file>", str(exc)) from None
+        unknown = sorted(set(raw) - set(_TOP))
+        if unknown:
+            self.fail("<file>", f"unknown top-level key(s) {unknown}")
+        meta = raw.get("board")
+        if not isinstance(meta, dict):
+            self.fail("board", "expected a [board] table with id and name")
+        self.check(meta, "board", _META)
+        power_entries = self.power_entries(raw)
+        spaces = self.spaces(raw)
+        powers = self.powers(power_entries, spaces)
+        canals = self.canals(raw, spaces)
+        bank, setup = self.setup(raw, spaces, powers)
+        return Board(
+            id=meta["id"],
+            name=meta["name"],
+            path=str(self.path),
+            spaces=spaces,
+            powers=powers,
+            canals=canals,
+            bank=bank,
+            setup=setup,
+        )
+
+    # --- helpers -------------------------------------------------------------------------------------------
+
+    def tables(self, raw: Mapping[str, Any], name: str, required: bool = True) -> list[dict[str, Any]]:
+        value = raw.get(name, None if required else [])
+        ok = isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        if not ok or (required and not value):
+            self.fail(name, f"expected a {'non-empty ' if required else ''}list of [[{name}]] tables")
+        return list(value)
+
+    def check(self, entry: Mapping[str, Any], key: str, spec: _Spec) -> None:
+        unknown = sorted(set(entry) - set(spec))
+        if unknown:
+            self.fail(key, f"unknown field(s) {unknown}")
+        for field, (kind, required) in spec.items():
+            if field not in entry:
+                if required:
+                    self.fail(f"{key}.{field}", "required field is missing")
+            elif not _is(kind, entry[field]):
+                self.fail(f"{key}.{field}", f"{_EXPECTED[kind]}, got {entry[field]!r}")
+
+    def register(self, index: dict[str, str], name: str, aliases: Iterable[str], key: str, what: str) -> None:
+        """Add a name and its aliases to a lookup; names and aliases are unique across the file."""
+        own: set[str] = set()
+        for label in (name, *aliases):
+            norm = _norm(label)
+            field = "name" if label == name else "aliases"
+            if not norm:
+                self.fail(f"{key}.{field}", f"empty {what} name or alias {label!r}")
+            if norm in own:
+                continue
+            if norm in index:
+                self.fail(f"{key}.{field}", f"duplicate {what} name {label!r}: already used by {index[norm]}")
+            index[norm] = name
+            own.add(norm)
+
+    def resolve(self, index: Mapping[str, str], ref: str, key: str, what: str) -> str:
+        try:
+            return _lookup(index, ref, what)
+        except UnknownName as exc:
+            self.fail(key, str(exc))
+
+    @staticmethod
+    def key(kind: str, entry: Mapping[str, Any], i: int) -> str:
+        name = entry.get("name")
+        return f"{kind}.{name}" if isinstance(name, str) and name.strip() else f"{kind}[{i}]"
+
+    # --- sections ------------------------------------------------------------------------------------------
+
+    def power_entries(self, raw: Mapping[str, Any]) -> list[dict[str, Any]]:
+        entries = self.tables(raw, "power")
+        for i, entry in enumerate(entries):
+            key = self.key("power", entry, i)
+            self.check(entry, key, _POWER)
+            if entry["side"] not in SIDES:
+                self.fail(f"{key}.side", f"must be one of {list(SIDES)}, got {entry['side']!r}")
+            if not _COLOUR.match(entry["colour"]):
+                self.fail(f"{key}.colour", f"expected a colour like '#a33b2e', got {entry['colour']!r}")
+            self.register(self.power_index, entry["name"], entry.get("aliases", ()), key, "power")
+        return entries
+
+    def spaces(self, raw: Mapping[str, Any]) -> dict[str, Space]:
+        drafts: list[tuple[Literal["land", "sea"], str, dict[str, Any], tuple[str, ...]]] = []
+        numbers: dict[int, str] = {}
+        sections: tuple[tuple[Literal["land", "sea"], _Spec], ...] = (("land", _LAND), ("sea", _SEA))
+        for kind, spec in sections:
+            for i, entry in enumerate(self.tables(raw, kind)):
+                key = self.key(kind, entry, i)
+                self.check(entry, key, spec)
+                aliases = list(entry.get("aliases", ()))
+                if kind == "sea":
+                    number = entry["number"]
+                    if number in numbers:
+                        self.fail(f"{key}.number", f"number {number} is also used by {numbers[number]}")
+                    numbers[number] = entry["name"]
+                    aliases += [a for a in _sea_aliases(number) if _norm(a) != _norm(entry["name"])]
+                unique = tuple(dict.fromkeys(aliases))
+                self.register(self.space_index, entry["name"], unique, key, "space")
+                drafts.append((kind, key, entry, unique))
+
+        spaces: dict[str, Space] = {}
+        for kind, key, entry, labels in drafts:
+            name, neighbors = entry["name"], self.neighbors(entry, key)
+            if kind == "sea":
+                spaces[name] = Space(name, "sea", neighbors, number=entry["number"], aliases=labels)
+                continue
+            owner = None
+            if "owner" in entry:
+                owner = self.resolve(self.power_index, entry["owner"], f"{key}.owner", "power")
+            neutral = entry.get("neutral", False)
+            if neutral and owner is not None:
+                self.fail(f"{key}.owner", "an impassable neutral territory has no owner")
+            if neutral and entry["ipc"]:
+                self.fail(f"{key}.ipc", "an impassable neutral territory produces nothing")
+            spaces[name] = Space(
+                name,
+                "land",
+                neighbors,
+                ipc=entry["ipc"],
+                owner=owner,
+                victory_city=entry.get("victory_city"),
+                neutral=neutral,
+                aliases=labels,
+            )
+        for space in spaces.values():
+            for other in space.neighbors:
+                if space.name not in spaces[other].neighbors:
+                    self.fail(
+                        f"{spaces[other].kind}.{other}.neighbors",
+                        f"adjacency is not symmetric: {space.name} lists {other}, but {other} does not list "
+                        f"{space.name}",
+                    )
+        return spaces
+
+    def neighbors(self, entry: Mapping[str, Any], key: str) -> tuple[str, ...]:
+        key = f"{key}.neighbors"
+        if not entry["neighbors"]:
+            self.fail(key, "a space needs at least one neighbor")
+        found: list[str] = []
+        for ref in entry["neighbors"]:
+            other = self.resolve(self.space_index, ref, key, "space")
+            if other == entry["name"]:
+                self.fail(key, f"{other} cannot be its own neighbor")
+            if other in found:
+                self.fail(key, f"{other} is listed twice")
+            found.append(other)
+        return tuple(found)
+
+    def powers(self, entries: list[dict[str, Any]], spaces: Mapping[str, Space]) -> tuple[Power, ...]:
+        powers: list[Power] = []
+        capitals: dict[str, str] = {}
+        for order, entry in enumerate(entries):
+            name, key = entry["name"], f"power.{entry['name']}.capital"
+            capital = self.resolve(self.space_index, entry["capital"], key, "space")
+            if not spaces[capital].is_land:
+                self.fail(key, f"capital {capital} is not a land territory")
+            if spaces[capital].owner != name:
+                owner = spaces[capital].owner or "nobody"
+                self.fail(key, f"capital {capital} starts owned by {owner}, not {name}")
+            if capital in capitals:
+                self.fail(key, f"{capital} is already the capital of {capitals[capital]}")
+            capitals[capital] = name
+            aliases = tuple(entry.get("aliases", ()))
+            powers.append(Power(name, entry["side"], capital, entry["colour"], order, aliases))
+        return tuple(powers)
+
+    def canals(self, raw: Mapping[str, Any], spaces: Mapping[str, Space]) -> tuple[Canal, ...]:
+        canals: list[Canal] = []
+        for i, entry in enumerate(self.tables(raw, "canal", required=False)):
+            key = self.key("canal", entry, i)
+            self.check(entry, key, _CANAL)
+            if any(c.name == entry["name"] for c in canals):
+                self.fail(f"{key}.name", "duplicate canal name")
+            seas = tuple(self.resolve(self.space_index, s, f"{key}.seas", "space") for s in entry["seas"])
+            if len(seas) != 2 or seas[0] == seas[1]:
+                self.fail(f"{key}.seas", "expected two different sea zones")
+            for sea in seas:
+                if not spaces[sea].is_sea:
+                    self.fail(f"{key}.seas", f"{sea} is not a sea zone")
+            if seas[1] not in spaces[seas[0]].neighbors:
+                self.fail(f"{key}.seas", f"{seas[0]} and {seas[1]} are not adjacent")
+            where = f"{key}.requires"
+            requires = tuple(self.resolve(self.space_index, t, where, "space") for t in entry["requires"])
+            if not requires:
+                self.fail(f"{key}.requires", "a canal needs at least one territory to control")
+            for territory in requires:
+                if not spaces[territory].is_land:
+                    self.fail(f"{key}.requires", f"{territory} is not a land territory")
+            canals.append(Canal(entry["name"], (seas[0], seas[1]), requires))
+        return tuple(canals)
+
+    def setup(
+        self, raw: Mapping[str, Any], spaces: Mapping[str, Space], powers: tuple[Power, ...]
+    ) -> tuple[dict[str, int], tuple[SetupUnits, ...]]:
+        setup = raw.get("setup")
+        if not isinstance(setup, dict):
+            self.fail("setup", "expected a [setup] table with bank and units")
+        unknown = sorted(set(setup) - {"bank", "units"})
+        if unknown:
+            self.fail("setup", f"unknown field(s) {unknown}")
+        return self.bank(setup, powers), self.placements(setup, spaces, powers)
+
+    def bank(self, setup: Mapping[str, Any], powers: tuple[Power, ...]) -> dict[str, int]:
+        table = setup.get("bank")
+        if not isinstance(table, dict):
+            self.fail("setup.bank", "expected a [setup.bank] table of power = IPCs")
+        bank: dict[str, int] = {}
+        for ref, amount in table.items():
+            key = f"setup.bank.{ref}"
+            power = self.resolve(self.power_index, ref, key, "power")
+            if not _is("int", amount):
+                self.fail(key, f"{_EXPECTED['int']}, got {amount!r}")
+            if power in bank:
+                self.fail(key, f"{power} is listed twice")
+            bank[power] = amount
+        missing = [p.name for p in powers if p.name not in bank]
+        if missing:
+            self.fail("setup.bank", f"no starting bank for {', '.join(missing)}")
+        return {p.name: bank[p.name] for p in powers}
+
+    def placements(
+        self, setup: Mapping[str, Any], spaces: Mapping[str, Space], powers: tuple[Power, ...]
+    ) -> tuple[SetupUnits, ...]:
+        placed: list[SetupUnits] = []
+        seen: dict[tuple[str, str], int] = {}
+        for i, entry in enumerate(self.tables(setup, "units", required=False)):
+            key = f"setup.units[{i}]"
+            self.check(entry, key, _SETUP_UNITS)
+            space = spaces[self.resolve(self.space_index, entry["space"], f"{key}.space", "space")]
+            power = self.resolve(self.power_index, entry["power"], f"{key}.power", "power")
+            try:
+                units = parse_units(entry["units"], self.units)
+            except MalformedInput as exc:
+                self.fail(f"{key}.units", str(exc))
+            if not units:
+                self.fail(f"{key}.units", "empty unit list")
+            if (space.name, power) in seen:
+                earlier = seen[space.name, power]
+                self.fail(key, f"{power} units in {space.name} are already listed at setup.units[{earlier}]")
+            seen[space.name, power] = i
+            self.check_placement(key, space, power, units)
+            placed.append(SetupUnits(space.name, power, units))
+        self.check_carriers(placed, spaces, powers)
+        return tuple(placed)
+
+    def check_placement(self, key: str, space: Space, power: str, units: Mapping[str, int]) -> None:
+        if space.is_land and space.owner != power:
+            owner = space.owner or "nobody"
+            self.fail(key, f"{power} cannot start with units in {space.name}, owned by {owner}")
+        for unit_id in units:
+            unit = self.units[unit_id]
+            if space.is_land and unit.domain == "sea":
+                self.fail(f"{key}.units", f"{unit.display_plural} cannot start on land ({space.name})")
+            if space.is_sea and unit.domain in ("land", "building"):
+                self.fail(f"{key}.units", f"{unit.display_plural} cannot start at sea ({space.name})")
+            if space.is_sea and unit.domain == "air" and not unit.carrier_size:
+                reason = f"{unit.display_plural} cannot start at sea ({space.name}): no carrier takes them"
+                self.fail(f"{key}.units", reason)
+
+    def check_carriers(
+        self, placed: list[SetupUnits], spaces: Mapping[str, Space], powers: tuple[Power, ...]
+    ) -> None:
+        """Aircraft at sea need room on carriers of their own side in the same sea zone."""
+        side = {p.name: p.side for p in powers}
+        room: dict[tuple[str, str], int] = {}
+        need: dict[tuple[str, str], int] = {}
+        first: dict[tuple[str, str], int] = {}
+        for i, group in enumerate(placed):
+            if not spaces[group.space].is_sea:
+                continue
+            at = (group.space, side[group.power])
+            for unit_id, count in group.units.items():
+                unit = self.units[unit_id]
+                room[at] = room.get(at, 0) + unit.carrier_capacity * count
+                if unit.domain == "air":
+                    need[at] = need.get(at, 0) + unit.carrier_size * count
+                    first.setdefault(at, i)
+        for (sea, team), amount in need.items():
+            if amount > room.get((sea, team), 0):
+                self.fail(
+                    f"setup.units[{first[sea, team]}].units",
+                    f"{team} aircraft in {sea} need carrier room {amount}, "
+                    f"but {team} carriers there have room {room.get((sea, team), 0)}",
+                )

@@ -1,0 +1,105 @@
+"""`aare new`, `aare show` and `aare rulesets`: creating and reading game files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from aare.game_log import load_log, save_log
+from aare.game_setup import new_game
+from aare.rules.options import parse_option_args
+from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
+from aare.state.summary import summary
+
+
+@click.command("new")
+@click.option("--rules", "ruleset_id", required=True, help="ruleset id, e.g. lhtr-1.3 (see `aare rulesets`)")
+@click.option("--seed", type=int, default=None, help="dice seed (random when omitted)")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+def new(ruleset_id: str, seed: int | None, options: tuple[str, ...], output: Path) -> None:
+    """Start a new game and write it to a game file."""
+    log = new_game(ruleset_id, parse_option_args(options), seed)
+    save_log(log, output)
+    state = log.state
+    click.echo(f"new {state.ruleset} game written to {output}: round {state.round}, {state.nation} to move")
+
+
+@click.command("show")
+@click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def show(game: Path, as_json: bool) -> None:
+    """Show a game: turn, phase, each nation's bank, income and victory cities, and the board."""
+    data = summary(load_log(game).state)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    _print_summary(data)
+
+
+def _print_summary(data: dict[str, Any]) -> None:
+    console = Console()
+    vc = data["victory_cities"]
+    by_side = ", ".join(f"{side} {n}" for side, n in vc["by_side"].items())
+    title = f"{data['ruleset']} — round {data['round']}, {data['nation']}: {data['phase']}"
+    if data["winner"]:
+        title += f" — won by {data['winner']}"
+    console.print(f"[bold]{title}[/bold]")
+    console.print(f"victory cities: {by_side} (of {vc['total']})")
+    nations = Table(title="Nations")
+    for col in ("nation", "side", "bank", "income", "victory cities", "capital", "techs"):
+        nations.add_column(col, justify="right" if col in ("bank", "income", "victory cities") else "left")
+    for name, n in data["nations"].items():
+        capital = n["capital"] if n["capital_held"] else f"{n['capital']} (lost)"
+        nations.add_row(
+            name, n["side"], str(n["bank"]), str(n["income"]), str(n["victory_cities"]), capital,
+            ", ".join(n["techs"]) or "-",
+        )
+    console.print(nations)
+    board = Table(title="Units on the board")
+    board.add_column("space")
+    board.add_column("owner")
+    board.add_column("units")
+    for name, space in data["spaces"].items():
+        if space["units"]:
+            board.add_row(name, space["owner"] or "", space["units"])
+    console.print(board)
+    if data["pending"]:
+        console.print(f"waiting for: {data['pending']}")
+
+
+@click.command("rulesets")
+@click.option("--json", "as_json", is_flag=True)
+def rulesets(as_json: bool) -> None:
+    """List the rulesets and their options."""
+    out = []
+    for rid in available_rulesets():
+        spec = load_spec(rid)
+        ruleset = load_ruleset(rid)
+        out.append(
+            {
+                **ruleset.describe(),
+                "option_specs": [
+                    {"key": o.key, "default": o.default, "choices": list(o.choices), "help": o.help,
+                     "rule_id": o.rule_id}
+                    for o in spec.option_specs
+                ],
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    console = Console()
+    for r in out:
+        console.print(f"[bold]{r['id']}[/bold]: {r['title']} (board {r['board']}; modules {', '.join(r['modules'])})")
+        for o in r["option_specs"]:
+            choices = f" one of {o['choices']}" if o["choices"] else ""
+            console.print(f"  --option {o['key']}=… (default {o['default']}{choices}): {o['help']}")
+
+
+COMMANDS = [new, show, rulesets]

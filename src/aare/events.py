@@ -1,0 +1,234 @@
+"""Events: the only way a game state changes. Each event applies itself to a state and has a JSON form.
+
+An action is validated against the rules, then turned into events; the log stores both, and folding the
+events over the initial state reproduces every later state exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
+
+from aare.errors import MalformedInput
+from aare.state.game_state import DiceState, GameState
+from aare.state.unit_stacks import Stack, add_stack, remove_stack
+
+_EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class. Subclasses set `type` and implement `apply`."""
+
+    type: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.type:
+            _EVENT_TYPES[cls.type] = cls
+
+    def apply(self, state: GameState) -> GameState:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = _dump(value)
+        return out
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, Stack):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_dump(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _dump(v) for k, v in value.items()}
+    return value
+
+
+def event_from_json(raw: Any) -> Event:
+    """Read an event; unknown types and fields raise MalformedInput."""
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
+        raise MalformedInput(f"an event must be an object with a type, got {raw!r}")
+    cls = _EVENT_TYPES.get(raw["type"])
+    if cls is None:
+        raise MalformedInput(f"unknown event type {raw['type']!r}")
+    names = {f.name: f for f in fields(cls)}
+    given = {k: v for k, v in raw.items() if k != "type"}
+    if set(given) != set(names):
+        raise MalformedInput(f"event {cls.type}: expected fields {sorted(names)}, got {sorted(given)}")
+    kwargs: dict[str, Any] = {}
+    for name, value in given.items():
+        annotation = str(names[name].type)
+        if annotation == "Stack":
+            value = Stack.from_json(value)
+        elif annotation.startswith("tuple") and isinstance(value, list):
+            value = tuple(value)
+        kwargs[name] = value
+    return cls(**kwargs)
+
+
+def apply_events(state: GameState, events: Iterable[Event]) -> GameState:
+    for event in events:
+        state = event.apply(state)
+    return state
+
+
+@dataclass(frozen=True)
+class PhaseEntered(Event):
+    """Play moves to `phase` of `nation`'s turn in `round`."""
+
+    type: ClassVar[str] = "phase_entered"
+    round: int
+    nation: str
+    phase: str
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, round=self.round, nation=self.nation, phase=self.phase)
+
+
+@dataclass(frozen=True)
+class UnitsAdded(Event):
+    """Units appear in a space (mobilisation, a rule that grants units, set-up)."""
+
+    type: ClassVar[str] = "units_added"
+    space: str
+    stack: Stack
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        return state.with_stacks(self.space, add_stack(state.stacks(self.space), self.stack))
+
+
+@dataclass(frozen=True)
+class UnitsRemoved(Event):
+    """Units leave the game (casualties, a rule that removes units)."""
+
+    type: ClassVar[str] = "units_removed"
+    space: str
+    stack: Stack
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        try:
+            return state.with_stacks(self.space, remove_stack(state.stacks(self.space), self.stack))
+        except ValueError as exc:
+            raise MalformedInput(f"event units_removed in {self.space}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class UnitsChanged(Event):
+    """Units in `space` change from status `before` to status `after` (moved, damaged, submerged...).
+    Both stacks have the same count."""
+
+    type: ClassVar[str] = "units_changed"
+    space: str
+    before: Stack
+    after: Stack
+    to_space: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        if self.before.count != self.after.count:
+            raise MalformedInput("event units_changed: before and after counts differ")
+        try:
+            state = state.with_stacks(self.space, remove_stack(state.stacks(self.space), self.before))
+        except ValueError as exc:
+            raise MalformedInput(f"event units_changed in {self.space}: {exc}") from None
+        target = self.to_space or self.space
+        return state.with_stacks(target, add_stack(state.stacks(target), self.after))
+
+
+@dataclass(frozen=True)
+class ControlChanged(Event):
+    """A territory passes to `owner` (capture, liberation)."""
+
+    type: ClassVar[str] = "control_changed"
+    space: str
+    owner: str
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, owners={**state.owners, self.space: self.owner})
+
+
+@dataclass(frozen=True)
+class BankChanged(Event):
+    """A power's treasury changes by `delta` for `reason` (income, purchase, capture, a rule)."""
+
+    type: ClassVar[str] = "bank_changed"
+    power: str
+    delta: int
+    reason: str
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        balance = state.banks.get(self.power, 0) + self.delta
+        if balance < 0:
+            raise MalformedInput(f"event bank_changed: {self.power} would have {balance} IPC")
+        return replace(state, banks={**state.banks, self.power: balance})
+
+
+@dataclass(frozen=True)
+class DiceRolled(Event):
+    """Dice were rolled for `purpose`; `counter` is the seeded source's counter after the roll."""
+
+    type: ClassVar[str] = "dice_rolled"
+    purpose: str
+    values: tuple[int, ...]
+    sides: int
+    counter: int
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, dice=DiceState(state.dice.seed, self.counter))
+
+
+@dataclass(frozen=True)
+class TechGained(Event):
+    type: ClassVar[str] = "tech_gained"
+    power: str
+    tech: str
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        have = state.techs.get(self.power, ())
+        if self.tech in have:
+            return state
+        return replace(state, techs={**state.techs, self.power: tuple(sorted((*have, self.tech)))})
+
+
+@dataclass(frozen=True)
+class DecisionPending(Event):
+    """Play waits for `decision` (who must decide, what, the choices); None clears it."""
+
+    type: ClassVar[str] = "decision_pending"
+    decision: Mapping[str, Any] | None
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, pending=None if self.decision is None else dict(self.decision))
+
+
+@dataclass(frozen=True)
+class ExtraSet(Event):
+    """Ruleset-specific state: `extra[key] = value` (a JSON value), set by the rule `rule_id`."""
+
+    type: ClassVar[str] = "extra_set"
+    key: str
+    value: Any
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, extra={**state.extra, self.key: self.value})
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    type: ClassVar[str] = "game_ended"
+    winner: str
+    reason: str
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, winner=self.winner)

@@ -1,0 +1,134 @@
+"""The game log: the initial state plus every action with the events it produced.
+
+The log is the stored record of a game (game files, the server). `replay` folds the events over the
+initial state; a log read from a file must replay to the state hash it recorded, or it is rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from aare.errors import DataFileError, MalformedInput, ReplayMismatch
+from aare.events import Event, apply_events, event_from_json
+from aare.state.game_state import GameState
+
+FORMAT = "aare-game"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One step of play: the action (its JSON form; None for automatic steps) and its events."""
+
+    action: Mapping[str, Any] | None
+    events: tuple[Event, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action, "events": [e.to_json() for e in self.events]}
+
+
+@dataclass
+class GameLog:
+    """An initial state and the entries after it; `state` is always the result of replaying them."""
+
+    initial: GameState
+    entries: list[LogEntry] = field(default_factory=list)
+    state: GameState = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = self.initial
+        entries, self.entries = self.entries, []
+        for entry in entries:
+            self.append(entry.action, entry.events)
+
+    def append(self, action: Mapping[str, Any] | None, events: Iterable[Event]) -> GameState:
+        """Apply `events` and record them with `action`; the state's version counts entries."""
+        events = tuple(events)
+        new_state = apply_events(self.state, events)
+        self.state = replace(new_state, version=self.state.version + 1)
+        self.entries.append(LogEntry(None if action is None else dict(action), events))
+        return self.state
+
+    def replay(self, upto: int | None = None) -> GameState:
+        """The state after the first `upto` entries (all by default), recomputed from the initial state."""
+        state = self.initial
+        for entry in self.entries[:upto]:
+            state = replace(apply_events(state, entry.events), version=state.version + 1)
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "initial": self.initial.to_json(),
+            "entries": [e.to_json() for e in self.entries],
+            "state_hash": self.state.hash(),
+            "state": self.state.to_json(),
+        }
+
+    @staticmethod
+    def from_json(raw: Any) -> GameLog:
+        """Read a log, replay it and check it reaches the recorded state hash."""
+        if not isinstance(raw, Mapping) or raw.get("format") != FORMAT:
+            raise MalformedInput("not an aare game file (expected format 'aare-game')")
+        if raw.get("format_version") != FORMAT_VERSION:
+            raise MalformedInput(f"unsupported game file version {raw.get('format_version')!r}")
+        entries_raw = raw.get("entries")
+        if not isinstance(entries_raw, Sequence) or isinstance(entries_raw, str):
+            raise MalformedInput("game file: entries must be a list")
+        initial = GameState.from_json(raw.get("initial"))
+        entries = []
+        for i, entry in enumerate(entries_raw):
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("events"), list):
+                raise MalformedInput(f"game file: entries[{i}] must have an events list")
+            action = entry.get("action")
+            if action is not None and not isinstance(action, Mapping):
+                raise MalformedInput(f"game file: entries[{i}].action must be an object or null")
+            entries.append(LogEntry(action, tuple(event_from_json(e) for e in entry["events"])))
+        log = GameLog(initial, entries)
+        recorded = raw.get("state_hash")
+        if recorded is not None and recorded != log.state.hash():
+            raise ReplayMismatch(
+                f"game file: the log replays to {log.state.hash()[:12]}, the file records {str(recorded)[:12]}"
+            )
+        return log
+
+
+def save_log(log: GameLog, path: Path) -> None:
+    """Write atomically: a temporary file in the same folder, then rename over the target."""
+    text = json.dumps(log.to_json(), indent=1, ensure_ascii=False)
+    folder = path.resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_log(path: Path) -> GameLog:
+    """Read a game file; a missing, unreadable or inconsistent file raises DataFileError."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataFileError(str(path), "<file>", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataFileError(str(path), "<file>", str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise DataFileError(str(path), f"line {exc.lineno}", f"invalid JSON: {exc.msg}") from None
+    try:
+        return GameLog.from_json(raw)
+    except MalformedInput as exc:
+        raise DataFileError(str(path), "<game>", str(exc)) from None
+    except ReplayMismatch as exc:
+        raise DataFileError(str(path), "state_hash", str(exc)) from None

@@ -1,0 +1,36 @@
+"""Starting a game: the ruleset's board set-up as the first state of a new log."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from aare.game_log import GameLog
+from aare.rules.ruleset import load_ruleset
+from aare.state.game_state import DiceState, GameState
+from aare.state.unit_stacks import Stack, normalise
+
+
+def new_game(ruleset_id: str, options: Mapping[str, Any] | None = None, seed: int | None = None) -> GameLog:
+    """A new game of `ruleset_id`: set-up units, owners and banks, round 1, the first power to move."""
+    ruleset = load_ruleset(ruleset_id, options)
+    board = ruleset.board
+    stacks: dict[str, list[Stack]] = {}
+    for placed in board.setup:
+        for unit, count in placed.units.items():
+            stacks.setdefault(placed.space, []).append(Stack(placed.power, unit, count))
+    state = GameState(
+        ruleset=ruleset.id,
+        options=dict(ruleset.options),
+        round=1,
+        nation=board.powers[0].name,
+        phase=ruleset.phase_table()[0].name,
+        owners={s.name: s.owner for s in board.land() if s.owner},
+        units={space: normalise(group) for space, group in stacks.items()},
+        banks=dict(board.bank),
+        dice=DiceState(secrets.randbits(62) if seed is None else seed),
+        techs={p.name: () for p in board.powers},
+    )
+    state = ruleset.modify("initial_state", state)
+    return GameLog(state)

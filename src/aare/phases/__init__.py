@@ -1,0 +1,1 @@
+"""The turn: phases as a table the ruleset supplies."""

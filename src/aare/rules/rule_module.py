@@ -1,0 +1,66 @@
+"""Rule modules: the pieces a ruleset is composed of, plugged into named hooks of the core."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aare.rules.effects import Effect
+from aare.rules.options import OptionSpec
+
+# The named hooks of the core. A module hook is called as ``fn(value, **context)`` and returns the new
+# value; the ruleset folds the active modules' hooks over the value in module order.
+HOOKS: dict[str, str] = {
+    "unit_catalogue": "the unit catalogue (stat and cost overrides)",
+    "victory_cities": "territory -> city name of the cities that count for victory",
+    "initial_state": "the game state at set-up, before the first action",
+    "phase_table": "the ordered list of phases of a turn",
+    "phase_actions": "the legal actions of the current phase",
+    "income": "a power's income at collect-income, context: power, state",
+    "victory": "the winning side after a round, or None, context: state",
+    "combat_rules": "the combat rule switches",
+    "combat_sequence": "a battle's ordered steps, context: kind",
+    "move_checks": "the list of movement checks",
+}
+
+
+@dataclass(frozen=True)
+class RuleModule:
+    """A named, optional or core piece of rules.
+
+    `rule_ids` lists the ledger items the module implements; `option` names a boolean game option that
+    switches the module on; `conflicts` and `requires` name other modules.
+    """
+
+    id: str
+    title: str
+    rule_ids: tuple[str, ...] = ()
+    hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    effects: tuple[Effect, ...] = ()
+    options: tuple[OptionSpec, ...] = ()
+    option: str | None = None
+    conflicts: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.hooks) - set(HOOKS)
+        if unknown:
+            raise ValueError(f"rule module {self.id}: unknown hook(s) {sorted(unknown)}; known: {sorted(HOOKS)}")
+
+
+_MODULES: dict[str, RuleModule] = {}
+
+
+def register_module(module: RuleModule) -> RuleModule:
+    """Add a module to the registry that ruleset files name modules from."""
+    if module.id in _MODULES and _MODULES[module.id] is not module:
+        raise ValueError(f"rule module {module.id} registered twice")
+    _MODULES[module.id] = module
+    return module
+
+
+def registered_modules() -> dict[str, RuleModule]:
+    import aare.rules.modules  # noqa: F401  (registers the built-in modules)
+
+    return dict(_MODULES)

@@ -1,0 +1,150 @@
+"""A ruleset: a versioned id, a board, a unit catalogue, ordered rule modules and typed options.
+
+Ruleset files live in `data/rulesets/<id>.toml`; `load_ruleset(id, options)` composes one. The core asks
+the ruleset for values through named hooks (`modify`) and effects (`value`), never by testing its id.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from aare.board.board import Board, default_board_path, load_board
+from aare.board.units import UnitCatalogue, load_units
+from aare.errors import DataFileError, UnknownName
+from aare.phases.turn_sequence import PhaseSpec
+from aare.rules.effects import Effect, Explained, modify_value
+from aare.rules.options import OptionSpec, OptionValue, resolve_options
+from aare.rules.rule_module import RuleModule, registered_modules
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    """What a ruleset file says: which board, units and modules."""
+
+    id: str
+    title: str
+    board: str
+    units: str
+    modules: tuple[RuleModule, ...]
+    path: str
+
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        specs: dict[str, OptionSpec] = {}
+        for module in self.modules:
+            if module.option and module.option not in specs:
+                specs[module.option] = OptionSpec(
+                    module.option, bool, False, f"use the optional rule: {module.title}"
+                )
+            for spec in module.options:
+                specs[spec.key] = spec
+        return tuple(specs.values())
+
+
+class Ruleset:
+    """A ruleset with its options chosen: the board, units, active modules and hooks of one game."""
+
+    def __init__(self, spec: RulesetSpec, options: Mapping[str, OptionValue]) -> None:
+        self.spec = spec
+        self.id = spec.id
+        self.title = spec.title
+        self.options = dict(options)
+        self.modules = tuple(m for m in spec.modules if m.option is None or self.options.get(m.option))
+        active = {m.id for m in self.modules}
+        for module in self.modules:
+            for other in module.conflicts:
+                if other in active:
+                    raise UnknownName(f"rule modules {module.id} and {other} cannot be used together")
+            for other in module.requires:
+                if other not in active:
+                    raise UnknownName(f"rule module {module.id} needs module {other}")
+        self.effects: tuple[Effect, ...] = tuple(e for m in self.modules for e in m.effects)
+        base_units = load_units(DATA / "units" / f"{spec.units}.toml")
+        self.units: UnitCatalogue = self.modify("unit_catalogue", base_units)
+        self.board: Board = _board(spec.board, spec.units)
+
+    def modify(self, hook: str, value: Any, **context: Any) -> Any:
+        """Fold every active module's `hook` over `value`, in module order."""
+        for module in self.modules:
+            fn = module.hooks.get(hook)
+            if fn is not None:
+                value = fn(value, ruleset=self, **context)
+        return value
+
+    def value(self, kind: str, subject: str, base: int, base_source: str = "", **context: Any) -> Explained:
+        """A number after every matching effect, with where each change came from."""
+        return modify_value(base, base_source, kind, subject, self.effects, {"ruleset": self, **context})
+
+    def unit_cost(self, unit: str, **context: Any) -> Explained:
+        unit_type = self.units[unit]
+        return self.value("cost", unit, unit_type.cost, unit_type.rule, **context)
+
+    def phase_table(self) -> list[PhaseSpec]:
+        """The phases of a turn, in order."""
+        table: list[PhaseSpec] = self.modify("phase_table", [])
+        return table
+
+    def victory_cities(self) -> dict[str, str]:
+        result: dict[str, str] = self.modify("victory_cities", self.board.victory_cities())
+        return result
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "board": self.board.id,
+            "modules": [m.id for m in self.modules],
+            "options": self.options,
+        }
+
+
+def available_rulesets() -> list[str]:
+    return sorted(p.stem for p in (DATA / "rulesets").glob("*.toml"))
+
+
+@lru_cache(maxsize=None)
+def load_spec(ruleset_id: str) -> RulesetSpec:
+    path = DATA / "rulesets" / f"{ruleset_id}.toml"
+    if not path.is_file():
+        known = ", ".join(available_rulesets())
+        raise UnknownName(f"unknown ruleset {ruleset_id!r} (available: {known})")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(str(path), "<file>", str(exc)) from None
+    modules = registered_modules()
+    chosen = []
+    for name in raw.get("modules", []):
+        if name not in modules:
+            raise DataFileError(str(path), "modules", f"unknown rule module {name!r}")
+        chosen.append(modules[name])
+    for key in ("id", "title", "board", "units"):
+        if not isinstance(raw.get(key), str):
+            raise DataFileError(str(path), key, "expected a string")
+    if raw["id"] != ruleset_id:
+        raise DataFileError(str(path), "id", f"file declares {raw['id']!r}, expected {ruleset_id!r}")
+    return RulesetSpec(raw["id"], raw["title"], raw["board"], raw["units"], tuple(chosen), str(path))
+
+
+def load_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The ruleset `ruleset_id` with `options` (text or typed values) over its defaults."""
+    spec = load_spec(ruleset_id)
+    resolved = resolve_options(spec.option_specs, options or {})
+    return _cached(ruleset_id, tuple(resolved.items()))
+
+
+@lru_cache(maxsize=64)
+def _cached(ruleset_id: str, options: tuple[tuple[str, OptionValue], ...]) -> Ruleset:
+    return Ruleset(load_spec(ruleset_id), dict(options))
+
+
+@lru_cache(maxsize=None)
+def _board(board_id: str, units_id: str) -> Board:
+    return load_board(default_board_path(board_id), load_units(DATA / "units" / f"{units_id}.toml"))

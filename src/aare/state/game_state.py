@@ -1,0 +1,168 @@
+"""GameState: the whole game as one immutable, JSON-serialisable value with a canonical hash."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from aare.errors import MalformedInput
+from aare.state.unit_stacks import Stack, normalise
+
+FORMAT = "aare-state"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class DiceState:
+    """The seeded dice source's full state: a replayed game rolls the same dice."""
+
+    seed: int
+    counter: int = 0
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a game at one moment. Never mutated: events produce new states.
+
+    `owners` maps each controlled land territory to its controller; `units` maps a space to its stacks
+    (spaces without units are absent); `extra` holds ruleset-specific state keyed by rule module id
+    (e.g. a treaty's status); `pending` is a decision some power must answer before play goes on;
+    `version` counts the actions applied so far.
+    """
+
+    ruleset: str
+    options: Mapping[str, Any]
+    round: int
+    nation: str
+    phase: str
+    owners: Mapping[str, str]
+    units: Mapping[str, tuple[Stack, ...]]
+    banks: Mapping[str, int]
+    dice: DiceState
+    techs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    pending: Mapping[str, Any] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    winner: str | None = None
+    version: int = 0
+
+    def stacks(self, space: str) -> tuple[Stack, ...]:
+        return self.units.get(space, ())
+
+    def owner(self, space: str) -> str | None:
+        return self.owners.get(space)
+
+    def with_stacks(self, space: str, stacks: tuple[Stack, ...]) -> GameState:
+        units = dict(self.units)
+        clean = normalise(stacks)
+        if clean:
+            units[space] = clean
+        else:
+            units.pop(space, None)
+        return replace(self, units=units)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "ruleset": self.ruleset,
+            "options": dict(sorted(self.options.items())),
+            "round": self.round,
+            "nation": self.nation,
+            "phase": self.phase,
+            "owners": dict(sorted(self.owners.items())),
+            "units": {s: [st.to_json() for st in self.units[s]] for s in sorted(self.units)},
+            "banks": dict(sorted(self.banks.items())),
+            "dice": {"seed": self.dice.seed, "counter": self.dice.counter},
+            "techs": {p: list(t) for p, t in sorted(self.techs.items())},
+            "pending": self.pending,
+            "extra": dict(sorted(self.extra.items())),
+            "winner": self.winner,
+            "version": self.version,
+        }
+
+    @staticmethod
+    def from_json(raw: Any) -> GameState:
+        """Read a state written by `to_json`; anything malformed raises MalformedInput naming the key."""
+        if not isinstance(raw, Mapping):
+            raise MalformedInput("a game state must be a JSON object")
+        if raw.get("format") != FORMAT:
+            raise MalformedInput(f"not an aare game state (format is {raw.get('format')!r})")
+        if raw.get("format_version") != FORMAT_VERSION:
+            raise MalformedInput(f"unsupported state format version {raw.get('format_version')!r}")
+        expected = set(GameState(**_EMPTY).to_json())
+        missing, unknown = expected - set(raw), set(raw) - expected
+        if missing or unknown:
+            raise MalformedInput(f"game state: missing {sorted(missing)}, unknown {sorted(unknown)}")
+        _check(raw, "ruleset", str)
+        _check(raw, "round", int)
+        _check(raw, "nation", str)
+        _check(raw, "phase", str)
+        _check(raw, "version", int)
+        for key in ("options", "owners", "units", "banks", "techs", "extra", "dice"):
+            _check(raw, key, dict)
+        try:
+            units = {
+                space: normalise(Stack.from_json(s) for s in stacks) for space, stacks in raw["units"].items()
+            }
+        except (TypeError, AttributeError):
+            raise MalformedInput("game state: units must map spaces to lists of stacks") from None
+        for key in ("owners", "banks"):
+            for k, v in raw[key].items():
+                if not isinstance(v, str if key == "owners" else int) or isinstance(v, bool):
+                    raise MalformedInput(f"game state: {key}.{k} has the wrong type")
+        dice = raw["dice"]
+        if not (isinstance(dice.get("seed"), int) and isinstance(dice.get("counter"), int)):
+            raise MalformedInput("game state: dice needs integer seed and counter")
+        if raw["pending"] is not None and not isinstance(raw["pending"], dict):
+            raise MalformedInput("game state: pending must be an object or null")
+        if raw["winner"] is not None and not isinstance(raw["winner"], str):
+            raise MalformedInput("game state: winner must be text or null")
+        return GameState(
+            ruleset=raw["ruleset"],
+            options=dict(raw["options"]),
+            round=raw["round"],
+            nation=raw["nation"],
+            phase=raw["phase"],
+            owners=dict(raw["owners"]),
+            units={s: st for s, st in units.items() if st},
+            banks=dict(raw["banks"]),
+            dice=DiceState(dice["seed"], dice["counter"]),
+            techs={p: tuple(t) for p, t in raw["techs"].items()},
+            pending=raw["pending"],
+            extra=dict(raw["extra"]),
+            winner=raw["winner"],
+            version=raw["version"],
+        )
+
+    def canonical_json(self) -> str:
+        return canonical_dumps(self.to_json())
+
+    def hash(self) -> str:
+        """sha256 of the canonical JSON: equal states have equal hashes, on every machine."""
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()
+
+
+_EMPTY: dict[str, Any] = {
+    "ruleset": "",
+    "options": {},
+    "round": 0,
+    "nation": "",
+    "phase": "",
+    "owners": {},
+    "units": {},
+    "banks": {},
+    "dice": DiceState(0),
+}
+
+
+def canonical_dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _check(raw: Mapping[str, Any], key: str, kind: type) -> None:
+    value = raw[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise MalformedInput(f"game state: {key} must be {kind.__name__}, got {value!r}")

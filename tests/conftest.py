@@ -1,0 +1,28 @@
+"""Shared test configuration: the repository root, the optional ../shared folder, a fresh LHTR game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aare.game_log import GameLog
+from aare.game_setup import new_game
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = (REPO / ".." / "shared").resolve()
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    """`../shared` beside the repository; tests that need it skip when it is absent."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not present")
+    return SHARED
+
+
+@pytest.fixture
+def lhtr_game() -> GameLog:
+    return new_game("lhtr-1.3", seed=42)

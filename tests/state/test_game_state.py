@@ -1,0 +1,61 @@
+"""Game state: JSON round-trip, canonical hash, clear errors on malformed state."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aare.errors import MalformedInput
+from aare.events import apply_events
+from aare.game_log import GameLog
+from aare.game_setup import new_game
+from aare.state.game_state import GameState
+from tests.state.strategies import event_for
+
+
+@st.composite
+def states(draw: st.DrawFn) -> GameState:
+    state = new_game("lhtr-1.3", seed=draw(st.integers(0, 2**40))).state
+    for _ in range(draw(st.integers(0, 25))):
+        state = apply_events(state, [draw(event_for(state))])
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(states())
+def test_json_round_trip_keeps_value_and_hash(state: GameState) -> None:
+    text = json.dumps(state.to_json())
+    back = GameState.from_json(json.loads(text))
+    assert back == state
+    assert back.hash() == state.hash()
+
+
+def test_hash_is_canonical_and_sensitive(lhtr_game: GameLog) -> None:
+    state = lhtr_game.state
+    shuffled = replace(state, owners=dict(reversed(list(state.owners.items()))))
+    assert shuffled.hash() == state.hash()
+    assert replace(state, banks={**state.banks, "Russia": 25}).hash() != state.hash()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "fragment"),
+    [
+        (lambda d: d.update(format="chess"), "not an aare game state"),
+        (lambda d: d.pop("banks"), "missing ['banks']"),
+        (lambda d: d.update(round="one"), "round must be int"),
+        (lambda d: d["units"].update(Germany=[{"owner": "Germany", "unit": "infantry", "count": -1}]),
+         "non-negative"),
+        (lambda d: d["units"].update(Germany=[{"owner": "Germany", "unit": "infantry"}]), "needs 'count'"),
+        (lambda d: d.update(surprise=1), "unknown ['surprise']"),
+    ],
+)
+def test_malformed_state_is_rejected(lhtr_game: GameLog, mutate, fragment: str) -> None:  # type: ignore[no-untyped-def]
+    raw = lhtr_game.state.to_json()
+    mutate(raw)
+    with pytest.raises(MalformedInput) as err:
+        GameState.from_json(raw)
+    assert fragment in str(err.value)
