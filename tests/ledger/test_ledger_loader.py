@@ -66,7 +66,10 @@ def test_duplicate_id_across_ledgers_is_an_error(ledger_dir: Path) -> None:
         ("- {id: AAA-ONE-x, phase: [any]}\n", "AAA-ONE-x.title"),
         ("- {id: AAA-ONE-x, title: T, phase: any}\n", "AAA-ONE-x.phase"),
         ("- {id: AAA-ONE-x, title: T, phase: [any], status: 3}\n", "AAA-ONE-x.status"),
-        ("- {id: AAA-ONE-x, title: T, phase: [any]}\n- {id: AAA-ONE-x, title: U, phase: [any]}\n", "AAA-ONE-x.id"),
+        (
+            "- {id: AAA-ONE-x, title: T, phase: [any]}\n- {id: AAA-ONE-x, title: U, phase: [any]}\n",
+            "AAA-ONE-x.id",
+        ),
         ("- id: [unclosed\n", "yaml"),
     ],
 )
@@ -81,7 +84,7 @@ def test_malformed_ledger(tmp_path: Path, text: str, key: str) -> None:
 def test_missing_or_empty_folder(tmp_path: Path) -> None:
     with pytest.raises(DataFileError, match="not a folder"):
         load_ledgers(tmp_path / "nope")
-    with pytest.raises(DataFileError, match="no \\*.yaml ledger"):
+    with pytest.raises(DataFileError, match=r"no \*\.yaml ledger"):
         load_ledgers(tmp_path)
 
 

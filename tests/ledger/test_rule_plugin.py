@@ -224,9 +224,7 @@ def test_rule_ledger_option_overrides_the_environment(run: Any, ledger_dir: Path
     assert report is not None and report["passed"] == ["OOO-A-only"]
 
 
-def test_no_ledger_folder_skips_the_check_with_a_warning(
-    run: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_no_ledger_folder_skips_the_check_with_a_warning(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pytest_plugin, "default_ledger_dir", lambda: None)
     result, report = run(
         """

@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +109,7 @@ def available_rulesets() -> list[str]:
     return sorted(p.stem for p in (DATA / "rulesets").glob("*.toml"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_spec(ruleset_id: str) -> RulesetSpec:
     path = DATA / "rulesets" / f"{ruleset_id}.toml"
     if not path.is_file():
@@ -145,6 +145,6 @@ def _cached(ruleset_id: str, options: tuple[tuple[str, OptionValue], ...]) -> Ru
     return Ruleset(load_spec(ruleset_id), dict(options))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _board(board_id: str, units_id: str) -> Board:
     return load_board(default_board_path(board_id), load_units(DATA / "units" / f"{units_id}.toml"))
