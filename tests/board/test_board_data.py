@@ -22,8 +22,22 @@ UNITS = Path(aare.__file__).parent / "data" / "units" / "revised.toml"
 RUSSIA, GERMANY, UK, JAPAN, US = "Russia", "Germany", "United Kingdom", "Japan", "United States"
 
 NEUTRALS = {
-    "Turkey", "Spain", "Afghanistan", "Eire", "Mozambique", "Saudi Arabia", "Switzerland", "Venezuela",
-    "Rio De Oro", "Angola", "Sahara", "Himalaya", "Sweden", "Mongolia", "Peru", "Argentina",
+    "Turkey",
+    "Spain",
+    "Afghanistan",
+    "Eire",
+    "Mozambique",
+    "Saudi Arabia",
+    "Switzerland",
+    "Venezuela",
+    "Rio De Oro",
+    "Angola",
+    "Sahara",
+    "Himalaya",
+    "Sweden",
+    "Mongolia",
+    "Peru",
+    "Argentina",
 }
 VICTORY_CITIES = {
     "Germany": "Berlin",
@@ -203,7 +217,11 @@ def test_powers_in_turn_order_with_sides_and_colours(board: Board) -> None:
     assert [p.name for p in board.powers] == [RUSSIA, GERMANY, UK, JAPAN, US]
     assert [p.order for p in board.powers] == [0, 1, 2, 3, 4]
     assert {p.name: p.side for p in board.powers} == {
-        RUSSIA: "Allies", GERMANY: "Axis", UK: "Allies", JAPAN: "Axis", US: "Allies"
+        RUSSIA: "Allies",
+        GERMANY: "Axis",
+        UK: "Allies",
+        JAPAN: "Axis",
+        US: "Allies",
     }
     assert board.side_of("Germans") == "Axis"
     assert len({p.colour.lower() for p in board.powers}) == 5
@@ -271,9 +289,7 @@ def test_starting_unit_totals(board: Board, units: UnitCatalogue, power: str) ->
 
 
 @pytest.mark.parametrize("power", per_power(UNITS_ITEM))
-def test_starting_units_match_ledger_by_location(
-    board: Board, power: str, ledger: dict[str, dict[str, Any]]
-) -> None:
+def test_starting_units_match_ledger_by_location(board: Board, power: str, ledger: dict[str, dict[str, Any]]) -> None:
     data = ledger[UNITS_ITEM[power]]["data"]
     expected = {board.resolve(space): counts for space, counts in data["by_location"].items()}
     actual = {g.space: dict(g.units) for g in board.setup if g.power == power}
@@ -297,13 +313,26 @@ def test_starting_complexes_and_aa_guns(board: Board) -> None:
         return {g.space: g.power for g in board.setup if unit in g.units}
 
     assert where("factory") == {
-        "Russia": RUSSIA, "Caucasus": RUSSIA, "Germany": GERMANY, "Southern Europe": GERMANY,
-        "United Kingdom": UK, "Japan": JAPAN, "Eastern United States": US, "Western United States": US,
+        "Russia": RUSSIA,
+        "Caucasus": RUSSIA,
+        "Germany": GERMANY,
+        "Southern Europe": GERMANY,
+        "United Kingdom": UK,
+        "Japan": JAPAN,
+        "Eastern United States": US,
+        "Western United States": US,
     }
     assert where("aa_gun") == {
-        "Russia": RUSSIA, "Caucasus": RUSSIA, "Germany": GERMANY, "Western Europe": GERMANY,
-        "Southern Europe": GERMANY, "United Kingdom": UK, "India": UK, "Japan": JAPAN,
-        "Eastern United States": US, "Western United States": US,
+        "Russia": RUSSIA,
+        "Caucasus": RUSSIA,
+        "Germany": GERMANY,
+        "Western Europe": GERMANY,
+        "Southern Europe": GERMANY,
+        "United Kingdom": UK,
+        "India": UK,
+        "Japan": JAPAN,
+        "Eastern United States": US,
+        "Western United States": US,
     }
     assert all(g.units.get("factory", 0) <= 1 and g.units.get("aa_gun", 0) <= 1 for g in board.setup)
 

@@ -130,9 +130,7 @@ class Board:
     def connections(self) -> tuple[tuple[str, str], ...]:
         """Every adjacent pair once, in file order."""
         order = {name: i for i, name in enumerate(self.spaces)}
-        return tuple(
-            (s.name, n) for s in self.spaces.values() for n in s.neighbors if order[s.name] < order[n]
-        )
+        return tuple((s.name, n) for s in self.spaces.values() for n in s.neighbors if order[s.name] < order[n])
 
     def canal_between(self, a: str, b: str) -> Canal | None:
         """The canal joining two sea zones, if any."""
@@ -498,9 +496,7 @@ class _Loader:
                 reason = f"{unit.display_plural} cannot start at sea ({space.name}): no carrier takes them"
                 self.fail(f"{key}.units", reason)
 
-    def check_carriers(
-        self, placed: list[SetupUnits], spaces: Mapping[str, Space], powers: tuple[Power, ...]
-    ) -> None:
+    def check_carriers(self, placed: list[SetupUnits], spaces: Mapping[str, Space], powers: tuple[Power, ...]) -> None:
         """Aircraft at sea need room on carriers of their own side in the same sea zone."""
         side = {p.name: p.side for p in powers}
         room: dict[tuple[str, str], int] = {}
