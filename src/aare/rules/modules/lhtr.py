@@ -17,6 +17,21 @@ def _phase_table(phases: list[PhaseSpec], ruleset: Any, **_: Any) -> list[PhaseS
     return table
 
 
+def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
+    """At the end of a round, the alliance holding the chosen number of victory cities wins."""
+    if winner is not None:
+        return winner
+    needed = int(ruleset.options.get("victory_cities", 9))
+    held: dict[str, int] = {}
+    for territory in ruleset.victory_cities():
+        owner = state.owners.get(territory)
+        if owner is not None:
+            side = ruleset.board.side_of(owner)
+            held[side] = held.get(side, 0) + 1
+    winners = [side for side, n in held.items() if n >= needed]
+    return winners[0] if winners else None
+
+
 LHTR = register_module(
     RuleModule(
         id="lhtr",
@@ -27,8 +42,9 @@ LHTR = register_module(
             "LHTR-TURN-alliances",
             "LHTR-TURN-research-optional-phase",
             "LHTR-VICTORY-levels",
+            "LHTR-VICTORY-check-end-of-round",
         ),
-        hooks={"phase_table": _phase_table},
+        hooks={"phase_table": _phase_table, "victory": _victory},
         options=(
             OptionSpec(
                 key="victory_cities",

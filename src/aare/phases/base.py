@@ -1,0 +1,88 @@
+"""What every phase handler is: candidate actions, one validating `events_for`, entry and exit events.
+
+Legality lives in one place: `events_for` either returns the events an action produces or raises
+IllegalAction naming the rule. `Game.legal_actions` keeps the candidates that `events_for` accepts, so
+the list the web table and bots see is exactly what `apply` accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aare.dice import DiceSource, SeededDice
+from aare.errors import IllegalAction
+from aare.events import DiceRolled, Event, apply_events
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+
+@dataclass
+class TurnContext:
+    """The state an action is judged against, the ruleset, and the dice it may roll."""
+
+    state: GameState
+    ruleset: Ruleset
+    dice: DiceSource | None = None
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def power(self) -> str:
+        return self.state.nation
+
+    def emit(self, *events: Event) -> None:
+        """Record events and advance the working state past them."""
+        self.events.extend(events)
+        self.state = apply_events(self.state, events)
+
+    def roll(self, n: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
+        """Roll `n` dice and log them; without an explicit source the game's seeded dice are used."""
+        source = self.dice
+        if source is None:
+            source = SeededDice(self.state.dice.seed, self.state.dice.counter)
+        values = source.roll(n, sides)
+        counter = source.counter if isinstance(source, SeededDice) else self.state.dice.counter + n
+        self.emit(DiceRolled(purpose, values, sides, counter))
+        return values
+
+
+class PhaseHandler:
+    """Default behaviour: only `end_phase` is possible, nothing happens on entry or exit."""
+
+    name = ""
+
+    def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
+        return ()
+
+    def events_for(self, ctx: TurnContext, action: Any) -> None:
+        """Validate `action` and emit its events into `ctx`; raise IllegalAction when the rules forbid it."""
+        raise IllegalAction(f"{action.type} is not an action of the {self.name} phase", "LHTR-TURN-phase-sequence")
+
+    def can_end(self, ctx: TurnContext) -> None:
+        """Raise IllegalAction if the phase may not end yet."""
+
+    def on_enter(self, ctx: TurnContext) -> None:
+        """Emit the events that happen when the phase starts."""
+
+    def on_exit(self, ctx: TurnContext) -> None:
+        """Emit the events that happen when the phase ends."""
+
+
+_HANDLERS: dict[str, PhaseHandler] = {}
+
+
+def register_phase(handler: PhaseHandler) -> PhaseHandler:
+    _HANDLERS[handler.name] = handler
+    return handler
+
+
+def phase_handler(name: str) -> PhaseHandler:
+    import aare.phases.standard  # noqa: F401  (registers the built-in phases)
+
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        generic = PhaseHandler()
+        generic.name = name
+        return generic
+    return handler
