@@ -13,6 +13,7 @@ from aare.errors import AareError
 # Modules that define a click command named `command`, added to the `aare` group in this order.
 COMMAND_MODULES = [
     "aare.cli.game_cmds",
+    "aare.cli.play_cmds",
     "aare.cli.board_cmd",
     "aare.cli.rules_cmd",
 ]

@@ -1,0 +1,142 @@
+"""Text notation for actions and events, for the command line, logs and messages.
+
+    move 2 infantry, 1 armour Germany -> Poland -> Ukraine S.S.R.
+    load 1 infantry, 1 armour Germany -> SZ 5      buy 3 infantry      place 2 infantry in Germany
+    research 2      fight Karelia S.S.R.      casualties 2 infantry      retreat to Russia
+    press      submerge 1 submarine      end
+
+`parse_action_text(text, ruleset)` gives the action's JSON form; `format_action(json)` writes it back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from aare.errors import MalformedInput
+from aare.rules.ruleset import Ruleset
+from aare.state.notation import parse_units
+
+_ARROW = re.compile(r"\s*->\s*")
+
+
+def _split_units_and_space(text: str, ruleset: Ruleset) -> tuple[str, str]:
+    """`"2 infantry, 1 armour Germany"` -> (`"2 infantry, 1 armour"`, `"Germany"`); a colon may separate them."""
+    if ":" in text:
+        units, _, space = text.partition(":")
+        return units.strip(), ruleset.board.resolve(space.strip())
+    words = text.split()
+    for cut in range(1, len(words)):
+        units, space = " ".join(words[:cut]), " ".join(words[cut:])
+        try:
+            parse_units(units, ruleset.units)
+            return units, ruleset.board.resolve(space)
+        except MalformedInput:
+            continue
+    raise MalformedInput(f"cannot tell the units from the space in {text!r}; write 'UNITS: SPACE'")
+
+
+def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
+    """The JSON form of an action written in text notation; MalformedInput when it cannot be read."""
+    verb, _, rest = text.strip().partition(" ")
+    verb, rest = verb.lower(), rest.strip()
+    if verb in ("end", "end_phase", "done") and rest.lower() in ("", "phase", "turn"):
+        return {"type": "end_phase"}
+    if verb == "move" or verb == "load":
+        steps = _ARROW.split(rest)
+        if len(steps) < 2:
+            raise MalformedInput(f"{verb} needs a path: '{verb} UNITS FROM -> TO'")
+        units, origin = _split_units_and_space(steps[0], ruleset)
+        path = [origin, *(ruleset.board.resolve(s) for s in steps[1:])]
+        if verb == "load":
+            if len(path) != 2:
+                raise MalformedInput("load takes one territory and one sea zone: 'load UNITS TERRITORY -> SZ N'")
+            return {"type": "load", "units": units, "territory": path[0], "sea_zone": path[1]}
+        return {"type": "move", "units": units, "path": path}
+    if verb in ("buy", "purchase"):
+        return {"type": "purchase", "units": rest}
+    if verb == "place":
+        units, sep, space = rest.rpartition(" in ")
+        if not sep:
+            units, sep, space = rest.rpartition(" at ")
+        if not sep:
+            raise MalformedInput("place needs a space: 'place UNITS in SPACE'")
+        return {"type": "place", "units": units.strip(), "space": ruleset.board.resolve(space.strip())}
+    if verb == "research":
+        if not rest.isdigit():
+            raise MalformedInput("research takes a number of dice: 'research 2'")
+        return {"type": "research", "dice": int(rest)}
+    if verb in ("fight", "battle"):
+        return {"type": "fight", "space": ruleset.board.resolve(rest)}
+    if verb in ("casualties", "lose"):
+        return {"type": "choose_casualties", "units": rest}
+    if verb == "retreat":
+        target = rest[3:].strip() if rest.lower().startswith("to ") else rest
+        return {"type": "retreat", "to": ruleset.board.resolve(target)}
+    if verb == "press":
+        return {"type": "press"}
+    if verb == "submerge":
+        return {"type": "submerge", "units": rest}
+    raise MalformedInput(
+        f"unknown action {verb!r}: use move, load, buy, place, research, fight, casualties, retreat, press, "
+        "submerge or end"
+    )
+
+
+def format_action(action: dict[str, Any]) -> str:
+    """Text notation of an action's JSON form (the inverse of `parse_action_text`)."""
+    kind = action.get("type")
+    if kind == "end_phase":
+        return "end phase"
+    if kind == "move":
+        return f"move {action['units']} {' -> '.join(action['path'])}"
+    if kind == "load":
+        return f"load {action['units']} {action['territory']} -> {action['sea_zone']}"
+    if kind == "purchase":
+        return f"buy {action['units']}"
+    if kind == "place":
+        return f"place {action['units']} in {action['space']}"
+    if kind == "research":
+        return f"research {action['dice']}"
+    if kind == "fight":
+        return f"fight {action['space']}"
+    if kind == "choose_casualties":
+        return f"casualties {action['units']}"
+    if kind == "retreat":
+        return f"retreat to {action['to']}"
+    if kind == "press":
+        return "press"
+    if kind == "submerge":
+        return f"submerge {action.get('units', '')}".strip()
+    return str(action)
+
+
+def format_event(event: dict[str, Any]) -> str:
+    """One line for an event's JSON form."""
+    kind = event.get("type")
+    if kind == "phase_entered":
+        return f"— round {event['round']}, {event['nation']}: {event['phase']}"
+    if kind == "dice_rolled":
+        return f"dice ({event['purpose']}): {' '.join(str(v) for v in event['values'])}"
+    if kind in ("units_added", "units_removed"):
+        s = event["stack"]
+        verb = "+" if kind == "units_added" else "−"
+        return f"{verb} {s['count']} {s['unit']} ({s['owner']}) in {event['space']}"
+    if kind == "units_changed":
+        b = event["before"]
+        where = f"{event['space']} -> {event['to_space']}" if event.get("to_space") else event["space"]
+        return f"{b['count']} {b['unit']} ({b['owner']}) {where}"
+    if kind == "control_changed":
+        return f"{event['space']} now held by {event['owner']}"
+    if kind == "bank_changed":
+        return f"{event['power']} {event['delta']:+d} IPC ({event['reason']})"
+    if kind == "tech_gained":
+        return f"{event['power']} develops {event['tech']}"
+    if kind == "game_ended":
+        return f"game over: {event['winner']} win ({event['reason']})"
+    if kind == "decision_pending":
+        return f"waiting for: {event['decision']}" if event["decision"] else "decision answered"
+    if kind == "extra_set":
+        return f"{event['key']} = {event['value']}"
+    rest = {k: v for k, v in event.items() if k != "type"}
+    return f"{kind}: {rest}"

@@ -1,0 +1,93 @@
+"""Playing on a game file: `aare legal`, `aare act`, `aare undo`, `aare log`, `aare actions --schema`.
+
+Hot-seat and play-by-e-mail: players pass the file; every change is written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from aare.action_text import format_action, format_event, parse_action_text
+from aare.actions import action_schema, parse_action
+from aare.engine import Game
+from aare.errors import MalformedInput
+from aare.game_log import load_log, save_log
+
+GAME = click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
+
+
+@click.command("legal")
+@GAME
+@click.option("--space", default=None, help="only actions that start from or touch this space")
+@click.option("--json", "as_json", is_flag=True)
+def legal(game: Path, space: str | None, as_json: bool) -> None:
+    """List the actions that are legal now."""
+    g = Game(load_log(game))
+    if space is not None:
+        space = g.ruleset.board.resolve(space)
+    actions = [a.to_json() for a in g.legal_actions(space)]
+    if as_json:
+        click.echo(json.dumps(actions, indent=1, ensure_ascii=False))
+        return
+    state = g.state
+    click.echo(f"round {state.round}, {state.nation}: {state.phase} — {len(actions)} legal action(s)")
+    for action in actions:
+        click.echo(f"  {format_action(action)}")
+
+
+@click.command("act")
+@GAME
+@click.argument("action", required=False)
+@click.option("--text", "text", default=None, help='the action in text notation, e.g. "end phase"')
+@click.option("--json", "as_json", is_flag=True, help="print the events as JSON")
+def act(game: Path, action: str | None, text: str | None, as_json: bool) -> None:
+    """Apply one action (JSON, or --text notation) and write the game file."""
+    g = Game(load_log(game))
+    if (action is None) == (text is None):
+        raise MalformedInput("give exactly one action: JSON as an argument, or --text")
+    raw = parse_action_text(text, g.ruleset) if text is not None else parse_action(action).to_json()
+    events = g.apply(raw)
+    save_log(g.log, game)
+    if as_json:
+        click.echo(json.dumps([e.to_json() for e in events], indent=1, ensure_ascii=False))
+        return
+    click.echo(format_action(raw))
+    for event in events:
+        click.echo(f"  {format_event(event.to_json())}")
+
+
+@click.command("undo")
+@GAME
+def undo(game: Path) -> None:
+    """Take back the last action of this phase (never past a die roll)."""
+    g = Game(load_log(game))
+    last = g.log.entries[-1].action if g.log.entries else None
+    g.undo()
+    save_log(g.log, game)
+    click.echo(f"undone: {format_action(last) if last else 'automatic step'}")
+
+
+@click.command("log")
+@GAME
+def log(game: Path) -> None:
+    """Print the history of the game in text notation."""
+    g = load_log(game)
+    console = Console(highlight=False)
+    for number, entry in enumerate(g.entries, 1):
+        console.print(f"{number:>4}. {format_action(entry.action) if entry.action else '(automatic)'}")
+        for event in entry.events:
+            console.print(f"        {format_event(event.to_json())}")
+
+
+@click.command("actions")
+@click.option("--schema", is_flag=True, required=True, help="print the JSON Schema of every action")
+def actions(schema: bool) -> None:
+    """The action contract: `aare actions --schema`."""
+    click.echo(json.dumps(action_schema(), indent=1))
+
+
+COMMANDS = [legal, act, undo, log, actions]
