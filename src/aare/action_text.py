@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from aare.errors import MalformedInput
@@ -83,7 +84,7 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     )
 
 
-def format_action(action: dict[str, Any]) -> str:
+def format_action(action: Mapping[str, Any]) -> str:
     """Text notation of an action's JSON form (the inverse of `parse_action_text`)."""
     kind = action.get("type")
     if kind == "end_phase":
@@ -111,7 +112,7 @@ def format_action(action: dict[str, Any]) -> str:
     return str(action)
 
 
-def format_event(event: dict[str, Any]) -> str:
+def format_event(event: Mapping[str, Any]) -> str:
     """One line for an event's JSON form."""
     kind = event.get("type")
     if kind == "phase_entered":

@@ -100,7 +100,7 @@ class UnitCatalogue:
             if bad:
                 raise UnknownName(f"unknown unit attribute(s) {sorted(bad)} for {unit_id}")
             clean = {k: (frozenset(v) if k == "tags" else v) for k, v in changes.items()}
-            units[unit_id] = replace(base, **clean)
+            units[unit_id] = replace(base, **clean)  # type: ignore[arg-type]
         return UnitCatalogue(list(units.values()))
 
 

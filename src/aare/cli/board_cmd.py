@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,7 +20,7 @@ def board(ruleset_id: str, as_json: bool) -> None:
     ruleset = load_ruleset(ruleset_id)
     cities = ruleset.victory_cities()
     capitals = ruleset.board.capitals()
-    spaces = [
+    spaces: list[dict[str, Any]] = [
         {
             "name": s.name,
             "kind": s.kind,
