@@ -16,6 +16,8 @@ COMMAND_MODULES = [
     "aare.cli.play_cmds",
     "aare.cli.board_cmd",
     "aare.cli.rules_cmd",
+    "aare.cli.odds_cmd",
+    "aare.cli.selfplay_cmd",
 ]
 
 

@@ -1,0 +1,125 @@
+"""`aare odds`: battle odds from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from aare.odds import odds
+from aare.odds.report import BattleOdds
+
+
+def survivors_svg(result: BattleOdds, width: int = 640) -> str:
+    """A hand-written SVG bar chart of the survivor distributions (top rows of each side)."""
+    rows: list[tuple[str, str, float]] = []
+    for side, dist in (("attacker", result.attacker_survivors), ("defender", result.defender_survivors)):
+        for units, p in dist[:12]:
+            from aare.state.notation import format_units
+
+            rows.append((side, format_units(dict(units), result.catalogue) or "nothing", p))
+    bar_h, top, label_w = 18, 30, 260
+    height = top + bar_h * len(rows) + 20
+    top_p = max((p for _, _, p in rows), default=1.0) or 1.0
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+        'font-size="11">',
+        f'<text x="8" y="18" font-size="13">Survivors — attacker win {result.attacker_win:.1%}, '
+        f"defender win {result.defender_win:.1%}, draw {result.draw:.1%}</text>",
+    ]
+    for i, (side, label, p) in enumerate(rows):
+        y = top + i * bar_h
+        colour = "#c0392b" if side == "attacker" else "#2e86c1"
+        w = (width - label_w - 70) * p / top_p
+        text = label.replace("&", "&amp;").replace("<", "&lt;")
+        parts.append(f'<text x="8" y="{y + 13}">{side[0].upper()}: {text}</text>')
+        parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{w:.1f}" height="{bar_h - 6}" fill="{colour}"/>')
+        parts.append(f'<text x="{label_w + w + 4:.1f}" y="{y + 13}">{p:.2%}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+@click.command("odds")
+@click.option("--rules", default="lhtr-1.3", show_default=True, help="ruleset id")
+@click.option("--attacker", required=True, help='attacking units, e.g. "3 infantry, 1 artillery, 2 armour"')
+@click.option("--defender", required=True, help='defending units, e.g. "4 infantry, 1 fighter"')
+@click.option("--battle", "kind", type=click.Choice(["land", "sea", "amphibious"]), default="land", show_default=True)
+@click.option("--bombard", default=None, help='bombarding ships (amphibious), e.g. "1 battleship"')
+@click.option("--defender-aa", is_flag=True, help="the defended territory has an AA gun")
+@click.option("--ool-attacker", default="", help="attacker order of loss, e.g. infantry,artillery,armour")
+@click.option("--ool-defender", default="", help="defender order of loss")
+@click.option("--retreat-after", type=int, default=None, help="attacker retreats after N cycles")
+@click.option("--retreat-at", "retreat_at", type=int, default=None, help="attacker retreats when down to K units")
+@click.option("--retreat-only-air", is_flag=True, help="attacker retreats when only aircraft remain")
+@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
+@click.option("--runs", type=int, default=100_000, show_default=True, help="Monte Carlo battles")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="write an SVG chart")
+@click.option("--explain", is_flag=True, help="print the battle's steps")
+def odds_command(
+    rules: str,
+    attacker: str,
+    defender: str,
+    kind: str,
+    bombard: str | None,
+    defender_aa: bool,
+    ool_attacker: str,
+    ool_defender: str,
+    retreat_after: int | None,
+    retreat_at: int | None,
+    retreat_only_air: bool,
+    method: str,
+    runs: int,
+    seed: int,
+    as_json: bool,
+    plot: Path | None,
+    explain: bool,
+) -> None:
+    """Win/draw/loss odds, expected losses and survivors of one battle."""
+    result = odds(
+        attacker,
+        defender,
+        rules,
+        battle=kind,
+        method=method,
+        runs=runs,
+        seed=seed,
+        ool_attacker=ool_attacker,
+        ool_defender=ool_defender,
+        retreat_after=retreat_after,
+        retreat_at_units=retreat_at,
+        retreat_when_only_air=retreat_only_air,
+        explain=explain,
+        bombard=bombard,
+        defender_aa=defender_aa,
+    )
+    if plot is not None:
+        plot.write_text(survivors_svg(result), encoding="utf-8")
+    if as_json:
+        data = result.to_json()
+        if explain:
+            data["steps"] = list(result.explain)
+        click.echo(json.dumps(data, indent=2))
+        return
+    if explain:
+        click.echo(f"{kind} battle steps (each cycle):")
+        for line in result.explain:
+            click.echo(f"  {line}")
+    click.echo(f"method: {result.method}  ({result.seconds * 1000:.1f} ms)")
+    for name in ("attacker_win", "defender_win", "draw", "stalemate"):
+        value = getattr(result, name)
+        ci = f"  [{result.ci95[name][0]:.4f}, {result.ci95[name][1]:.4f}]" if result.ci95 else ""
+        click.echo(f"{name:>14}: {value:.6f}{ci}")
+    click.echo(f"{'capture':>14}: {result.capture:.6f}")
+    click.echo(f"{'cycles':>14}: {result.expected_cycles:.4f}")
+    click.echo(f"{'IPC lost':>14}: attacker {result.attacker_ipc_lost:.2f}, defender {result.defender_ipc_lost:.2f}")
+    data = result.to_json()
+    for side in ("attacker", "defender"):
+        click.echo(f"{side} survivors (most likely):")
+        for row in data[f"{side}_survivors"][:5]:
+            click.echo(f"  {row['p']:.4f}  {row['units'] or 'nothing'}")
+
+
+COMMANDS = [odds_command]

@@ -1,0 +1,206 @@
+"""The battle state: a small frozen value, separate from the game state.
+
+Units are counted stacks keyed by `UnitKey` (type, owner, damage, flags), so that equal positions compare
+equal and the calculator can merge them. Flags: ``amphibious`` (landed from the sea, cannot retreat),
+``submerged`` and ``retreated`` (out of the battle), ``detected`` (for sub-detection rules) and the casualty
+marks ``casualty`` (removed at "remove casualties") and ``casualty:opening`` (removed at the end of opening
+fire); marked units still fire until they are removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+Side = Literal["attacker", "defender"]
+SIDES: tuple[Side, Side] = ("attacker", "defender")
+KINDS = ("land", "sea", "amphibious", "bombing")
+
+OUT_FLAGS = frozenset({"submerged", "retreated"})
+CASUALTY_FLAGS = frozenset({"casualty", "casualty:opening"})
+
+
+def other(side: Side) -> Side:
+    return "defender" if side == "attacker" else "attacker"
+
+
+@dataclass(frozen=True, order=True)
+class UnitKey:
+    """One kind of unit in a battle; a stack is a key and a count."""
+
+    type: str
+    owner: str = ""
+    damage: int = 0
+    flags: tuple[str, ...] = ()
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+    def with_flag(self, flag: str) -> UnitKey:
+        return self if flag in self.flags else replace(self, flags=tuple(sorted((*self.flags, flag))))
+
+    def without(self, *flags: str) -> UnitKey:
+        return replace(self, flags=tuple(f for f in self.flags if f not in flags))
+
+    @property
+    def present(self) -> bool:
+        """Still on the battle board (not submerged or retreated)."""
+        return not OUT_FLAGS.intersection(self.flags)
+
+    @property
+    def marked(self) -> bool:
+        """Hit and waiting for removal."""
+        return bool(CASUALTY_FLAGS.intersection(self.flags))
+
+    def label(self) -> str:
+        extra = [f"damaged {self.damage}"] if self.damage else []
+        extra += list(self.flags)
+        owner = f"{self.owner} " if self.owner else ""
+        return f"{owner}{self.type}" + (f" ({', '.join(extra)})" if extra else "")
+
+
+Stacks = tuple[tuple[UnitKey, int], ...]
+
+
+def make_stacks(counts: Mapping[UnitKey, int] | Iterable[tuple[UnitKey, int]]) -> Stacks:
+    """Canonical stacks: merged, sorted, zero counts dropped."""
+    merged: dict[UnitKey, int] = {}
+    items = counts.items() if isinstance(counts, Mapping) else counts
+    for key, n in items:
+        merged[key] = merged.get(key, 0) + n
+    return tuple(sorted((k, n) for k, n in merged.items() if n > 0))
+
+
+def add_units(stacks: Stacks, key: UnitKey, n: int = 1) -> Stacks:
+    return make_stacks((*stacks, (key, n)))
+
+
+def remove_units(stacks: Stacks, key: UnitKey, n: int = 1) -> Stacks:
+    have = dict(stacks)
+    if have.get(key, 0) < n:
+        raise ValueError(f"cannot remove {n} {key.label()}: only {have.get(key, 0)}")
+    return make_stacks((*stacks, (key, -n)))
+
+
+def count_types(stacks: Stacks, present_only: bool = True) -> dict[str, int]:
+    """``{unit type: count}`` of the stacks (present units only by default)."""
+    out: dict[str, int] = {}
+    for key, n in stacks:
+        if present_only and not key.present:
+            continue
+        out[key.type] = out.get(key.type, 0) + n
+    return out
+
+
+def iter_units(stacks: Stacks) -> Iterator[UnitKey]:
+    for key, n in stacks:
+        for _ in range(n):
+            yield key
+
+
+@dataclass(frozen=True)
+class Target:
+    """Which enemy units a group of hits may be assigned to (LHTR-COMBAT-hit-eligibility)."""
+
+    types: tuple[str, ...] = ()  # only these unit types (empty: any type)
+    exclude_domains: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
+    rule: str = "LHTR-COMBAT-hit-eligibility"
+
+    def describe(self) -> str:
+        parts = []
+        if self.types:
+            parts.append("only " + "/".join(self.types))
+        if self.exclude_domains:
+            parts.append("not " + "/".join(self.exclude_domains))
+        if self.exclude_tags:
+            parts.append("not " + "/".join(self.exclude_tags))
+        return ", ".join(parts) or "any unit"
+
+
+ANY = Target()
+
+
+@dataclass(frozen=True)
+class HitBatch:
+    """Hits scored on `side`, waiting to be assigned. `removal`: "now", "opening" or "cycle"."""
+
+    side: Side
+    target: Target
+    count: int
+    removal: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """Dice rolled together: `count` units of `unit` of `side`, each hitting on `hit_on` or less.
+
+    `dice_per_unit` > 1 with `best_of` keeps each unit's best die (LHTR heavy bombers); without it each die
+    counts. `damage` groups (bombing) roll for a damage total instead of hits: each unit keeps its best die
+    and adds `bonus`.
+    """
+
+    side: Side
+    unit: str
+    count: int
+    hit_on: int
+    target: Target = ANY
+    removal: str = "cycle"
+    dice_per_unit: int = 1
+    best_of: bool = False
+    damage: bool = False
+    bonus: int = 0
+
+    @property
+    def hit_chance(self) -> float:
+        p = min(max(self.hit_on, 0), 6) / 6
+        if self.dice_per_unit > 1 and self.best_of:
+            return 1 - (1 - p) ** self.dice_per_unit
+        return p
+
+    @property
+    def rolls(self) -> int:
+        """Independent hit chances in the group."""
+        return self.count if self.best_of else self.count * self.dice_per_unit
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """A chance node: the dice a step asks for. `step` names the step that rolls."""
+
+    step: str
+    groups: tuple[DiceGroup, ...]
+
+
+@dataclass(frozen=True)
+class BattleState:
+    """Where a battle stands. Frozen and hashable; the battle's inputs live in `Battle.setup`."""
+
+    kind: str
+    attacker: Stacks
+    defender: Stacks
+    cycle: int = 1
+    cursor: int = 0
+    roll: RollRequest | None = None
+    hits: tuple[HitBatch, ...] = ()
+    pending: Any = None  # a decision from aare.combat.decisions
+    result: str | None = None  # attacker | defender | draw | stalemate | retreat | bombed
+    damage: int = 0  # bombing damage inflicted
+    notes: frozenset[str] = field(default_factory=frozenset)  # per-battle marks steps may set
+    echo: tuple[Any, ...] = ()  # events of a decision, reported by the next `advance`
+
+    def units(self, side: Side) -> Stacks:
+        return self.attacker if side == "attacker" else self.defender
+
+    def with_units(self, side: Side, stacks: Stacks) -> BattleState:
+        return replace(self, attacker=stacks) if side == "attacker" else replace(self, defender=stacks)
+
+    @property
+    def ended(self) -> bool:
+        return self.result is not None
+
+    @property
+    def at_cycle_start(self) -> bool:
+        return self.cursor == 0 and self.roll is None and not self.hits and self.pending is None

@@ -1,0 +1,173 @@
+"""Casualty choice: which units may take which hits, legality of a choice, and the default order of loss.
+
+Hits come in batches with a `Target`; a choice is legal when its hits can be matched one-to-one to the
+batches' eligible units (LHTR-COMBAT-hit-eligibility). The order-of-loss choice takes hit slots greedily in
+order-of-loss order, keeping a matching possible: since assignable slot sets form a transversal matroid,
+this gives the best loss set for any mix of restricted hits (sub hits that cannot hit aircraft, aircraft
+hits that cannot hit subs, hits on one aircraft type).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from aare.board.units import UnitCatalogue
+from aare.combat.battle_state import HitBatch, Stacks, Target, UnitKey
+
+# A hit slot: (unit key, index of the unit within its stack, hits this unit has taken before the slot).
+Slot = tuple[UnitKey, int, int]
+
+
+def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
+    unit = catalogue[key.type]
+    if not key.present or key.marked or unit.has("not_casualty"):
+        return False
+    if target.types and key.type not in target.types:
+        return False
+    if unit.domain in target.exclude_domains:
+        return False
+    return not any(unit.has(tag) for tag in target.exclude_tags)
+
+
+def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> list[tuple[Slot, int]]:
+    """Every hit slot of units some batch may hit, with a bitmask of the batches that may hit it."""
+    out: list[tuple[Slot, int]] = []
+    for key, n in stacks:
+        mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
+        if not mask:
+            continue
+        remaining = catalogue[key.type].hits - key.damage
+        for index in range(n):
+            for taken in range(remaining):
+                out.append(((key, index, taken), mask))
+    return out
+
+
+def _matchable(masks: Sequence[int], capacity: Sequence[int]) -> bool:
+    """Whether every slot (a batch bitmask) can be given its own hit (Kuhn's augmenting paths)."""
+    owner: list[list[int]] = [[] for _ in capacity]
+
+    def place(slot: int, seen: set[int]) -> bool:
+        for b, cap in enumerate(capacity):
+            if not masks[slot] >> b & 1 or b in seen:
+                continue
+            seen.add(b)
+            if len(owner[b]) < cap:
+                owner[b].append(slot)
+                return True
+            for i, other in enumerate(owner[b]):
+                if place(other, seen):
+                    owner[b][i] = slot
+                    return True
+        return False
+
+    return all(place(s, set()) for s in range(len(masks)))
+
+
+def assignable(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> int:
+    """How many of the hits can be assigned at all (the rest are void)."""
+    capacity = [b.count for b in batches]
+    chosen: list[int] = []
+    for _slot, mask in _slots(catalogue, stacks, batches):
+        if _matchable([*chosen, mask], capacity):
+            chosen.append(mask)
+            if len(chosen) == sum(capacity):
+                break
+    return len(chosen)
+
+
+def default_rank(catalogue: UnitCatalogue, side: str) -> dict[str, tuple[float, ...]]:
+    """Cheapest first; among equal costs the weaker unit first, then catalogue order."""
+    role = "attack" if side == "attacker" else "defense"
+    return {u.id: (u.cost, getattr(u, role), catalogue.order(u.id)) for u in catalogue}
+
+
+def order_rank(catalogue: UnitCatalogue, side: str, order: Sequence[str] | None) -> dict[str, tuple[float, ...]]:
+    """Rank of each unit type for losses: an explicit order (unlisted types after it, cheapest first)."""
+    base = default_rank(catalogue, side)
+    if not order:
+        return base
+    listed = [catalogue.resolve(name) for name in order]
+    return {uid: ((listed.index(uid),) if uid in listed else (len(listed), *base[uid])) for uid in base}
+
+
+def choose_by_order(
+    catalogue: UnitCatalogue,
+    stacks: Stacks,
+    batches: tuple[HitBatch, ...],
+    rank: dict[str, tuple[float, ...]],
+) -> tuple[tuple[UnitKey, int], ...]:
+    """The order-of-loss answer: multi-hit units absorb a hit first, then losses in `rank` order."""
+    return _choose(catalogue, stacks, batches, tuple(sorted(rank.items())))
+
+
+@lru_cache(maxsize=65536)
+def _choose(
+    catalogue: UnitCatalogue,
+    stacks: Stacks,
+    batches: tuple[HitBatch, ...],
+    rank_items: tuple[tuple[str, tuple[float, ...]], ...],
+) -> tuple[tuple[UnitKey, int], ...]:
+    rank = dict(rank_items)
+    slots = _slots(catalogue, stacks, batches)
+
+    def priority(item: tuple[Slot, int]) -> tuple[object, ...]:
+        (key, index, taken), _mask = item
+        last = taken == catalogue[key.type].hits - key.damage - 1
+        # absorbing hits first; then losses by rank; damaged units before undamaged ones of a type
+        return (last, rank.get(key.type, (99,)), -key.damage, key, index, taken)
+
+    capacity = [b.count for b in batches]
+    chosen: list[int] = []
+    taken_by: dict[tuple[UnitKey, int], int] = {}
+    for (key, index, _taken), mask in sorted(slots, key=priority):
+        if len(chosen) == sum(capacity):
+            break
+        if _matchable([*chosen, mask], capacity):
+            chosen.append(mask)
+            taken_by[(key, index)] = taken_by.get((key, index), 0) + 1
+    return tuple(sorted((key, hits) for (key, _i), hits in taken_by.items()))
+
+
+def check_choice(
+    catalogue: UnitCatalogue,
+    stacks: Stacks,
+    batches: Sequence[HitBatch],
+    choice: Sequence[tuple[UnitKey, int]],
+    required: int,
+) -> str | None:
+    """Why `choice` is not a legal casualty assignment, or None if it is."""
+    have = dict(stacks)
+    used: dict[UnitKey, int] = {}
+    masks: list[int] = []
+    for key, hits in choice:
+        used[key] = used.get(key, 0) + 1
+        if used[key] > have.get(key, 0):
+            return f"no {key.label()} left to take a hit"
+        remaining = catalogue[key.type].hits - key.damage
+        if not 1 <= hits <= remaining:
+            return f"a {key.label()} cannot take {hits} hit(s)"
+        mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
+        if not mask:
+            return f"{key.label()} cannot be hit by these hits"
+        masks += [mask] * hits
+    if len(masks) != required:
+        return f"{required} hit(s) must be assigned, got {len(masks)}"
+    if not _matchable(masks, [b.count for b in batches]):
+        targets = "; ".join(f"{b.count} hit(s) on {b.target.describe()}" for b in batches)
+        return f"the chosen units cannot take these hits ({targets})"
+    return None
+
+
+def is_forced(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch], required: int) -> bool:
+    """Whether every legal choice is the same, so no decision is needed."""
+    slots = _slots(catalogue, stacks, batches)
+    if required == 0 or required == len(slots):
+        return True
+    keys = {key for (key, _i, _t), _m in slots}
+    if len(keys) != 1:
+        return False
+    key = next(iter(keys))
+    count = dict(stacks)[key]
+    return count == 1 or required == 1 or catalogue[key.type].hits - key.damage == 1

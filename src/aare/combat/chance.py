@@ -1,0 +1,69 @@
+"""Exact chance outcomes of a roll request: the distribution of hits per hit key (and bombing damage)."""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from math import comb
+from typing import Any
+
+from aare.combat.battle_state import DiceGroup, RollRequest, other
+
+Outcome = dict[tuple[Any, ...], int]
+
+
+def convolve(a: list[float], b: list[float]) -> list[float]:
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+@lru_cache(maxsize=4096)
+def binomial(n: int, p: float) -> tuple[float, ...]:
+    return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+@lru_cache(maxsize=1024)
+def damage_die(dice: int, bonus: int) -> tuple[float, ...]:
+    """Distribution of one bomber's damage: best of `dice` dice plus `bonus` (index = damage)."""
+    out = [0.0] * (7 + bonus)
+    for k in range(1, 7):
+        out[k + bonus] = (k / 6) ** dice - ((k - 1) / 6) ** dice
+    return tuple(out)
+
+
+def group_key(g: DiceGroup) -> tuple[Any, ...]:
+    return ("damage",) if g.damage else ("hits", other(g.side), g.target, g.removal)
+
+
+def key_distributions(request: RollRequest) -> dict[tuple[Any, ...], list[float]]:
+    """Per hit key, the probability of each total."""
+    dists: dict[tuple[Any, ...], list[float]] = {}
+    for g in request.groups:
+        if g.damage:
+            one = list(damage_die(g.dice_per_unit, g.bonus))
+            d = [1.0]
+            for _ in range(g.count):
+                d = convolve(d, one)
+        else:
+            d = list(binomial(g.rolls, g.hit_chance))
+        key = group_key(g)
+        dists[key] = convolve(dists[key], d) if key in dists else d
+    return dists
+
+
+def outcomes(request: RollRequest) -> list[tuple[float, Outcome]]:
+    """Every outcome with its probability (zero-probability totals left out)."""
+    dists = key_distributions(request)
+    keys = list(dists)
+    ranges = [[(v, p) for v, p in enumerate(dists[k]) if p > 0.0] for k in keys]
+    out = []
+    for combo in itertools.product(*ranges):
+        prob = 1.0
+        for _v, p in combo:
+            prob *= p
+        out.append((prob, {k: v for k, (v, _p) in zip(keys, combo, strict=True)}))
+    return out

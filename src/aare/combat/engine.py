@@ -1,0 +1,537 @@
+"""The step engine: start a battle, advance it with dice until it ends or needs a decision, decide.
+
+battle = start_battle("3 infantry, 1 armour", "2 infantry", kind="land", units=catalogue)
+battle, events = advance(battle, SeededDice(1))
+while battle.pending is not None:
+    battle = decide(battle, answer)
+    battle, more = advance(battle, dice)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from aare.board.units import UnitCatalogue, load_units
+from aare.combat import casualties as cas
+from aare.combat.battle_state import (
+    SIDES,
+    BattleState,
+    HitBatch,
+    RollRequest,
+    Side,
+    Stacks,
+    UnitKey,
+    add_units,
+    make_stacks,
+    other,
+    remove_units,
+)
+from aare.combat.decisions import (
+    Answer,
+    Casualties,
+    ChooseCasualties,
+    ChooseSubmerge,
+    Press,
+    PressOrRetreat,
+    Retreat,
+    Submerge,
+)
+from aare.combat.events import (
+    CasualtiesChosen,
+    DiceRolled,
+    Event,
+    HitsScored,
+    Retreated,
+    StepEntered,
+    Submerged,
+    UnitsRemoved,
+)
+from aare.combat.rules import CombatRules
+from aare.combat.sequences import Sequence, lhtr_sequence
+from aare.combat.setup import Battle, BattleSetup
+from aare.combat.steps import combat_units, end_check, finish
+from aare.combat.values import main_fire_groups, present, sub_fire_groups
+from aare.dice import DiceSource
+from aare.errors import IllegalAction, MalformedInput
+from aare.state.notation import parse_units
+
+UNITS_PATH = Path(__file__).resolve().parent.parent / "data" / "units" / "revised.toml"
+Policy = Callable[[Battle, Any], Answer | None]
+UnitsIn = str | Mapping[str, int] | Mapping[UnitKey, int]
+
+
+@lru_cache(maxsize=1)
+def default_units() -> UnitCatalogue:
+    return load_units(UNITS_PATH)
+
+
+def to_stacks(units: UnitsIn | Stacks, catalogue: UnitCatalogue, owner: str = "") -> Stacks:
+    """Unit text, ``{type: n}``, ``{UnitKey: n}`` or stacks as canonical stacks."""
+    if isinstance(units, str):
+        units = parse_units(units, catalogue)
+    if isinstance(units, tuple):
+        return make_stacks(units)
+    out: dict[UnitKey, int] = {}
+    for key, n in units.items():
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise MalformedInput(f"unit count must be a non-negative integer, got {n!r}")
+        k = key if isinstance(key, UnitKey) else UnitKey(catalogue.resolve(key), owner)
+        catalogue[k.type]
+        out[k] = out.get(k, 0) + n
+    return make_stacks(out)
+
+
+def _check_units(kind: str, side: Side, stacks: Stacks, catalogue: UnitCatalogue) -> None:
+    for key, _ in stacks:
+        unit = catalogue[key.type]
+        name = unit.display
+        if kind in ("land", "amphibious") and unit.domain == "sea":
+            raise MalformedInput(
+                f"{name} cannot fight in a land battle (LHTR-LANDCOMBAT-ships-not-in-land-battle; "
+                "use bombard for shore bombardment)"
+            )
+        if kind == "sea" and unit.domain in ("land", "building"):
+            raise MalformedInput(f"{name} cannot fight in a sea battle (cargo never fights at sea)")
+        if side == "attacker" and unit.has("not_casualty"):
+            raise MalformedInput(f"{name} cannot attack")
+        if kind == "bombing" and side == "attacker" and not unit.has("strategic_bomber"):
+            raise MalformedInput(f"only bombers may raid, not {name} (LHTR-SBR-eligibility)")
+        if kind == "bombing" and side == "defender" and not unit.has("not_casualty"):
+            raise MalformedInput(f"{name} takes no part in a bombing raid")
+
+
+def start_battle(
+    attacker: UnitsIn | Stacks,
+    defender: UnitsIn | Stacks,
+    kind: str = "land",
+    *,
+    units: UnitCatalogue | None = None,
+    rules: CombatRules | None = None,
+    sequence: Sequence | None = None,
+    attacker_techs: frozenset[str] | set[str] | tuple[str, ...] = frozenset(),
+    defender_techs: frozenset[str] | set[str] | tuple[str, ...] = frozenset(),
+    owner_techs: Mapping[str, frozenset[str]] | None = None,
+    bombard: UnitsIn | Stacks | None = None,
+    defender_aa: bool = False,
+    retreat_to: tuple[str, ...] = ("origin",),
+    overland: UnitsIn | None = None,
+    sea_battle_fought: bool = False,
+    territory_value: int | None = None,
+    already_lost: int = 0,
+    treasury: int | None = None,
+) -> Battle:
+    """A battle at its first cycle. Bad inputs raise MalformedInput; forbidden ones IllegalAction.
+
+    `kind`: land, sea, amphibious or bombing. In an amphibious assault every attacking land unit came
+    from the sea except those listed in `overland`. `bombard` ships may not come from a sea zone that
+    had a sea battle (`sea_battle_fought`, LHTR-BOMBARD-no-sea-battle).
+    """
+    catalogue = units or default_units()
+    seq = sequence or lhtr_sequence(kind)
+    if seq.kind != kind and not (kind == "amphibious" and seq.kind == "land"):
+        raise MalformedInput(f"a {seq.kind} sequence cannot run a {kind} battle")
+    a = to_stacks(attacker, catalogue)
+    d = to_stacks(defender, catalogue)
+    if defender_aa:
+        d = add_units(d, UnitKey("aa_gun"))
+    for side, stacks in (("attacker", a), ("defender", d)):
+        _check_units(kind, side, stacks, catalogue)  # type: ignore[arg-type]
+    if not a:
+        raise MalformedInput("the attacker has no units")
+    if len({k.owner for k, _ in a}) > 1:
+        raise IllegalAction("allied powers never attack together", "LHTR-COMBAT-no-joint-attacks")
+    if kind == "bombing" and not any(catalogue[k.type].has("bombing_target") for k, _ in d):
+        raise IllegalAction("a raid needs an enemy industrial complex to bomb", "LHTR-SBR-eligibility")
+    ships = to_stacks(bombard, catalogue) if bombard else ()
+    if ships:
+        if kind != "amphibious":
+            raise MalformedInput("shore bombardment happens only in amphibious assaults (LHTR-BOMBARD-who-and-when)")
+        if sea_battle_fought:
+            raise IllegalAction(
+                "no ship may bombard from a sea zone that had a sea battle", "LHTR-BOMBARD-no-sea-battle"
+            )
+        for key, _ in ships:
+            if catalogue[key.type].domain != "sea":
+                raise MalformedInput(f"{key.type} cannot bombard")
+    if kind == "amphibious":
+        dry = to_stacks(overland, catalogue) if overland else ()
+        left = dict(dry)
+        flagged = []
+        for key, n in a:
+            if catalogue[key.type].domain != "land":
+                flagged.append((key, n))
+                continue
+            keep = min(n, left.get(key, 0))
+            left[key] = left.get(key, 0) - keep
+            flagged += [(key, keep), (key.with_flag("amphibious"), n - keep)]
+        a = make_stacks(flagged)
+    setup = BattleSetup(
+        kind=kind,
+        catalogue=catalogue,
+        rules=rules or CombatRules(),
+        sequence=seq,
+        attacker_techs=frozenset(attacker_techs),
+        defender_techs=frozenset(defender_techs),
+        owner_techs=dict(owner_techs or {}),
+        retreat_to=tuple(retreat_to),
+        bombard=ships,
+        territory_value=territory_value,
+        already_lost=already_lost,
+        treasury=treasury,
+    )
+    return Battle(setup, BattleState(kind, a, d))
+
+
+# ---------------------------------------------------------------- running steps
+
+
+def _can_hit(battle: Battle, side: Side) -> bool:
+    groups = main_fire_groups(battle, side)
+    if battle.state.kind == "sea":
+        groups += sub_fire_groups(battle, side)
+    enemy = [k for k, _ in present(battle, other(side))]
+    cat = battle.setup.catalogue
+    return any(g.hit_on > 0 and any(cas.eligible(cat, k, g.target) for k in enemy) for g in groups)
+
+
+def stalemate(battle: Battle) -> bool:
+    """Neither side can hurt the other any more (e.g. only submarines against only aircraft)."""
+    if not (combat_units(battle, "attacker") and combat_units(battle, "defender")):
+        return False
+    return not _can_hit(battle, "attacker") and not _can_hit(battle, "defender")
+
+
+def run(
+    battle: Battle, stop_at_cycle_start: bool = False, stop_at: tuple[int, int] | None = None
+) -> tuple[Battle, list[Event]]:
+    """Run steps until a chance node, a decision, the end, or (optionally) the start of the next cycle or
+    the point ``(cycle, step index)``."""
+    events: list[Event] = []
+    seq = battle.setup.sequence
+    while True:
+        st = battle.state
+        if st.ended or st.pending is not None or st.roll is not None:
+            return battle, events
+        if st.hits:
+            battle, more = _process_hits(battle)
+            events += more
+            continue
+        if stop_at is not None and (st.cycle, st.cursor) == stop_at:
+            return battle, events
+        if st.cursor >= len(seq):
+            # marks named "cycle:..." last for one cycle
+            notes = frozenset(n for n in st.notes if not n.startswith("cycle:"))
+            battle = battle.with_state(replace(st, cycle=st.cycle + 1, cursor=0, notes=notes))
+            if stop_at_cycle_start:
+                return battle, events
+            continue
+        if st.cursor == 0 and stalemate(battle):
+            st2, more = finish(battle, "stalemate")
+            return battle.with_state(st2), events + more
+        step = seq.steps[st.cursor]
+        battle = battle.with_state(replace(st, cursor=st.cursor + 1))
+        if step.applies(battle):
+            events.append(StepEntered(step.name, st.cycle))
+            st2, more = step.run(battle)
+            battle = battle.with_state(st2)
+            events += more
+
+
+def hit_key(group_side: Side, target: Any, removal: str) -> tuple[Any, ...]:
+    return ("hits", other(group_side), target, removal)
+
+
+def resolve_roll(battle: Battle, outcome: Mapping[tuple[Any, ...], int]) -> tuple[Battle, list[Event]]:
+    """Apply a chance outcome: ``{("hits", side hit, target, removal): n, ("damage",): total}``."""
+    st = battle.state
+    batches = list(st.hits)
+    events: list[Event] = []
+    damage = st.damage
+    for key, n in outcome.items():
+        if key[0] == "damage":
+            damage += n
+        elif n:
+            _, side, target, removal = key
+            batches.append(HitBatch(side, target, n, removal, st.roll.step if st.roll else ""))
+            events.append(HitsScored(side, n, target.describe(), removal))
+    return battle.with_state(replace(st, roll=None, hits=tuple(batches), damage=damage)), events
+
+
+def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event]]:
+    """Resolve the pending chance node with real dice, logging every die."""
+    request = battle.state.roll
+    assert request is not None
+    outcome: dict[tuple[Any, ...], int] = {}
+    events: list[Event] = []
+    for g in request.groups:
+        values = dice.roll(g.count * g.dice_per_unit)
+        per = [values[i * g.dice_per_unit : (i + 1) * g.dice_per_unit] for i in range(g.count)]
+        if g.damage:
+            total = sum(max(v) + g.bonus for v in per)
+            outcome[("damage",)] = outcome.get(("damage",), 0) + total
+            events.append(
+                DiceRolled(request.step, g.side, g.unit, g.count, 0, values, total, "damage", g.dice_per_unit)
+            )
+            continue
+        hits = sum(1 for v in per if min(v) <= g.hit_on) if g.best_of else sum(1 for v in values if v <= g.hit_on)
+        key = hit_key(g.side, g.target, g.removal)
+        outcome[key] = outcome.get(key, 0) + hits
+        events.append(
+            DiceRolled(
+                request.step, g.side, g.unit, g.count, g.hit_on, values, hits, g.target.describe(), g.dice_per_unit
+            )
+        )
+    battle, more = resolve_roll(battle, outcome)
+    return battle, events + more
+
+
+def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
+    st = battle.state
+    first = st.hits[0]
+    group = tuple(b for b in st.hits if (b.side, b.removal) == (first.side, first.removal))
+    rest = tuple(b for b in st.hits if b not in group)
+    cat = battle.setup.catalogue
+    stacks = st.units(first.side)
+    required = cas.assignable(cat, stacks, group)
+    battle = battle.with_state(replace(st, hits=rest))
+    if required == 0:
+        return battle, []
+    if cas.is_forced(cat, stacks, group, required):
+        choice = cas.choose_by_order(cat, stacks, group, cas.default_rank(cat, first.side))
+        return apply_casualties(battle, first.side, choice, first.removal)
+    decision = ChooseCasualties(first.side, group, required)
+    return battle.with_state(replace(battle.state, pending=decision)), []
+
+
+def apply_casualties(
+    battle: Battle, side: Side, choice: tuple[tuple[UnitKey, int], ...], removal: str
+) -> tuple[Battle, list[Event]]:
+    cat = battle.setup.catalogue
+    stacks = battle.state.units(side)
+    lost: dict[str, int] = {}
+    damaged: dict[str, int] = {}
+    removed: dict[str, int] = {}
+    for key, hits in choice:
+        stacks = remove_units(stacks, key)
+        hurt = replace(key, damage=key.damage + hits)
+        if hurt.damage >= cat[key.type].hits:
+            lost[key.type] = lost.get(key.type, 0) + 1
+            if removal == "now":
+                removed[key.type] = removed.get(key.type, 0) + 1
+                continue
+            hurt = hurt.with_flag("casualty:opening" if removal == "opening" else "casualty")
+        else:
+            damaged[key.type] = damaged.get(key.type, 0) + 1
+        stacks = add_units(stacks, hurt)
+    events: list[Event] = [CasualtiesChosen(side, lost, damaged, removal)]
+    if removed:
+        events.append(UnitsRemoved(side, removed, "immediately"))
+    return battle.with_state(battle.state.with_units(side, stacks)), events
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] | str) -> Casualties:
+    """``{"infantry": 1, "battleship": 1}`` as a Casualties answer: hits per unit type, spread one per
+    unit with undamaged multi-hit units absorbing first."""
+    cat = battle.setup.catalogue
+    if isinstance(wanted, str):
+        wanted = parse_units(wanted, cat)
+    hits: list[tuple[UnitKey, int]] = []
+    for name, n in wanted.items():
+        type_id = cat.resolve(name)
+        units = sorted(
+            (
+                k
+                for k, c in battle.state.units(side)
+                for _ in range(c)
+                if k.type == type_id and k.present and not k.marked
+            ),
+            key=lambda k: (k.damage, k),
+        )
+        taken = [0] * len(units)
+        left = n
+        while left and units:
+            progressed = False
+            for i, k in enumerate(units):
+                if left and taken[i] < cat[type_id].hits - k.damage:
+                    taken[i] += 1
+                    left -= 1
+                    progressed = True
+            if not progressed:
+                break
+        if left:
+            raise IllegalAction(f"{side} has too few {type_id} to take {n} hit(s)", "LHTR-COMBAT-hit-eligibility")
+        hits += [(k, t) for k, t in zip(units, taken, strict=True) if t]
+    return Casualties(tuple(sorted(hits)))
+
+
+def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tuple[Battle, list[Event]]:
+    """Answer the pending decision; a wrong answer raises IllegalAction naming the rule."""
+    decision = battle.state.pending
+    if decision is None:
+        raise IllegalAction("no decision is pending in this battle", "LHTR-COMBAT-land-sequence")
+    st = replace(battle.state, pending=None)
+    cleared = battle.with_state(st)
+    if isinstance(decision, ChooseCasualties):
+        if isinstance(answer, (Mapping, str)):
+            answer = casualties_from_types(battle, decision.side, answer)
+        if not isinstance(answer, Casualties):
+            raise IllegalAction("casualties must be chosen now", decision.rule)
+        why = cas.check_choice(
+            battle.setup.catalogue, st.units(decision.side), decision.batches, answer.hits, decision.required
+        )
+        if why is not None:
+            rule = "LHTR-COMBAT-hit-eligibility" if "cannot" in why else decision.rule
+            raise IllegalAction(why, rule)
+        return apply_casualties(cleared, decision.side, answer.hits, decision.batches[0].removal)
+    if isinstance(decision, PressOrRetreat):
+        if isinstance(answer, Press):
+            return cleared, []
+        if not isinstance(answer, Retreat):
+            raise IllegalAction("the attacker must press or retreat", decision.rule)
+        return _retreat(cleared, decision, answer)
+    if isinstance(decision, ChooseSubmerge):
+        if not isinstance(answer, Submerge):
+            raise IllegalAction("answer with Submerge(count)", decision.rule)
+        if not 0 <= answer.count <= decision.available:
+            raise IllegalAction(f"at most {decision.available} submarine(s) may submerge now", decision.rule)
+        return _submerge(cleared, decision.side, answer.count)
+    raise IllegalAction(f"unknown decision {decision!r}", "LHTR-COMBAT-land-sequence")
+
+
+def decide(battle: Battle, answer: Answer | Mapping[str, int] | str) -> Battle:
+    """Answer the pending decision; its events are reported by the next `advance`."""
+    new, events = apply_answer(battle, answer)
+    return new.with_state(replace(new.state, echo=new.state.echo + tuple(events)))
+
+
+def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple[Battle, list[Event]]:
+    cat = battle.setup.catalogue
+    if answer.air_only:
+        if not decision.can_retreat_air:
+            raise IllegalAction(
+                "only attacking air units of an amphibious assault retreat alone", "LHTR-COMBAT-air-retreat"
+            )
+    elif not decision.can_retreat_all:
+        rule = (
+            "LHTR-LANDCOMBAT-no-retreat-amphibious" if decision.can_retreat_air else "LHTR-COMBAT-retreat-destination"
+        )
+        raise IllegalAction("the attacking land units cannot retreat from this battle", rule)
+    to = answer.to
+    if decision.destinations and not answer.air_only:
+        if to is None and len(decision.destinations) == 1:
+            to = decision.destinations[0]
+        if to not in decision.destinations:
+            raise IllegalAction(
+                f"retreat must go to one of {', '.join(decision.destinations)}", "LHTR-COMBAT-retreat-destination"
+            )
+    moved: dict[str, int] = {}
+    kept = []
+    for key, n in battle.state.attacker:
+        goes = key.present and (not answer.air_only or cat[key.type].domain == "air")
+        if goes:
+            moved[key.type] = moved.get(key.type, 0) + n
+            kept.append((key.with_flag("retreated"), n))
+        else:
+            kept.append((key, n))
+    battle = battle.with_state(battle.state.with_units("attacker", make_stacks(kept)))
+    events: list[Event] = [Retreated(moved, None if answer.air_only else to)]
+    if answer.air_only:
+        st, more = end_check(battle)
+    else:
+        st, more = finish(battle, "retreat")
+    return battle.with_state(st), events + more
+
+
+def _submerge(battle: Battle, side: Side, count: int) -> tuple[Battle, list[Event]]:
+    if count == 0:
+        return battle, []
+    cat = battle.setup.catalogue
+    left = count
+    moved: dict[str, int] = {}
+    stacks = battle.state.units(side)
+    for key, n in list(stacks):
+        if left and key.present and not key.marked and cat[key.type].has("submerge"):
+            k = min(n, left)
+            left -= k
+            stacks = add_units(remove_units(stacks, key, k), key.with_flag("submerged"), k)
+            moved[key.type] = moved.get(key.type, 0) + k
+    battle = battle.with_state(battle.state.with_units(side, stacks))
+    st, more = end_check(battle)
+    return battle.with_state(st), [Submerged(side, moved), *more]
+
+
+def advance(battle: Battle, dice: DiceSource, policy: Policy | None = None) -> tuple[Battle, list[Event]]:
+    """Run the battle with `dice` until it ends or a decision is pending.
+
+    With a `policy` (e.g. `aare.odds.policy.Policy`), decisions are answered by it as they come; it may
+    return None to leave one pending.
+    """
+    events: list[Event] = list(battle.state.echo)
+    battle = battle.with_state(replace(battle.state, echo=()))
+    while True:
+        battle, more = run(battle)
+        events += more
+        if battle.state.roll is not None:
+            battle, more = roll_with_dice(battle, dice)
+            events += more
+            continue
+        if battle.state.pending is not None and policy is not None:
+            answer = policy(battle, battle.state.pending)
+            if answer is None:
+                return battle, events
+            battle, more = apply_answer(battle, answer)
+            events += more
+            continue
+        return battle, events
+
+
+def repair_damage(stacks: Stacks) -> Stacks:
+    """LHTR-NAVALCOMBAT-battleship-repair: every damaged unit is whole again (called at end of turn)."""
+    return make_stacks((replace(k, damage=0), n) for k, n in stacks)
+
+
+def flyover_fire(
+    aircraft: UnitsIn, dice: DiceSource, units: UnitCatalogue | None = None, rules: CombatRules | None = None
+) -> tuple[dict[str, int], list[Event]]:
+    """LHTR-AA-flyover: an AA gun overflown in combat move fires one die at each aircraft passing over it.
+
+    Returns the surviving aircraft and the dice events.
+    """
+    catalogue = units or default_units()
+    hit_on = (rules or CombatRules()).aa_hit_on
+    left: dict[str, int] = {}
+    events: list[Event] = []
+    for key, n in to_stacks(aircraft, catalogue):
+        if catalogue[key.type].domain != "air":
+            raise MalformedInput(f"AA guns fire only at aircraft, not {key.type} (LHTR-AA-targets-air-only)")
+        values = dice.roll(n)
+        hits = sum(1 for v in values if v <= hit_on)
+        events.append(DiceRolled("aa flyover", "defender", key.type, n, hit_on, values, hits, f"only {key.type}"))
+        if n - hits:
+            left[key.type] = left.get(key.type, 0) + n - hits
+    return left, events
+
+
+def side_units(battle: Battle) -> dict[Side, dict[str, int]]:
+    from aare.combat.steps import survivors
+
+    return {side: survivors(battle, side) for side in SIDES}
+
+
+__all__ = [
+    "RollRequest",
+    "advance",
+    "apply_answer",
+    "decide",
+    "default_units",
+    "resolve_roll",
+    "run",
+    "start_battle",
+]

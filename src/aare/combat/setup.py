@@ -1,0 +1,69 @@
+"""A battle's fixed inputs (`BattleSetup`) and the `Battle` value: setup plus state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from aare.board.units import UnitCatalogue, UnitType
+from aare.combat.battle_state import BattleState, Side, Stacks, UnitKey
+from aare.combat.rules import CombatRules
+
+if TYPE_CHECKING:
+    from aare.combat.sequences import Sequence
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """What does not change during a battle: units catalogue, rules, sequence and per-side inputs.
+
+    `techs` holds each side's technologies; `owner_techs` overrides them for one power's units (several
+    allied powers defending together, LHTR-COMBAT-joint-defense). `retreat_to` lists the spaces attacking
+    non-air units came from (LHTR-COMBAT-retreat-destination). `bombard` are the attacker's ships that may
+    bombard (amphibious only). `territory_value` and `already_lost` bound bombing damage (LHTR-SBR-turn-cap);
+    `treasury` bounds it too when known (LHTR-ECON-economic-damage-from-treasury).
+    """
+
+    kind: str
+    catalogue: UnitCatalogue
+    rules: CombatRules
+    sequence: Sequence
+    attacker_techs: frozenset[str] = frozenset()
+    defender_techs: frozenset[str] = frozenset()
+    owner_techs: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    retreat_to: tuple[str, ...] = ("origin",)
+    bombard: Stacks = ()
+    territory_value: int | None = None
+    already_lost: int = 0
+    treasury: int | None = None
+
+    def unit(self, key: UnitKey | str) -> UnitType:
+        return self.catalogue[key if isinstance(key, str) else key.type]
+
+    def techs(self, side: Side, key: UnitKey | None = None) -> frozenset[str]:
+        if key is not None and key.owner in self.owner_techs:
+            return self.owner_techs[key.owner]
+        return self.attacker_techs if side == "attacker" else self.defender_techs
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A battle in progress: the fixed setup and the current state."""
+
+    setup: BattleSetup
+    state: BattleState
+
+    def with_state(self, state: BattleState) -> Battle:
+        return replace(self, state=state)
+
+    @property
+    def pending(self) -> object:
+        return self.state.pending
+
+    @property
+    def ended(self) -> bool:
+        return self.state.ended

@@ -1,0 +1,338 @@
+"""Combat steps: a name, a condition and a function from a battle to its next state and events.
+
+A step that rolls dice leaves a `RollRequest` in the state (a chance node); a step that needs a choice
+leaves a pending decision. The engine resolves both; the calculator enumerates the chance outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from aare.combat.battle_state import (
+    CASUALTY_FLAGS,
+    SIDES,
+    BattleState,
+    DiceGroup,
+    RollRequest,
+    Side,
+    Target,
+    make_stacks,
+    other,
+)
+from aare.combat.decisions import ChooseSubmerge, PressOrRetreat
+from aare.combat.events import BattleEnded, Event
+from aare.combat.setup import Battle
+from aare.combat.values import has_tag, main_fire_groups, present, sub_fire_groups
+
+StepResult = tuple[BattleState, list[Event]]
+
+
+def _always(_battle: Battle) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named step of a battle cycle. `cycles` = N limits it to cycles 1..N ("1st cycle only")."""
+
+    name: str
+    run: Callable[[Battle], StepResult]
+    when: Callable[[Battle], bool] = _always
+    cycles: int | None = None
+    rule: str = ""
+
+    def applies(self, battle: Battle) -> bool:
+        if self.cycles is not None and battle.state.cycle > self.cycles:
+            return False
+        return self.when(battle)
+
+    def describe(self) -> str:
+        limit = ""
+        if self.cycles == 1:
+            limit = " — 1st cycle only"
+        elif self.cycles is not None:
+            limit = f" — cycles 1-{self.cycles} only"
+        return f"{self.name}{limit}" + (f" [{self.rule}]" if self.rule else "")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def combat_units(battle: Battle, side: Side) -> int:
+    """Present units of `side` that can be casualties (infrastructure does not keep a battle going)."""
+    return sum(n for k, n in present(battle, side) if not battle.setup.unit(k).has("not_casualty"))
+
+
+def survivors(battle: Battle, side: Side) -> dict[str, int]:
+    """Units of `side` still alive (present, submerged or retreated), infrastructure excluded."""
+    out: dict[str, int] = {}
+    for key, n in battle.state.units(side):
+        if not battle.setup.unit(key).has("not_casualty") and not key.marked:
+            out[key.type] = out.get(key.type, 0) + n
+    return out
+
+
+def can_capture(battle: Battle) -> bool:
+    """LHTR-COMBAT-capture: a land territory falls only to a surviving attacking land unit."""
+    st = battle.state
+    if st.kind not in ("land", "amphibious") or st.result != "attacker":
+        return False
+    return any(
+        battle.setup.unit(k).domain == "land" and not battle.setup.unit(k).has("not_casualty")
+        for k, _ in present(battle, "attacker")
+    )
+
+
+def finish(battle: Battle, result: str) -> StepResult:
+    st = replace(battle.state, result=result, roll=None, pending=None, hits=())
+    done = battle.with_state(st)
+    return st, [
+        BattleEnded(result, survivors(done, "attacker"), survivors(done, "defender"), can_capture(done), st.cycle)
+    ]
+
+
+def end_check(battle: Battle) -> StepResult:
+    """LHTR-COMBAT-end-conditions: the battle ends when a side has no units left on the board."""
+    a, d = combat_units(battle, "attacker"), combat_units(battle, "defender")
+    if a and d:
+        return battle.state, []
+    if not a and not d:
+        return finish(battle, "draw")
+    if not d:
+        return finish(battle, "attacker")
+    out = any(not k.present for k, _ in battle.state.attacker)
+    return finish(battle, "retreat" if out else "defender")
+
+
+def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResult:
+    from aare.combat.events import UnitsRemoved
+
+    st = battle.state
+    events: list[Event] = []
+    notes = set(st.notes)
+    for side in SIDES:
+        gone: dict[str, int] = {}
+        kept = []
+        for key, n in st.units(side):
+            if flags.intersection(key.flags):
+                gone[key.type] = gone.get(key.type, 0) + n
+                if battle.setup.unit(key).has("anti_submarine"):
+                    notes.add(f"cycle:destroyer-lost:{side}")
+            else:
+                kept.append((key, n))
+        if gone:
+            st = st.with_units(side, make_stacks(kept))
+            events.append(UnitsRemoved(side, gone, step))
+    st = replace(st, notes=frozenset(notes))
+    st2, more = end_check(battle.with_state(st))
+    return st2, events + more
+
+
+def roll(battle: Battle, step: str, groups: list[DiceGroup]) -> StepResult:
+    groups = [g for g in groups if g.count > 0 and (g.hit_on > 0 or g.damage)]
+    if not groups:
+        return battle.state, []
+    return replace(battle.state, roll=RollRequest(step, tuple(groups))), []
+
+
+# ---------------------------------------------------------------- land and shared steps
+
+
+def _air(battle: Battle, side: Side) -> dict[str, int]:
+    out: dict[str, int] = {}
+    cat = battle.setup.catalogue
+    for key, n in sorted(present(battle, side), key=lambda kn: cat.order(kn[0].type)):
+        if battle.setup.unit(key).domain == "air":
+            out[key.type] = out.get(key.type, 0) + n
+    return out
+
+
+def aa_fire(battle: Battle) -> StepResult:
+    """LHTR-AA-battle-fire, LHTR-AA-one-gun-per-territory, LHTR-AA-rolled-per-aircraft: one die per
+    attacking aircraft, grouped by type, hits on `aa_hit_on`, removed at once."""
+    hit_on = battle.setup.rules.aa_hit_on
+    air = _air(battle, "attacker")
+    if battle.state.kind == "bombing":
+        air = {t: n for t, n in air.items() if battle.setup.unit(t).has("strategic_bomber")}
+    groups = [
+        DiceGroup("defender", t, n, hit_on, Target(types=(t,), rule="LHTR-AA-rolled-per-aircraft"), "now")
+        for t, n in air.items()
+    ]
+    return roll(battle, "aa fire", groups)
+
+
+def aa_applies(battle: Battle) -> bool:
+    return has_tag(battle, "defender", "aa") and bool(_air(battle, "attacker"))
+
+
+def bombardment(battle: Battle) -> StepResult:
+    """LHTR-BOMBARD-who-and-when: each bombarding ship rolls once at its attack value."""
+    setup = battle.setup
+    removal = "cycle" if setup.rules.bombard_casualties_fire_back else "opening"
+    groups = []
+    for key, n in setup.bombard:
+        unit = setup.unit(key)
+        able = unit.has("bombard") or (
+            unit.has("anti_submarine") and setup.rules.destroyer_bombard_tech in setup.techs("attacker", key)
+        )
+        if able:
+            groups.append(DiceGroup("attacker", key.type, n, unit.attack, Target(), removal))
+    return roll(battle, "bombardment", groups)
+
+
+def remove_opening(battle: Battle) -> StepResult:
+    return remove_marked(battle, frozenset({"casualty:opening"}), "remove opening fire casualties")
+
+
+def remove_casualties(battle: Battle) -> StepResult:
+    return remove_marked(battle, CASUALTY_FLAGS, "remove casualties")
+
+
+def attacker_fire(battle: Battle) -> StepResult:
+    return roll(battle, "attacker fire", main_fire_groups(battle, "attacker"))
+
+
+def defender_fire(battle: Battle) -> StepResult:
+    return roll(battle, "defender fire", main_fire_groups(battle, "defender"))
+
+
+def retreat_options(battle: Battle) -> PressOrRetreat | None:
+    """LHTR-COMBAT-attacker-retreat, -retreat-destination, -air-retreat, LHTR-LANDCOMBAT-no-retreat-amphibious."""
+    units = present(battle, "attacker")
+    if not units or not combat_units(battle, "defender"):
+        return None
+    air = [k for k, _ in units if battle.setup.unit(k).domain == "air"]
+    rest = [k for k, _ in units if battle.setup.unit(k).domain != "air"]
+    amphibious = any(k.has("amphibious") for k in rest)
+    destinations = battle.setup.retreat_to
+    can_all = not amphibious and (bool(destinations) or not rest)
+    can_air = bool(air) and bool(rest) and amphibious
+    if not can_all and not can_air:
+        return None
+    return PressOrRetreat(destinations if rest else (), can_all, can_air)
+
+
+def press_or_retreat(battle: Battle) -> StepResult:
+    decision = retreat_options(battle)
+    if decision is None:
+        return battle.state, []
+    return replace(battle.state, pending=decision), []
+
+
+# ---------------------------------------------------------------- naval steps
+
+
+def _sub_strike(side: Side) -> Callable[[Battle], StepResult]:
+    def run(battle: Battle) -> StepResult:
+        # LHTR-NAVALCOMBAT-destroyer-cancels-surprise: casualties stay and fire back if the side hit
+        # has a destroyer in the battle.
+        removal = "cycle" if has_tag(battle, other(side), "anti_submarine") else "opening"
+        groups = [replace(g, removal=removal) for g in sub_fire_groups(battle, side)]
+        return roll(battle, f"{side} sub first strike", groups)
+
+    return run
+
+
+def _has_subs(side: Side) -> Callable[[Battle], bool]:
+    return lambda battle: has_tag(battle, side, "first_strike")
+
+
+def submerge_available(battle: Battle, side: Side) -> int:
+    """Subs of `side` that may submerge now: none while an enemy destroyer is present; for defending subs
+    also none if an attacking destroyer was removed this cycle (LHTR-NAVALCOMBAT-defender-subs-submerge)."""
+    enemy = other(side)
+    lost = side == "defender" and f"cycle:destroyer-lost:{enemy}" in battle.state.notes
+    if has_tag(battle, enemy, "anti_submarine") or lost:
+        return 0
+    return sum(n for k, n in present(battle, side) if battle.setup.unit(k).has("submerge") and not k.marked)
+
+
+def _submerge_step(side: Side, rule: str) -> Callable[[Battle], StepResult]:
+    def run(battle: Battle) -> StepResult:
+        rules = battle.setup.rules
+        allowed = rules.attacker_subs_may_submerge if side == "attacker" else rules.defender_subs_may_submerge
+        n = submerge_available(battle, side) if allowed else 0
+        if not n or not combat_units(battle, other(side)):
+            return battle.state, []
+        return replace(battle.state, pending=ChooseSubmerge(side, n, rule)), []
+
+    return run
+
+
+# ---------------------------------------------------------------- strategic bombing
+
+
+def bombing_damage(battle: Battle) -> StepResult:
+    """LHTR-SBR-damage-roll, LHTR-TECH-heavy-bombers-sbr: each surviving bomber rolls its damage."""
+    setup = battle.setup
+    groups = []
+    for key, n in present(battle, "attacker"):
+        if not setup.unit(key).has("strategic_bomber"):
+            continue
+        heavy = "heavy_bombers" in setup.techs("attacker", key)
+        dice = setup.rules.heavy_bomber_dice if heavy else 1
+        bonus = setup.rules.heavy_bomber_sbr_bonus if heavy else 0
+        groups.append(DiceGroup("attacker", key.type, n, 0, Target(), "now", dice, True, True, bonus))
+    return roll(battle, "bombing damage", groups)
+
+
+def bombing_result(battle: Battle) -> StepResult:
+    """LHTR-SBR-turn-cap, LHTR-ECON-economic-damage-from-treasury: cap the damage, end the raid."""
+    from aare.combat.events import BombingDamage
+
+    setup, st = battle.setup, battle.state
+    caps = []
+    if setup.rules.sbr_turn_cap and setup.territory_value is not None:
+        caps.append(max(setup.territory_value - setup.already_lost, 0))
+    if setup.treasury is not None:
+        caps.append(setup.treasury)
+    cap = min(caps) if caps else None
+    damage = st.damage if cap is None else min(st.damage, cap)
+    st = replace(st, damage=damage)
+    st2, events = finish(battle.with_state(st), "bombed")
+    return st2, [BombingDamage((), battle.state.damage, damage, cap), *events]
+
+
+# ---------------------------------------------------------------- the named steps
+
+
+def is_amphibious(battle: Battle) -> bool:
+    return battle.state.kind == "amphibious" and bool(battle.setup.bombard)
+
+
+AA_FIRE = Step("aa fire", aa_fire, aa_applies, cycles=1, rule="LHTR-AA-battle-fire")
+BOMBARDMENT = Step("bombardment", bombardment, is_amphibious, cycles=1, rule="LHTR-BOMBARD-who-and-when")
+REMOVE_OPENING_LAND = Step(
+    "remove opening fire casualties", remove_opening, cycles=1, rule="LHTR-BOMBARD-casualties-no-return-fire"
+)
+REMOVE_OPENING_SEA = Step("remove opening fire casualties", remove_opening, rule="LHTR-NAVALCOMBAT-sub-surprise-strike")
+ATTACKER_SUBS = Step(
+    "attacker sub first strike",
+    _sub_strike("attacker"),
+    _has_subs("attacker"),
+    rule="LHTR-NAVALCOMBAT-sub-surprise-strike",
+)
+DEFENDER_SUBS = Step(
+    "defender sub first strike",
+    _sub_strike("defender"),
+    _has_subs("defender"),
+    rule="LHTR-NAVALCOMBAT-sub-surprise-strike",
+)
+ATTACKER_FIRE = Step("attacker fire", attacker_fire, rule="LHTR-COMBAT-simultaneous-fire")
+DEFENDER_FIRE = Step("defender fire", defender_fire, rule="LHTR-COMBAT-simultaneous-fire")
+REMOVE_CASUALTIES = Step("remove casualties", remove_casualties, rule="LHTR-COMBAT-end-conditions")
+PRESS_OR_RETREAT = Step("press or retreat", press_or_retreat, rule="LHTR-COMBAT-attacker-retreat")
+ATTACKER_SUBMERGE = Step(
+    "attacker submerge",
+    _submerge_step("attacker", "LHTR-NAVALCOMBAT-attacker-subs-submerge"),
+    rule="LHTR-NAVALCOMBAT-attacker-subs-submerge",
+)
+DEFENDER_SUBMERGE = Step(
+    "defender submerge",
+    _submerge_step("defender", "LHTR-NAVALCOMBAT-defender-subs-submerge"),
+    rule="LHTR-NAVALCOMBAT-defender-subs-submerge",
+)
+BOMBING_AA = Step("aa fire", aa_fire, aa_applies, cycles=1, rule="LHTR-AA-sbr-fire")
+BOMBING_DAMAGE = Step("bombing damage", bombing_damage, rule="LHTR-SBR-damage-roll")
+BOMBING_RESULT = Step("bombing result", bombing_result, rule="LHTR-SBR-turn-cap")

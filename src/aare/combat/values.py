@@ -1,0 +1,114 @@
+"""Combat values: who rolls how many dice at what, from the unit catalogue, techs and rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from aare.combat.battle_state import ANY, DiceGroup, Side, Target, UnitKey, other
+from aare.combat.setup import Battle
+
+SUB_TARGET = Target(exclude_domains=("air",), rule="LHTR-NAVALCOMBAT-subs-cannot-hit-air")
+AIR_NO_SUB_TARGET = Target(exclude_tags=("submarine",), rule="LHTR-NAVALCOMBAT-air-can-hit-subs")
+
+
+def base_value(battle: Battle, side: Side, key: UnitKey) -> int:
+    """Attack or defense value of one unit with tech bonuses (no artillery support)."""
+    setup = battle.setup
+    unit = setup.unit(key)
+    role = "attack" if side == "attacker" else "defense"
+    value = unit.attack if role == "attack" else unit.defense
+    techs = setup.techs(side, key)
+    for bonus in setup.rules.tech_bonuses:
+        if bonus.role == role and bonus.tech in techs and unit.has(bonus.tag):
+            value += bonus.delta
+    return value
+
+
+def dice_per_unit(battle: Battle, side: Side, key: UnitKey) -> tuple[int, bool]:
+    """Dice each unit rolls and whether only the best counts (LHTR-TECH-heavy-bombers-combat)."""
+    rules = battle.setup.rules
+    unit = battle.setup.unit(key)
+    if unit.has("bomber") and "heavy_bombers" in battle.setup.techs(side, key):
+        best_of = rules.heavy_bomber_best_of and (side == "attacker" or rules.heavy_bombers_best_of_on_defense)
+        return rules.heavy_bomber_dice, best_of
+    return 1, False
+
+
+def present(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
+    return [(k, n) for k, n in battle.state.units(side) if k.present]
+
+
+def has_tag(battle: Battle, side: Side, tag: str, include_marked: bool = True) -> bool:
+    """Whether `side` has a present unit with `tag` (marked casualties count until removed)."""
+    return any(battle.setup.unit(k).has(tag) and (include_marked or not k.marked) for k, _ in present(battle, side))
+
+
+def is_sub(battle: Battle, key: UnitKey) -> bool:
+    return battle.setup.unit(key).has("first_strike")
+
+
+def subs_fire_in_opening(battle: Battle, side: Side) -> bool:
+    """LHTR: always; with `destroyer_moves_sub_fire_to_main_step` not while the enemy has a destroyer."""
+    rules = battle.setup.rules
+    return not (rules.destroyer_moves_sub_fire_to_main_step and has_tag(battle, other(side), "anti_submarine"))
+
+
+def _groups(battle: Battle, side: Side, units: list[tuple[UnitKey, int]], target_for: object) -> list[DiceGroup]:
+    counts: Counter[tuple[str, int, int, bool, Target]] = Counter()
+    support = 0
+    if side == "attacker" and battle.state.kind in ("land", "amphibious"):
+        support = sum(n for k, n in units if battle.setup.unit(k).has("artillery"))
+    bonus = battle.setup.rules.artillery_support_bonus
+    cat = battle.setup.catalogue
+    for key, n in sorted(units, key=lambda kn: (cat.order(kn[0].type), kn[0].flags, kn[0].owner)):
+        unit = battle.setup.unit(key)
+        value = base_value(battle, side, key)
+        dice, best = dice_per_unit(battle, side, key)
+        target = target_for(key)  # type: ignore[operator]
+        if support and unit.has("artillery_supported"):
+            paired = min(n, support)
+            support -= paired
+            if value + bonus > 0:
+                counts[(key.type, value + bonus, dice, best, target)] += paired
+            n -= paired
+        if n and value > 0:
+            counts[(key.type, value, dice, best, target)] += n
+    return [
+        DiceGroup(side, unit, n, value, target, "cycle", dice, best)
+        for (unit, value, dice, best, target), n in counts.items()
+    ]
+
+
+def main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
+    """Dice of `side` in the main fire step (LHTR-COMBAT-simultaneous-fire).
+
+    Artillery support is counted from the artillery present now (LHTR-LANDCOMBAT-artillery-support).
+    Submarines fire here only when the rules move their fire out of the opening step.
+    """
+    sea = battle.state.kind == "sea"
+    subs_here = sea and not subs_fire_in_opening(battle, side)
+    units = [
+        (k, n)
+        for k, n in present(battle, side)
+        if not battle.setup.unit(k).has("not_casualty") and (not is_sub(battle, k) or subs_here or not sea)
+    ]
+    own_destroyer = has_tag(battle, side, "anti_submarine")
+    rules = battle.setup.rules
+
+    def target_for(key: UnitKey) -> Target:
+        unit = battle.setup.unit(key)
+        if sea and unit.has("cannot_hit_air"):
+            return SUB_TARGET
+        if sea and unit.domain == "air" and not rules.air_hits_subs_without_destroyer and not own_destroyer:
+            return AIR_NO_SUB_TARGET
+        return ANY
+
+    return _groups(battle, side, units, target_for)
+
+
+def sub_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
+    """Dice of `side`'s submarines in opening fire (LHTR-NAVALCOMBAT-sub-surprise-strike)."""
+    if not subs_fire_in_opening(battle, side):
+        return []
+    units = [(k, n) for k, n in present(battle, side) if is_sub(battle, k)]
+    return _groups(battle, side, units, lambda _k: SUB_TARGET)

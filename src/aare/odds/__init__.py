@@ -1,0 +1,93 @@
+"""The battle calculator: exact odds by dynamic programming and Monte Carlo odds, on the combat engine's
+sequences. `odds("3 infantry, 1 armour", "2 infantry")` is the one-call entry point."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from aare.combat.engine import start_battle
+from aare.combat.rules import CombatRules
+from aare.combat.sequences import lhtr_sequence
+from aare.combat.setup import Battle
+from aare.errors import MalformedInput
+from aare.odds.calculator import exact_odds
+from aare.odds.monte_carlo import monte_carlo_odds
+from aare.odds.policy import Policy
+from aare.odds.report import BattleOdds
+
+KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious"}
+
+
+def _ruleset(rules: Any) -> Any:
+    if not isinstance(rules, str):
+        return rules
+    from aare.rules.ruleset import load_ruleset
+
+    return load_ruleset(rules)
+
+
+def build_battle(
+    attacker: str | Mapping[str, int],
+    defender: str | Mapping[str, int],
+    rules: Any = "lhtr-1.3",
+    battle: str = "land",
+    **inputs: Any,
+) -> Battle:
+    """A battle of `battle` kind under a ruleset (id or object with `units` and `modify`)."""
+    kind = KINDS.get(battle)
+    if kind is None:
+        raise MalformedInput(f"unknown battle kind {battle!r} (land, sea, amphibious)")
+    rs = _ruleset(rules)
+    combat_rules = rs.modify("combat_rules", CombatRules())
+    sequence = rs.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
+    return start_battle(attacker, defender, kind, units=rs.units, rules=combat_rules, sequence=sequence, **inputs)
+
+
+def odds(
+    attacker: str | Mapping[str, int],
+    defender: str | Mapping[str, int],
+    rules: Any = "lhtr-1.3",
+    *,
+    battle: str = "land",
+    method: str = "exact",
+    runs: int = 100_000,
+    seed: int = 0,
+    ool_attacker: Sequence[str] | str = (),
+    ool_defender: Sequence[str] | str = (),
+    retreat_after: int | None = None,
+    retreat_at_units: int | None = None,
+    retreat_when_only_air: bool = False,
+    explain: bool = False,
+    **inputs: Any,
+) -> BattleOdds:
+    """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `inputs` go to
+    `aare.combat.engine.start_battle` (bombard, defender_aa, attacker_techs, defender_techs, ...)."""
+    b = build_battle(attacker, defender, rules, battle, **inputs)
+    cat = b.setup.catalogue
+
+    def order(value: Sequence[str] | str) -> tuple[str, ...]:
+        names = [x.strip() for x in value.split(",")] if isinstance(value, str) else list(value)
+        return tuple(cat.resolve(x) for x in names if x)
+
+    policy = Policy(
+        attacker_order=order(ool_attacker),
+        defender_order=order(ool_defender),
+        retreat_after=retreat_after,
+        retreat_at_units=retreat_at_units,
+        retreat_when_only_air=retreat_when_only_air,
+    )
+    if method == "exact":
+        result = exact_odds(b, policy)
+    elif method == "mc":
+        result = monte_carlo_odds(b, policy, runs=runs, seed=seed)
+    else:
+        raise MalformedInput(f"unknown method {method!r} (exact, mc)")
+    if explain:
+        from dataclasses import replace
+
+        result = replace(result, explain=tuple(b.setup.sequence.explain()))
+    return result
+
+
+__all__ = ["BattleOdds", "Policy", "build_battle", "exact_odds", "monte_carlo_odds", "odds"]

@@ -1,0 +1,83 @@
+"""The calculator front: exact odds (fast ladder paths where they apply, the general step engine
+otherwise) and Monte Carlo odds, on one battle and one policy."""
+
+from __future__ import annotations
+
+import time
+
+from aare.combat.setup import Battle
+from aare.combat.steps import can_capture, survivors
+from aare.odds import exact as general
+from aare.odds.fast_exact import rows_apply, solve_push, solve_rows
+from aare.odds.ladder import compile_ladder, fast_path_ok, steady_point
+from aare.odds.policy import DEFAULT_POLICY, Policy
+from aare.odds.report import BattleOdds, Tally, freeze
+
+
+def new_tally(battle: Battle) -> Tally:
+    return Tally(freeze(survivors(battle, "attacker")), freeze(survivors(battle, "defender")), battle.setup.catalogue)
+
+
+def merge(into: Tally, part: Tally, scale: float) -> None:
+    for key, p in part.results.items():
+        into.results[key] = into.results.get(key, 0.0) + p * scale
+    for mine, theirs in ((into.attacker, part.attacker), (into.defender, part.defender)):
+        for units, p in theirs.items():
+            mine[units] = mine.get(units, 0.0) + p * scale
+    into.capture += part.capture * scale
+    into.cycles += part.cycles * scale
+
+
+def opening_branches(battle: Battle, policy: Policy) -> dict[object, float] | None:
+    """Exact distribution over the states where the steady part of the battle starts, or None."""
+    stop = steady_point(battle)
+    st = battle.state
+    if stop is None:
+        return None
+    if stop == 0 or (st.cycle, st.cursor) != (1, 0):
+        return {st: 1.0}
+    horizon = max(battle.setup.sequence.horizon, policy.horizon)
+    return dict(general.expand(battle, policy, horizon, stop_at=(1, stop)))
+
+
+def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True) -> Tally:
+    if not fast or not fast_path_ok(battle, policy):
+        return general.solve(battle, policy)
+    branches = opening_branches(battle, policy)
+    if branches is None:
+        return general.solve(battle, policy)
+    tally = new_tally(battle)
+    for state, p in branches.items():
+        b = battle.with_state(state)  # type: ignore[arg-type]
+        if b.state.ended:
+            tally.add(
+                b.state.result or "",
+                freeze(survivors(b, "attacker")),
+                freeze(survivors(b, "defender")),
+                p,
+                can_capture(b),
+            )
+            tally.cycles += p
+            continue
+        ladder = compile_ladder(b, policy)
+        if ladder is None:
+            merge(tally, general.solve(b, policy), p)
+        elif rows_apply(ladder):
+            solve_rows(ladder, tally, p)
+        else:
+            solve_push(ladder, tally, p)
+    return tally
+
+
+def exact_odds(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True) -> BattleOdds:
+    """Exact BattleOdds; `fast=False` forces the general step engine."""
+    t0 = time.perf_counter()
+    tally = exact_tally(battle, policy, fast)
+    odds = tally.odds("exact")
+    return _timed(odds, time.perf_counter() - t0)
+
+
+def _timed(odds: BattleOdds, seconds: float) -> BattleOdds:
+    from dataclasses import replace
+
+    return replace(odds, seconds=seconds)

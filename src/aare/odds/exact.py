@@ -1,0 +1,99 @@
+"""Exact battle odds by dynamic programming over the step engine's states.
+
+From each cycle-start state the engine's steps run with every chance outcome enumerated (identical
+intermediate states merged) and every decision answered by the policy, giving the distribution over the
+next cycle-start or end states. A cycle that changes nothing (every die missed) loops back to the same
+state; that self-loop is summed in closed form (mass / (1 - p_loop)). States are processed in order of
+(cycle, remaining hit points), so every state is expanded once its incoming mass is complete. No
+sampling, no round cap, no pruning.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import replace
+
+from aare.combat.battle_state import BattleState
+from aare.combat.chance import outcomes
+from aare.combat.engine import apply_answer, resolve_roll, run
+from aare.combat.setup import Battle
+from aare.combat.steps import can_capture, survivors
+from aare.odds.policy import DEFAULT_POLICY, Policy
+from aare.odds.report import BattleOdds, Tally, freeze
+
+
+def _hp(battle: Battle, state: BattleState) -> int:
+    cat = battle.setup.catalogue
+    return sum((cat[k.type].hits - k.damage) * n for k, n in state.attacker + state.defender if k.present)
+
+
+def expand(
+    battle: Battle, policy: Policy, horizon: int, stop_at: tuple[int, int] | None = None
+) -> dict[BattleState, float]:
+    """Distribution over the next cycle-start (cycle capped at `horizon`) or end states; with `stop_at`,
+    over the states reaching that point ``(cycle, step index)`` instead."""
+    frontier: dict[BattleState, float] = {battle.state: 1.0}
+    out: dict[BattleState, float] = {}
+    while frontier:
+        nxt: dict[BattleState, float] = {}
+        for state, p in frontier.items():
+            b = battle.with_state(state)
+            if state.roll is None and state.pending is None:
+                b, _ = run(b, stop_at_cycle_start=stop_at is None, stop_at=stop_at)
+            st = b.state
+            at_stop = stop_at is not None and (st.cycle, st.cursor) == stop_at and not (st.hits or st.pending)
+            if st.ended or at_stop or (stop_at is None and st.at_cycle_start):
+                if not st.ended and st.cycle > horizon:
+                    st = replace(st, cycle=horizon)
+                out[st] = out.get(st, 0.0) + p
+            elif st.roll is not None:
+                for q, outcome in outcomes(st.roll):
+                    s2 = resolve_roll(b, outcome)[0].state
+                    nxt[s2] = nxt.get(s2, 0.0) + p * q
+            else:
+                s2 = apply_answer(b, policy(b, st.pending))[0].state
+                nxt[s2] = nxt.get(s2, 0.0) + p
+        frontier = nxt
+    return out
+
+
+def solve(battle: Battle, policy: Policy = DEFAULT_POLICY) -> Tally:
+    """Exact terminal distribution of `battle` under `policy`, as a Tally of probabilities."""
+    cat = battle.setup.catalogue
+    tally = Tally(freeze(survivors(battle, "attacker")), freeze(survivors(battle, "defender")), cat)
+    horizon = max(battle.setup.sequence.horizon, policy.horizon, battle.state.cycle)
+    counter = itertools.count()
+    start = battle.state
+    heap = [(start.cycle, -_hp(battle, start), next(counter), start)]
+    mass = {start: 1.0}
+    while heap:
+        *_, state = heapq.heappop(heap)
+        m = mass.pop(state, 0.0)
+        if m == 0.0:
+            continue
+        trans = expand(battle.with_state(state), policy, horizon)
+        loop = trans.pop(state, 0.0)
+        scale = m / (1.0 - loop)
+        tally.cycles += scale
+        for nxt, p in trans.items():
+            if nxt.ended:
+                done = battle.with_state(nxt)
+                tally.add(
+                    nxt.result or "",
+                    freeze(survivors(done, "attacker")),
+                    freeze(survivors(done, "defender")),
+                    scale * p,
+                    can_capture(done),
+                )
+            else:
+                if nxt not in mass:
+                    heapq.heappush(heap, (nxt.cycle, -_hp(battle, nxt), next(counter), nxt))
+                    mass[nxt] = 0.0
+                mass[nxt] += scale * p
+    return tally
+
+
+def exact_odds(battle: Battle, policy: Policy = DEFAULT_POLICY) -> BattleOdds:
+    """BattleOdds of `battle` computed exactly by the general step engine."""
+    return solve(battle, policy).odds("exact")

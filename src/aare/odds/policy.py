@@ -1,0 +1,81 @@
+"""The calculator's answers to battle decisions: order of loss per side and retreat policies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from aare.combat import casualties as cas
+from aare.combat.decisions import (
+    Answer,
+    Casualties,
+    ChooseCasualties,
+    ChooseSubmerge,
+    Press,
+    PressOrRetreat,
+    Retreat,
+    Submerge,
+)
+from aare.combat.setup import Battle
+from aare.combat.steps import combat_units
+from aare.combat.values import present
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the calculator (or a bot) plays a battle.
+
+    `attacker_order` / `defender_order`: unit types in the order they are lost (unlisted types follow,
+    cheapest first); two-hit units always absorb a hit first. Retreat (attacker, at "press or retreat"):
+    after `retreat_after` cycles; when down to `retreat_at_units` units or fewer; when only aircraft remain
+    (`retreat_when_only_air`). Submarines submerge when the side's flag is set.
+    """
+
+    attacker_order: tuple[str, ...] = ()
+    defender_order: tuple[str, ...] = ()
+    retreat_after: int | None = None
+    retreat_at_units: int | None = None
+    retreat_when_only_air: bool = False
+    attacker_submerge: bool = False
+    defender_submerge: bool = False
+
+    @property
+    def horizon(self) -> int:
+        """Cycle number from which the policy acts the same in every cycle."""
+        return (self.retreat_after or 0) + 1
+
+    @property
+    def retreats(self) -> bool:
+        return self.retreat_after is not None or self.retreat_at_units is not None or self.retreat_when_only_air
+
+    def order(self, side: str) -> Sequence[str]:
+        return self.attacker_order if side == "attacker" else self.defender_order
+
+    def wants_retreat(self, battle: Battle) -> bool:
+        if self.retreat_after is not None and battle.state.cycle >= self.retreat_after:
+            return True
+        if self.retreat_at_units is not None and combat_units(battle, "attacker") <= self.retreat_at_units:
+            return True
+        if self.retreat_when_only_air:
+            return all(battle.setup.unit(k).domain == "air" for k, _ in present(battle, "attacker"))
+        return False
+
+    def __call__(self, battle: Battle, decision: object) -> Answer:
+        if isinstance(decision, ChooseCasualties):
+            cat = battle.setup.catalogue
+            rank = cas.order_rank(cat, decision.side, self.order(decision.side))
+            stacks = battle.state.units(decision.side)
+            return Casualties(cas.choose_by_order(cat, stacks, decision.batches, rank))
+        if isinstance(decision, PressOrRetreat):
+            if not self.wants_retreat(battle):
+                return Press()
+            if decision.can_retreat_all:
+                return Retreat(decision.destinations[0] if decision.destinations else None)
+            return Retreat(air_only=True)
+        if isinstance(decision, ChooseSubmerge):
+            wanted = self.attacker_submerge if decision.side == "attacker" else self.defender_submerge
+            return Submerge(decision.available if wanted else 0)
+        raise TypeError(f"no policy for {decision!r}")
+
+
+DEFAULT_POLICY = Policy()

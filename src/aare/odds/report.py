@@ -1,0 +1,125 @@
+"""BattleOdds: the calculator's result, and its JSON form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aare.board.units import UnitCatalogue
+from aare.state.notation import format_units
+
+Units = tuple[tuple[str, int], ...]
+
+
+def freeze(counts: Mapping[str, int]) -> Units:
+    return tuple(sorted((k, v) for k, v in counts.items() if v))
+
+
+def ipc_value(units: Units | Mapping[str, int], catalogue: UnitCatalogue) -> int:
+    items = units.items() if isinstance(units, Mapping) else units
+    return sum(catalogue[t].cost * n for t, n in items)
+
+
+@dataclass(frozen=True)
+class BattleOdds:
+    """Outcome probabilities of a battle.
+
+    `defender_win` counts every outcome where the defender holds: the attacker destroyed or retreated
+    (`retreat` is that part). `stalemate`: neither side can hurt the other any more. `capture`: the attacker
+    wins with a land unit left (land battles).
+    """
+
+    method: str
+    attacker_win: float
+    defender_win: float
+    draw: float
+    stalemate: float
+    retreat: float
+    capture: float
+    expected_cycles: float
+    attacker_ipc_lost: float
+    defender_ipc_lost: float
+    attacker_survivors: tuple[tuple[Units, float], ...]
+    defender_survivors: tuple[tuple[Units, float], ...]
+    catalogue: UnitCatalogue = field(repr=False, compare=False)
+    ci95: Mapping[str, tuple[float, float]] | None = None
+    runs: int | None = None
+    seconds: float = 0.0
+    explain: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> float:
+        return self.attacker_win + self.defender_win + self.draw + self.stalemate
+
+    def to_json(self) -> dict[str, Any]:
+        def dist(rows: tuple[tuple[Units, float], ...]) -> list[dict[str, Any]]:
+            return [{"units": format_units(dict(u), self.catalogue), "p": p} for u, p in rows]
+
+        out: dict[str, Any] = {
+            "method": self.method,
+            "attacker_win": self.attacker_win,
+            "defender_win": self.defender_win,
+            "draw": self.draw,
+            "stalemate": self.stalemate,
+            "retreat": self.retreat,
+            "capture": self.capture,
+            "expected_cycles": self.expected_cycles,
+            "attacker_ipc_lost": self.attacker_ipc_lost,
+            "defender_ipc_lost": self.defender_ipc_lost,
+            "attacker_survivors": dist(self.attacker_survivors),
+            "defender_survivors": dist(self.defender_survivors),
+        }
+        if self.ci95 is not None:
+            out["ci95"] = {k: list(v) for k, v in self.ci95.items()}
+            out["runs"] = self.runs
+        out["seconds"] = self.seconds
+        return out
+
+
+@dataclass
+class Tally:
+    """Accumulates terminal outcomes (probability or counts) into a BattleOdds."""
+
+    attacker_start: Units
+    defender_start: Units
+    catalogue: UnitCatalogue
+    results: dict[str, float] = field(default_factory=dict)
+    attacker: dict[Units, float] = field(default_factory=dict)
+    defender: dict[Units, float] = field(default_factory=dict)
+    capture: float = 0.0
+    cycles: float = 0.0
+
+    def add(self, result: str, attacker: Units, defender: Units, p: float, capture: bool = False) -> None:
+        self.results[result] = self.results.get(result, 0.0) + p
+        self.attacker[attacker] = self.attacker.get(attacker, 0.0) + p
+        self.defender[defender] = self.defender.get(defender, 0.0) + p
+        if capture:
+            self.capture += p
+
+    def odds(self, method: str, scale: float = 1.0, **extra: Any) -> BattleOdds:
+        r = {k: v * scale for k, v in self.results.items()}
+        cat = self.catalogue
+        a0, d0 = ipc_value(self.attacker_start, cat), ipc_value(self.defender_start, cat)
+        a_lost = a0 - sum(ipc_value(u, cat) * p for u, p in self.attacker.items()) * scale
+        d_lost = d0 - sum(ipc_value(u, cat) * p for u, p in self.defender.items()) * scale
+
+        def rows(dist: dict[Units, float]) -> tuple[tuple[Units, float], ...]:
+            return tuple(sorted(((u, p * scale) for u, p in dist.items()), key=lambda up: (-up[1], up[0])))
+
+        return BattleOdds(
+            method=method,
+            attacker_win=r.get("attacker", 0.0),
+            defender_win=r.get("defender", 0.0) + r.get("retreat", 0.0),
+            draw=r.get("draw", 0.0),
+            stalemate=r.get("stalemate", 0.0),
+            retreat=r.get("retreat", 0.0),
+            capture=self.capture * scale,
+            expected_cycles=self.cycles * scale,
+            attacker_ipc_lost=a_lost,
+            defender_ipc_lost=d_lost,
+            attacker_survivors=rows(self.attacker),
+            defender_survivors=rows(self.defender),
+            catalogue=cat,
+            **extra,
+        )
