@@ -2,7 +2,7 @@
 
     move 2 infantry, 1 armour Germany -> Poland -> Ukraine S.S.R.
     load 1 infantry, 1 armour Germany -> SZ 5      buy 3 infantry      place 2 infantry in Germany
-    research 2      fight Karelia S.S.R.      casualties 2 infantry      retreat to Russia
+    research 2 rockets      fight Karelia S.S.R.      casualties 2 infantry      retreat to Russia
     press      submerge 1 submarine      end
 
 `parse_action_text(text, ruleset)` gives the action's JSON form; `format_action(json)` writes it back.
@@ -64,9 +64,13 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
             raise MalformedInput("place needs a space: 'place UNITS in SPACE'")
         return {"type": "place", "units": units.strip(), "space": ruleset.board.resolve(space.strip())}
     if verb == "research":
-        if not rest.isdigit():
-            raise MalformedInput("research takes a number of dice: 'research 2'")
-        return {"type": "research", "dice": int(rest)}
+        count, _, tech = rest.partition(" ")
+        if not count.isdigit():
+            raise MalformedInput("research takes a number of dice and a technology: 'research 2 rockets'")
+        action: dict[str, Any] = {"type": "research", "dice": int(count)}
+        if tech.strip():
+            action["tech"] = tech.strip()
+        return action
     if verb in ("fight", "battle"):
         return {"type": "fight", "space": ruleset.board.resolve(rest)}
     if verb in ("casualties", "lose"):
@@ -98,7 +102,7 @@ def format_action(action: Mapping[str, Any]) -> str:
     if kind == "place":
         return f"place {action['units']} in {action['space']}"
     if kind == "research":
-        return f"research {action['dice']}"
+        return f"research {action['dice']} {action.get('tech', '')}".rstrip()
     if kind == "fight":
         return f"fight {action['space']}"
     if kind == "choose_casualties":

@@ -30,10 +30,11 @@ class EndPhase(_Action):
 
 
 class Research(_Action):
-    """Buy research dice (develop-weapons) and roll them."""
+    """Buy research dice (develop-weapons) for the named technology `tech` and roll them."""
 
     type: Literal["research"] = "research"
     dice: int = Field(ge=1, le=99)
+    tech: str = ""
 
 
 class Purchase(_Action):
@@ -44,11 +45,14 @@ class Purchase(_Action):
 
 
 class Move(_Action):
-    """Move units along a path of adjacent spaces; `path[0]` is where they are now."""
+    """Move units along a path of adjacent spaces; `path[0]` is where they are now. Transports are named
+    with their cargo (``"1 transport, 1 infantry, 1 armour"``); land units moved from a sea zone to a
+    territory are unloaded. `raid`: the bombers fly a strategic bombing raid on the last space."""
 
     type: Literal["move"] = "move"
     units: str
     path: list[str] = Field(min_length=2)
+    raid: bool = False
 
 
 class Load(_Action):

@@ -94,9 +94,14 @@ class Game:
             handler.events_for(ctx, action)
 
     def _advance(self, ctx: TurnContext) -> None:
-        """Leave the phase; enter the next phase, the next power's turn, or the next round."""
+        """Leave the phase; enter the next phase, the next power's turn, or the next round. A phase whose
+        exit already moved play elsewhere (a pre-game phase handing over to the next power) is followed."""
         ruleset = ctx.ruleset
+        cursor = (ctx.state.round, ctx.state.nation, ctx.state.phase)
         phase_handler(ctx.state.phase).on_exit(ctx)
+        if (ctx.state.round, ctx.state.nation, ctx.state.phase) != cursor:
+            phase_handler(ctx.state.phase).on_enter(ctx)
+            return
         phases = [p.name for p in ruleset.phase_table()]
         powers = [p.name for p in ruleset.board.powers]
         state = ctx.state

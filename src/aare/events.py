@@ -142,6 +142,51 @@ class UnitsChanged(Event):
 
 
 @dataclass(frozen=True)
+class UnitsLoaded(Event):
+    """Land `units` leave `territory` and board transports in `sea_zone`: the transports `before` become
+    `after` (same count; their cargo flag now lists the new units)."""
+
+    type: ClassVar[str] = "units_loaded"
+    territory: str
+    units: Stack
+    sea_zone: str
+    before: Stack
+    after: Stack
+
+    def apply(self, state: GameState) -> GameState:
+        if self.before.count != self.after.count:
+            raise MalformedInput("event units_loaded: before and after counts differ")
+        try:
+            state = state.with_stacks(self.territory, remove_stack(state.stacks(self.territory), self.units))
+            stacks = remove_stack(state.stacks(self.sea_zone), self.before)
+        except ValueError as exc:
+            raise MalformedInput(f"event units_loaded: {exc}") from None
+        return state.with_stacks(self.sea_zone, add_stack(stacks, self.after))
+
+
+@dataclass(frozen=True)
+class UnitsUnloaded(Event):
+    """Transports in `sea_zone` put `units` ashore in `territory`: the transports `before` become `after`."""
+
+    type: ClassVar[str] = "units_unloaded"
+    sea_zone: str
+    before: Stack
+    after: Stack
+    territory: str
+    units: Stack
+
+    def apply(self, state: GameState) -> GameState:
+        if self.before.count != self.after.count:
+            raise MalformedInput("event units_unloaded: before and after counts differ")
+        try:
+            stacks = remove_stack(state.stacks(self.sea_zone), self.before)
+        except ValueError as exc:
+            raise MalformedInput(f"event units_unloaded: {exc}") from None
+        state = state.with_stacks(self.sea_zone, add_stack(stacks, self.after))
+        return state.with_stacks(self.territory, add_stack(state.stacks(self.territory), self.units))
+
+
+@dataclass(frozen=True)
 class ControlChanged(Event):
     """A territory passes to `owner` (capture, liberation)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 for _name in (
+    "setup_bid",
     "develop_weapons",
     "purchase",
     "combat_move",

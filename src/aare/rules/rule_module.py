@@ -18,6 +18,7 @@ HOOKS: dict[str, str] = {
     "phase_table": "the ordered list of phases of a turn",
     "phase_actions": "the legal actions of the current phase",
     "income": "a power's income at collect-income, context: power, state",
+    "technologies": "the technologies a power may research (ids)",
     "victory": "the winning side after a round, or None, context: state",
     "combat_rules": "the combat rule switches",
     "combat_sequence": "a battle's ordered steps, context: kind",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from aare.phases.turn_sequence import LHTR_PHASES, PhaseSpec
@@ -32,6 +33,40 @@ def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | No
     return winners[0] if winners else None
 
 
+TECHNOLOGIES = (
+    "jet_fighters",
+    "rockets",
+    "super_submarines",
+    "long_range_aircraft",
+    "combined_bombardment",
+    "heavy_bombers",
+)
+BID_PHASE = "setup-bid"
+
+
+def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
+    """No income at all while the power's capital is held by someone else (LHTR-ECON-no-income-capital-lost)."""
+    if state.owners.get(ruleset.board.capital_of(power)) != power:
+        return 0
+    return value
+
+
+def _technologies(techs: tuple[str, ...], **_: Any) -> tuple[str, ...]:
+    """The six Revised technologies (LHTR-TECH-list); no Industrial Technology."""
+    return (*techs, *(t for t in TECHNOLOGIES if t not in techs))
+
+
+def _bid_start(state: Any, ruleset: Any, **_: Any) -> Any:
+    """With a bid, play starts in the setup-bid phase of round 0, with the first power of a bidding side
+    in turn order; `extra["bid"]` holds each side's unspent bid (LHTR-SETUP-bid-placement)."""
+    funds = {"Axis": int(ruleset.options.get("bid_axis", 0)), "Allies": int(ruleset.options.get("bid_allies", 0))}
+    bidders = [p.name for p in ruleset.board.powers if funds.get(p.side, 0) > 0]
+    if not bidders:
+        return state
+    extra = {**state.extra, "bid": {side: n for side, n in funds.items() if n > 0}}
+    return replace(state, round=0, nation=bidders[0], phase=BID_PHASE, extra=extra)
+
+
 LHTR = register_module(
     RuleModule(
         id="lhtr",
@@ -43,8 +78,17 @@ LHTR = register_module(
             "LHTR-TURN-research-optional-phase",
             "LHTR-VICTORY-levels",
             "LHTR-VICTORY-check-end-of-round",
+            "LHTR-ECON-no-income-capital-lost",
+            "LHTR-TECH-list",
+            "LHTR-SETUP-bid-placement",
         ),
-        hooks={"phase_table": _phase_table, "victory": _victory},
+        hooks={
+            "phase_table": _phase_table,
+            "victory": _victory,
+            "income": _income,
+            "technologies": _technologies,
+            "initial_state": _bid_start,
+        },
         options=(
             OptionSpec(
                 key="victory_cities",
@@ -61,6 +105,36 @@ LHTR = register_module(
                 default=True,
                 help="whether powers may buy research dice (off: the develop-weapons phase is skipped)",
                 rule_id="LHTR-TURN-research-optional-phase",
+            ),
+            OptionSpec(
+                key="bid_axis",
+                type=int,
+                default=0,
+                minimum=0,
+                help="IPCs the Axis powers spend on extra units before round 1 (Germany, then Japan)",
+                rule_id="LHTR-SETUP-bid-placement",
+            ),
+            OptionSpec(
+                key="bid_allies",
+                type=int,
+                default=0,
+                minimum=0,
+                help="IPCs the Allied powers spend on extra units before round 1 (USSR, then UK, then US)",
+                rule_id="LHTR-SETUP-bid-placement",
+            ),
+            OptionSpec(
+                key="bid_needs_own_unit",
+                type=bool,
+                default=False,
+                help="club rule: bid units only go where the power already has a unit",
+                rule_id="LHTR-SETUP-bid-placement",
+            ),
+            OptionSpec(
+                key="complex_needs_ipc",
+                type=bool,
+                default=False,
+                help="a new industrial complex needs a territory worth at least 1 IPC",
+                rule_id="LHTR-MOBILIZE-new-complex-zero-value",
             ),
         ),
     )

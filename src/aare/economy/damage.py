@@ -1,0 +1,45 @@
+"""Economic damage (strategic bombing, rockets): IPCs leave the treasury of the territory's owner at once,
+never more than it holds, and never more per territory and turn than the territory's IPC value."""
+
+from __future__ import annotations
+
+from aare.economy.turn import turn_record, turn_update
+from aare.events import BankChanged, Event
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+CAP_RULE = "LHTR-ECON-damage-cap-per-turn"
+
+
+def damage_cap_remaining(state: GameState, ruleset: Ruleset, territory: str) -> int:
+    """How many more IPCs raids and rockets may take through `territory` this turn."""
+    territory = ruleset.board.resolve(territory)
+    ipc = ruleset.board.spaces[territory].ipc
+    cap = ruleset.value("damage_cap", territory, ipc, CAP_RULE, state=state).value
+    return max(0, cap - int(turn_record(state)["damage"].get(territory, 0)))
+
+
+def economic_damage(state: GameState, ruleset: Ruleset, territory: str, rolled: int) -> int:
+    """The IPCs actually lost when `rolled` damage is inflicted on `territory`."""
+    owner = state.owners.get(ruleset.board.resolve(territory))
+    if owner is None:
+        return 0
+    return max(0, min(rolled, damage_cap_remaining(state, ruleset, territory), state.banks.get(owner, 0)))
+
+
+def economic_damage_events(
+    state: GameState, ruleset: Ruleset, territory: str, rolled: int, rule_id: str
+) -> list[Event]:
+    """The owner of `territory` loses `rolled` IPCs, capped (LHTR-ECON-economic-damage-from-treasury,
+    LHTR-ECON-damage-cap-per-turn); the loss counts toward the territory's cap for the rest of the turn."""
+    territory = ruleset.board.resolve(territory)
+    loss = economic_damage(state, ruleset, territory, rolled)
+    owner = state.owners.get(territory)
+    if not loss or owner is None:
+        return []
+    record = turn_record(state)
+    damage = {**record["damage"], territory: int(record["damage"].get(territory, 0)) + loss}
+    return [
+        BankChanged(owner, -loss, "economic damage", rule_id),
+        turn_update(state, CAP_RULE, damage=dict(sorted(damage.items()))),
+    ]

@@ -1,0 +1,34 @@
+"""Income and the end of a turn: the moving power collects its territories' value; then the turn's marks
+on units are cleared and damaged battleships are repaired."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from aare.events import BankChanged, Event, UnitsChanged
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+from aare.state.summary import income
+
+TURN_FLAG = "turn:"
+
+
+def income_events(state: GameState, ruleset: Ruleset, power: str) -> list[Event]:
+    """`power` adds its income (LHTR-ECON-income-sum; rule modules adjust it through the `income` hook)."""
+    amount = income(state, ruleset, power)
+    return [BankChanged(power, amount, "income", "LHTR-ECON-income-sum")] if amount > 0 else []
+
+
+def end_of_turn_events(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """Every unit's movement spent and `turn:` flags are cleared; units that repair (battleships) lose their
+    damage (LHTR-NAVALCOMBAT-battleship-repair: every power's, at the end of each power's turn)."""
+    units = ruleset.units
+    events: list[Event] = []
+    for space in sorted(state.units):
+        for stack in state.units[space]:
+            flags = tuple(f for f in stack.flags if not f.startswith(TURN_FLAG))
+            damage = 0 if units[stack.unit].has("repairs") else stack.damage
+            after = replace(stack, moved=0, flags=flags, damage=damage)
+            if after != stack:
+                events.append(UnitsChanged(space, stack, after))
+    return events

@@ -1,0 +1,173 @@
+"""Invariants of play, checked after every action in self-play and tests. Each check returns a list of
+violations (empty when all is well):
+
+- units appear only through a rule (every `UnitsAdded` names one), and units placed in mobilize leave the
+  purchase pool one for one; units leave only through a rule (`UnitsRemoved` names one); a status change
+  keeps the unit type and changes the owner only of units that are captured (complexes, AA guns). Units
+  aboard transports count too: they travel in their transports' `cargo=` flag;
+- IPCs move only for known reasons, each naming a rule; what a purchase adds to the pool is paid for
+  exactly, and a bid fund shrinks by exactly what its bid units cost;
+- the state after a step is the state before with the step's events applied, and the whole log replays
+  (also through its JSON form) to the same state hash.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from aare.economy.bids import RULE as BID_RULE
+from aare.economy.bids import funds
+from aare.economy.pool import pool
+from aare.events import BankChanged, Event, ExtraSet, UnitsAdded, UnitsChanged, UnitsRemoved
+from aare.game_log import GameLog
+from aare.phases.mobilize import PLACEMENT_RULES
+from aare.phases.purchase import order_cost
+from aare.rules.ruleset import Ruleset, load_ruleset
+from aare.state.game_state import GameState
+from aare.state.unit_stacks import Stack
+
+CARGO = "cargo="
+BANK_REASONS = frozenset({"income", "purchase", "research", "capture", "bid", "economic damage", "rule"})
+
+
+def cargo(stack: Stack) -> Counter[tuple[str, str]]:
+    """(owner, unit) -> count of the units aboard a transport stack: each of its `count` transports carries
+    the load its ``cargo=<owner>:<unit>,...`` flag lists."""
+    out: Counter[tuple[str, str]] = Counter()
+    for flag in stack.flags:
+        if flag.startswith(CARGO) and len(flag) > len(CARGO):
+            for item in flag[len(CARGO):].split(","):
+                owner, _, unit = item.partition(":")
+                out[owner, unit] += stack.count
+    return out
+
+
+def _totals(state: GameState, spaces: Iterable[str]) -> Counter[tuple[str, str]]:
+    """(owner, unit) -> units in `spaces`, those aboard transports included."""
+    out: Counter[tuple[str, str]] = Counter()
+    for space in spaces:
+        for s in state.units.get(space, ()):
+            out[s.owner, s.unit] += s.count
+            if any(f.startswith(CARGO) for f in s.flags):
+                out.update(cargo(s))
+    return out
+
+
+def check_step(
+    before: GameState, events: Iterable[Event], after: GameState, ruleset: Ruleset | None = None
+) -> list[str]:
+    """Violations in one step from `before` to `after` through `events`."""
+    ruleset = ruleset or load_ruleset(before.ruleset, before.options)
+    events = tuple(events)
+    problems: list[str] = []
+    # Only spaces whose stacks changed need counting: events leave every other space's tuple untouched.
+    changed = [s for s in set(before.units) | set(after.units) if before.units.get(s) is not after.units.get(s)]
+    expected = _totals(before, changed)
+    placed: Counter[tuple[str, str]] = Counter()
+    paid: Counter[str] = Counter()
+    for e in events:
+        if isinstance(e, UnitsAdded):
+            expected[e.stack.owner, e.stack.unit] += e.stack.count
+            if not e.rule_id:
+                problems.append(f"units created without a rule: {e.stack.count} {e.stack.unit} in {e.space}")
+            if e.rule_id in PLACEMENT_RULES:
+                placed[e.stack.owner, e.stack.unit] += e.stack.count
+        elif isinstance(e, UnitsRemoved):
+            expected[e.stack.owner, e.stack.unit] -= e.stack.count
+            expected.subtract(cargo(e.stack))  # the load goes down with its transports
+            if not e.rule_id:
+                problems.append(f"units destroyed without a rule: {e.stack.count} {e.stack.unit} in {e.space}")
+        elif isinstance(e, UnitsChanged):
+            b, a = e.before, e.after
+            if a.unit != b.unit:
+                problems.append(f"{b.unit} turned into {a.unit} in {e.space}")
+            if a.owner != b.owner:
+                if not ruleset.units[b.unit].has("captured"):
+                    problems.append(f"{b.unit} changed owner {b.owner} -> {a.owner} in {e.space}")
+                expected[b.owner, b.unit] -= b.count
+                expected[a.owner, a.unit] += a.count
+        elif isinstance(e, BankChanged):
+            if e.reason not in BANK_REASONS or not e.rule_id:
+                why = f"{e.power} {e.delta:+d} {e.reason!r} [{e.rule_id}]"
+                problems.append(f"IPCs changed for an unknown reason: {why}")
+            if e.reason == "purchase":
+                paid[e.power] -= e.delta
+        elif isinstance(e, ExtraSet) and not e.rule_id:
+            problems.append(f"extra[{e.key!r}] set without a rule")
+    actual = _totals(after, changed)
+    for key in set(expected) | set(actual):
+        if expected[key] != actual[key]:
+            problems.append(f"{key[0]} {key[1]}: {actual[key]} on the board, events account for {expected[key]}")
+    problems += _pool_accounting(before, after, ruleset, placed, paid, events)
+    problems += _bid_accounting(before, after, ruleset, events)
+    for power, bank in after.banks.items():
+        if bank < 0:
+            problems.append(f"{power} has a negative treasury ({bank})")
+    delta = sum(e.delta for e in events if isinstance(e, BankChanged))
+    if sum(after.banks.values()) - sum(before.banks.values()) != delta:
+        problems.append("treasuries changed by more than the step's bank events")
+    return problems
+
+
+def _pool_accounting(
+    before: GameState,
+    after: GameState,
+    ruleset: Ruleset,
+    placed: Mapping[tuple[str, str], int],
+    paid: Mapping[str, int],
+    events: tuple[Event, ...],
+) -> list[str]:
+    problems: list[str] = []
+    unplaced_lost = any(isinstance(e, ExtraSet) and e.rule_id == "LHTR-PURCHASE-unplaced-lost" for e in events)
+    for power in {p.name for p in ruleset.board.powers}:
+        old, new = pool(before, power), pool(after, power)
+        bought = {u: new.get(u, 0) - old.get(u, 0) for u in set(old) | set(new) if new.get(u, 0) > old.get(u, 0)}
+        cost = order_cost(before, ruleset, power, bought) if bought else 0
+        if cost != paid.get(power, 0):
+            problems.append(f"{power} paid {paid.get(power, 0)} IPCs for purchases worth {cost}")
+        for unit in set(old) | set(new) | {u for p, u in placed if p == power}:
+            gone = old.get(unit, 0) - new.get(unit, 0)
+            put = placed.get((power, unit), 0)
+            if put > max(gone, 0) or (put < gone and not unplaced_lost):
+                problems.append(f"{power}: {max(gone, 0)} {unit} left the pool, {put} were placed")
+    return problems
+
+
+def _bid_accounting(before: GameState, after: GameState, ruleset: Ruleset, events: tuple[Event, ...]) -> list[str]:
+    """A side's bid fund shrinks by exactly the price of the bid units placed and the IPCs banked."""
+    spent: Counter[str] = Counter()
+    for e in events:
+        if isinstance(e, UnitsAdded) and e.rule_id == BID_RULE:
+            side = ruleset.board.side_of(e.stack.owner)
+            spent[side] += order_cost(before, ruleset, e.stack.owner, {e.stack.unit: e.stack.count})
+        elif isinstance(e, BankChanged) and e.reason == "bid":
+            spent[ruleset.board.side_of(e.power)] += e.delta
+    old, new = funds(before), funds(after)
+    return [
+        f"the {side} bid fund fell by {old.get(side, 0) - new.get(side, 0)}, {spent[side]} was spent"
+        for side in set(old) | set(new) | set(spent)
+        if old.get(side, 0) - new.get(side, 0) != spent[side]
+    ]
+
+
+def check_log(log: GameLog) -> list[str]:
+    """The log replays to its state, also after a round trip through its JSON form."""
+    problems: list[str] = []
+    replayed = log.replay()
+    if replayed.hash() != log.state.hash():
+        problems.append("the log does not replay to the current state")
+    try:
+        reread = GameLog.from_json(_roundtrip(log.to_json()))
+    except Exception as exc:  # any failure to reread is a violation, reported, not raised
+        problems.append(f"the log does not survive its JSON form: {exc}")
+    else:
+        if reread.state.hash() != log.state.hash():
+            problems.append("the log's JSON form replays to a different state")
+    return problems
+
+
+def _roundtrip(raw: Any) -> Any:
+    return json.loads(json.dumps(raw))

@@ -1,0 +1,160 @@
+"""The battles a combat move sets up, read from the state: land and sea battles, amphibious assaults with
+their landing zones and bombarding ships, strategic bombing raids and AA fire at aircraft flying over.
+Conduct-combat resolves them; nothing here rolls a die."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from aare.movement import flags
+from aare.movement.situation import Situation, situation
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+from aare.state.unit_stacks import Stack
+
+KIND_ORDER = {"flyover": 0, "bombing": 1, "sea": 2, "land": 3, "amphibious": 3}
+COMBINED_BOMBARDMENT = "combined_bombardment"
+
+
+@dataclass(frozen=True)
+class BattleSite:
+    """One fight waiting for conduct-combat.
+
+    `kind`: "land", "amphibious" (a land battle with attackers from the sea), "sea", "bombing" (a strategic
+    bombing raid on `space`) or "flyover" (the AA gun in `space` fires at `overflying` aircraft).
+    `attackers`: the attacker's units in the fight (for flyover: none; see `overflying`).
+    `defenders`: the enemy's units there, by owner (AA guns and complexes included).
+    `allied`: the attacker's allies' units there; they neither attack nor defend (e.g. fighters riding on
+    the attacker's carrier), but share its fate.
+    `amphibious_from`: the sea zones attacking land units came ashore from; `fight_after`: the sea battles
+    among them, which are fought first (LHTR-COMBAT-battle-order).
+    `bombard`: (sea zone, ships) that may bombard; none from a zone with a sea battle.
+    `retreat_to`: where attacking land or sea units may retreat (the spaces they entered from; none for land
+    units in an amphibious assault). `can_capture`: an attacking land unit is present.
+    `overflying`: (space the aircraft are in now, stack) for flyover fire.
+    """
+
+    space: str
+    kind: str
+    attacker: str
+    attackers: tuple[Stack, ...] = ()
+    defenders: Mapping[str, tuple[Stack, ...]] = field(default_factory=dict)
+    allied: tuple[Stack, ...] = ()
+    amphibious_from: tuple[str, ...] = ()
+    fight_after: tuple[str, ...] = ()
+    bombard: tuple[tuple[str, Stack], ...] = ()
+    retreat_to: tuple[str, ...] = ()
+    can_capture: bool = False
+    overflying: tuple[tuple[str, Stack], ...] = ()
+
+    @property
+    def rule_id(self) -> str:
+        return {
+            "flyover": "LHTR-AA-flyover",
+            "bombing": "LHTR-SBR-eligibility",
+            "sea": "LHTR-COMBAT-naval-sequence",
+            "amphibious": "LHTR-TRANSPORT-amphibious-assault",
+        }.get(self.kind, "LHTR-COMBAT-land-sequence")
+
+
+def pending_battles(state: GameState, ruleset: Ruleset) -> list[BattleSite]:
+    """Every battle, raid and flyover the power to move has to fight, flyovers and raids first."""
+    view = situation(state, ruleset)
+    seas = _sea_battles(view)
+    sea_spaces = {b.space for b in seas}
+    sites = [*_flyovers(view), *_raids(view), *seas, *_land_battles(view, sea_spaces)]
+    return sorted(sites, key=lambda b: (KIND_ORDER[b.kind], b.space))
+
+
+def _defenders(view: Situation, space: str) -> dict[str, tuple[Stack, ...]]:
+    out: dict[str, list[Stack]] = {}
+    for stack in view.enemies(space):
+        out.setdefault(stack.owner, []).append(stack)
+    return {owner: tuple(stacks) for owner, stacks in sorted(out.items())}
+
+
+def _allied(view: Situation, space: str) -> tuple[Stack, ...]:
+    return tuple(s for s in view.stacks(space) if s.owner != view.power and view.friend(s.owner))
+
+
+def _flyovers(view: Situation) -> list[BattleSite]:
+    over: dict[str, list[tuple[str, Stack]]] = {}
+    for space, stacks in sorted(view.state.units.items()):
+        for stack in stacks:
+            if stack.owner == view.power:
+                for territory in flags.values(stack, flags.FLYOVER):
+                    over.setdefault(territory, []).append((space, stack))
+    return [
+        BattleSite(t, "flyover", view.power, defenders=_defenders(view, t), overflying=tuple(found))
+        for t, found in sorted(over.items())
+    ]
+
+
+def _raids(view: Situation) -> list[BattleSite]:
+    sites = []
+    for space in sorted(view.state.units):
+        raiders = tuple(s for s in view.own(space) if flags.value(s, flags.SBR) == space)
+        if raiders:
+            sites.append(BattleSite(space, "bombing", view.power, raiders, _defenders(view, space)))
+    return sites
+
+
+def _sea_battles(view: Situation) -> list[BattleSite]:
+    """Sea zones where the mover's units meet enemy ships: those that moved in, and those that started there
+    and stayed (LHTR-COMBAT-shared-space-forces-battle)."""
+    sites = []
+    for space in sorted(view.graph.sea):
+        if not view.hostile(space):
+            continue
+        mine = view.own(space)
+        if not mine:
+            continue
+        origins = {flags.value(s, flags.FROM) for s in mine if view.unit(s).domain == "sea"}
+        retreat = tuple(sorted(o for o in origins if o and not view.hostile(o)))
+        sites.append(BattleSite(space, "sea", view.power, mine, _defenders(view, space), _allied(view, space),
+                                retreat_to=retreat))
+    # a sea zone someone fought in this turn is no retreat
+    fought = {b.space for b in sites}
+    return [
+        BattleSite(b.space, b.kind, b.attacker, b.attackers, b.defenders, b.allied,
+                   retreat_to=tuple(r for r in b.retreat_to if r not in fought))
+        for b in sites
+    ]
+
+
+def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
+    sites = []
+    for space in sorted(view.graph.land):
+        attackers = tuple(
+            s for s in view.own(space) if flags.has(s, flags.COMBAT) and flags.value(s, flags.SBR) is None
+            and view.unit(s).domain != "building"
+        )
+        if not attackers or not (view.enemy_land(space) or view.enemies(space)):
+            continue
+        land = [s for s in attackers if view.unit(s).domain == "land"]
+        landed_from = tuple(sorted({z for s in land if (z := flags.value(s, flags.AMPHIBIOUS))}))
+        retreat = () if landed_from else tuple(sorted({f for s in land if (f := flags.value(s, flags.FROM))}))
+        bombard = tuple(
+            (z, s) for z in landed_from if z not in sea_battles for s in view.own(z) if _bombards(view, s)
+        )
+        sites.append(BattleSite(
+            space,
+            "amphibious" if landed_from else "land",
+            view.power,
+            attackers,
+            _defenders(view, space),
+            _allied(view, space),
+            amphibious_from=landed_from,
+            fight_after=tuple(z for z in landed_from if z in sea_battles),
+            bombard=bombard,
+            retreat_to=tuple(r for r in retreat if view.friendly_land(r)),
+            can_capture=bool(land),
+        ))
+    return sites
+
+
+def _bombards(view: Situation, stack: Stack) -> bool:
+    """Battleships, and destroyers with Combined Bombardment (LHTR-BOMBARD-who-and-when)."""
+    unit = view.unit(stack)
+    return unit.has("bombard") or (unit.has("destroyer") and COMBINED_BOMBARDMENT in view.techs)

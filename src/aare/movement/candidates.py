@@ -1,0 +1,116 @@
+"""Candidate actions for the movement phases: per stack of the power to move, per reachable destination,
+one move along the best legal path (and, for land units, one per blitz variant); then unloads and loads.
+`Game.legal_actions` keeps the candidates that the phase's `events_for` accepts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from aare.actions import Load, Move
+from aare.movement import flags
+from aare.movement.move_checks import Leg, first_violation, leg_checks, movable, not_committed
+from aare.movement.pathing import air_routes, blitzed, remaining, simple_paths
+from aare.movement.situation import Situation
+from aare.movement.transport import fits, load_violation, unloadable
+from aare.state.notation import format_units
+from aare.state.unit_stacks import Stack
+
+
+def move_candidates(view: Situation, combat: bool, space: str | None = None) -> Iterator[Move | Load]:
+    seen: set[tuple[object, ...]] = set()
+    spaces = [space] if space is not None else sorted(view.state.units)
+    for where in spaces:
+        for stack in view.own(where):
+            for move in stack_moves(view, combat, where, stack):
+                key = (move.units, tuple(move.path), move.raid)
+                if key not in seen:
+                    seen.add(key)
+                    yield move
+        if view.is_sea(where):
+            yield from unloads(view, combat, where)
+    if space is None:
+        for where in sorted(view.state.units):
+            if view.is_land(where):
+                yield from loads(view, combat, where)
+    elif view.is_land(space):
+        yield from loads(view, combat, space)
+    elif view.is_sea(space):
+        for territory in view.graph.coast[space]:
+            yield from loads(view, combat, territory, only=space)
+
+
+def _text(view: Situation, stack: Stack, count: int) -> str:
+    units = Counter({stack.unit: count})
+    for _, unit in flags.cargo(stack):
+        units[unit] += count
+    return format_units(units, view.units)
+
+
+def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterator[Move]:
+    unit = view.unit(stack)
+    left = remaining(view, stack)
+    if not left or unit.domain == "building":
+        return
+    probe = Leg(view, combat, stack, (where,))
+    if movable(probe) or not_committed(probe):
+        return
+    checks = leg_checks(view)
+    counts = [1, stack.count] if stack.count > 1 else [1]
+    chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
+    raids: list[tuple[str, ...]] = []
+    if unit.domain == "air":
+        for dest, path in air_routes(view, where, left, avoid_aa=combat).items():
+            if first_violation(Leg(view, combat, stack.with_count(1), path), checks) is None:
+                chosen[(dest,)] = path
+            bombing = Leg(view, combat, stack.with_count(1), path, True)
+            if combat and unit.has("strategic_bomber") and dest in view.enemy_factories:
+                raids += [path] if first_violation(bombing, checks) is None else []
+    else:
+        nbrs = view.graph.land_nbrs if unit.domain == "land" else view.graph.sea_nbrs
+        for path in simple_paths(where, left, nbrs):
+            key = (path[-1], *(blitzed(view, path) if unit.domain == "land" and combat else ()))
+            if key in chosen:
+                continue
+            if first_violation(Leg(view, combat, stack.with_count(1), path), checks) is None:
+                chosen[key] = path
+    for count in counts:
+        text = _text(view, stack, count)
+        for path, raid in [*((p, False) for p in chosen.values()), *((p, True) for p in raids)]:
+            if count == 1 or first_violation(Leg(view, combat, stack.with_count(count), path, raid), checks) is None:
+                yield Move(units=text, path=list(path), raid=raid)
+
+
+def unloads(view: Situation, combat: bool, sea: str) -> Iterator[Move]:
+    for stack in view.stacks(sea):
+        if not view.friend(stack.owner) or not view.unit(stack).has("transport"):
+            continue
+        aboard = Counter(u for _, u in unloadable(view, stack))
+        if not aboard:
+            continue
+        options = [aboard] + [Counter({u: 1}) for u in aboard if len(aboard) > 1 or aboard[u] > 1]
+        for territory in view.graph.coast[sea]:
+            if (view.enemy_land(territory) if combat else view.friendly_land(territory)):
+                for units in options:
+                    yield Move(units=format_units(units, view.units), path=[sea, territory])
+
+
+def loads(view: Situation, combat: bool, territory: str, only: str | None = None) -> Iterator[Load]:
+    ready = [
+        s for s in view.own(territory)
+        if view.unit(s).domain == "land" and s.moved == 0 and not flags.turn_flags(s)
+        and not (combat and view.unit(s).has("noncombat_move_only"))
+    ]
+    if not ready:
+        return
+    for sea in view.graph.coast[territory]:
+        if (only is not None and sea != only) or view.hostile(sea):
+            continue
+        boats = [
+            s for s in view.stacks(sea)
+            if view.friend(s.owner) and view.unit(s).has("transport") and load_violation(view, combat, s) is None
+        ]
+        for unit in sorted({s.unit for s in ready}):
+            entry = (view.power, unit)
+            if any(fits(view, b, (*flags.cargo(b), entry)) for b in boats):
+                yield Load(units=format_units({unit: 1}, view.units), territory=territory, sea_zone=sea)

@@ -1,0 +1,105 @@
+"""Movement allowances and routes: land and sea paths up to a unit's remaining movement, best air paths."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+from aare.board.units import UnitType
+from aare.movement import flags
+from aare.movement.situation import Situation
+from aare.state.unit_stacks import Stack
+
+LONG_RANGE = "long_range_aircraft"
+STOPPED = (flags.LANDED, flags.AMPHIBIOUS, flags.HOVER)
+
+
+def allowance(view: Situation, unit: UnitType) -> int:
+    """Movement points per turn: the printed value, +2 for aircraft with Long-Range Aircraft
+    (LHTR-TECH-long-range-aircraft), then any rule module's "movement" effects."""
+    key = ("allowance", unit.id)
+    if key not in view.cache:
+        base = unit.move + (2 if unit.domain == "air" and LONG_RANGE in view.techs else 0)
+        view.cache[key] = view.ruleset.value("movement", unit.id, base, unit.rule, power=view.power).value
+    result: int = view.cache[key]
+    return result
+
+
+def remaining(view: Situation, stack: Stack) -> int:
+    """Movement points `stack` has left this turn; units put ashore have none (LHTR-TRANSPORT-offloaded-units-stop)."""
+    if any(f == s or f.startswith(s + "=") for f in stack.flags for s in STOPPED):
+        return 0
+    return max(0, allowance(view, view.unit(stack)) - stack.moved)
+
+
+def simple_paths(start: str, steps: int, nbrs: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
+    """Every path of 1..`steps` moves from `start` that visits no space twice, shortest first."""
+    layer: list[tuple[str, ...]] = [(start,)]
+    for _ in range(steps):
+        layer = [(*p, n) for p in layer for n in nbrs[p[-1]] if n not in p]
+        yield from layer
+
+
+def air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[str, tuple[str, ...]]:
+    """The best air path to every space within `steps`: fewest moves, then (in combat move) fewest
+    enemy AA guns flown over."""
+    graph = view.graph
+    best: dict[str, tuple[int, int, str | None]] = {start: (0, 0, None)}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        dist, aa, _ = best[here]
+        if dist == steps:
+            continue
+        over = aa + (1 if avoid_aa and here != start and here in view.enemy_aa else 0)
+        for nxt in graph.air[here]:
+            seen = best.get(nxt)
+            if seen is None:
+                best[nxt] = (dist + 1, over, here)
+                queue.append(nxt)
+            elif seen[0] == dist + 1 and over < seen[1]:
+                best[nxt] = (dist + 1, over, here)
+    routes: dict[str, tuple[str, ...]] = {}
+    for space in best:
+        if space == start:
+            continue
+        path = [space]
+        parent = best[space][2]
+        while parent is not None:
+            path.append(parent)
+            parent = best[parent][2]
+        routes[space] = tuple(reversed(path))
+    return routes
+
+
+def flown_over(view: Situation, path: tuple[str, ...]) -> tuple[str, ...]:
+    """Land territories with an enemy AA gun that `path` passes over without ending there (LHTR-AA-flyover)."""
+    return tuple(s for s in path[1:-1] if s in view.enemy_aa and view.is_land(s))
+
+
+def blitzed(view: Situation, path: tuple[str, ...]) -> tuple[str, ...]:
+    """Enemy territories a land path passes through (only an armour blitz may)."""
+    return tuple(s for s in path[1:-1] if view.enemy_land(s))
+
+
+def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> frozenset[str]:
+    """Sea zones a ship can reach in `steps`, never through a hostile zone, through a canal only when open;
+    hostile zones count as ends only if `end_hostile`."""
+    graph = view.graph
+    seen = {start}
+    frontier = [start]
+    for _ in range(steps):
+        nxt_frontier = []
+        for here in frontier:
+            if here != start and view.hostile(here):
+                continue
+            for nxt in graph.sea_nbrs[here]:
+                canal = graph.canal(here, nxt)
+                if nxt in seen or (canal is not None and not view.canal_open(canal)):
+                    continue
+                if view.hostile(nxt) and not end_hostile:
+                    continue
+                seen.add(nxt)
+                nxt_frontier.append(nxt)
+        frontier = nxt_frontier
+    return frozenset(seen)

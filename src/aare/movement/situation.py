@@ -1,0 +1,139 @@
+"""`Situation`: what movement needs to know about a state, seen by the power to move; cached per state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aare.board.board import Canal
+from aare.board.units import UnitType
+from aare.movement import flags
+from aare.movement.graph import Graph, graph_of
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+from aare.state.unit_stacks import Stack
+
+TURN_START_OWNERS = "turn_start_owners"
+PURCHASES = "purchases"
+
+
+def turn_start_owners(state: GameState) -> Mapping[str, str]:
+    """Owners when the current turn began: recorded on entering combat move, else the current owners."""
+    record = state.extra.get(TURN_START_OWNERS)
+    if isinstance(record, Mapping) and record.get("round") == state.round and record.get("nation") == state.nation:
+        owners = record.get("owners")
+        if isinstance(owners, Mapping):
+            return owners
+    return state.owners
+
+
+def purchased_units(state: GameState, power: str) -> dict[str, int]:
+    """Units `power` bought this turn and has not placed: ``extra["purchases"][power]`` ({unit: count})."""
+    pool: Any = state.extra.get(PURCHASES, {})
+    mine = pool.get(power, {}) if isinstance(pool, Mapping) else {}
+    return {str(k): int(v) for k, v in mine.items()} if isinstance(mine, Mapping) else {}
+
+
+class Situation:
+    """Friends, enemies, hostile sea zones, AA guns, canals and turn-start control for `power`."""
+
+    def __init__(self, state: GameState, ruleset: Ruleset, power: str) -> None:
+        self.state, self.ruleset, self.power = state, ruleset, power
+        self.board = ruleset.board
+        self.units = ruleset.units
+        self.graph: Graph = graph_of(self.board)
+        self.sides = {p.name: p.side for p in self.board.powers}
+        self.side = self.sides[power]
+        self.start_owners = turn_start_owners(state)
+        self.techs = frozenset(state.techs.get(power, ()))
+        hostile: set[str] = set()
+        destroyers: set[str] = set()
+        aa: set[str] = set()
+        factories: set[str] = set()
+        occupied: set[str] = set()
+        fighting: set[str] = set()
+        for space, stacks in state.units.items():
+            for stack in stacks:
+                if self.friend(stack.owner):
+                    continue
+                unit = self.units[stack.unit]
+                occupied.add(space)
+                if not unit.has("not_casualty"):
+                    fighting.add(space)
+                if unit.domain == "sea" and not flags.submerged(stack):
+                    hostile.add(space)
+                    if unit.has("anti_submarine"):
+                        destroyers.add(space)
+                if unit.has("aa"):
+                    aa.add(space)
+                if unit.has("factory"):
+                    factories.add(space)
+        self.hostile_seas = frozenset(hostile)
+        self.destroyer_seas = frozenset(destroyers)
+        self.enemy_aa = frozenset(aa)
+        self.enemy_factories = frozenset(factories)
+        self.enemy_occupied = frozenset(occupied)
+        self.enemy_fighting = frozenset(fighting)
+        self.cache: dict[Any, Any] = {}
+
+    # --- powers and control --------------------------------------------------------------------------------
+
+    def friend(self, power: str | None) -> bool:
+        return power is not None and self.sides.get(power) == self.side
+
+    def unit(self, stack: Stack | str) -> UnitType:
+        return self.units[stack if isinstance(stack, str) else stack.unit]
+
+    def is_land(self, space: str) -> bool:
+        return space in self.graph.land
+
+    def is_sea(self, space: str) -> bool:
+        return space in self.graph.sea
+
+    def enemy_land(self, space: str) -> bool:
+        return space in self.graph.land and not self.friend(self.state.owners.get(space))
+
+    def friendly_land(self, space: str) -> bool:
+        return space in self.graph.land and self.friend(self.state.owners.get(space))
+
+    def held_since_start(self, space: str) -> bool:
+        """Friendly now and when the turn began (LHTR-AIRMOVE-land-friendly-since-start)."""
+        return self.friendly_land(space) and self.friend(self.start_owners.get(space))
+
+    def hostile(self, sea: str) -> bool:
+        """A sea zone with enemy sea units other than submerged submarines."""
+        return sea in self.hostile_seas
+
+    def canal_open(self, canal: Canal) -> bool:
+        """The mover's side has held every territory the canal needs since the turn began."""
+        return all(self.held_since_start(t) for t in canal.requires)
+
+    # --- units ---------------------------------------------------------------------------------------------
+
+    def stacks(self, space: str) -> tuple[Stack, ...]:
+        return self.state.stacks(space)
+
+    def own(self, space: str) -> tuple[Stack, ...]:
+        return tuple(s for s in self.state.stacks(space) if s.owner == self.power)
+
+    def enemies(self, space: str) -> tuple[Stack, ...]:
+        return tuple(s for s in self.state.stacks(space) if not self.friend(s.owner))
+
+    def purchased(self) -> dict[str, int]:
+        return purchased_units(self.state, self.power)
+
+
+_CACHE: dict[tuple[int, str], Situation] = {}
+
+
+def situation(state: GameState, ruleset: Ruleset, power: str | None = None) -> Situation:
+    """The (cached) situation of `state` for `power` (default: the power to move)."""
+    power = power or state.nation
+    key = (id(state), power)
+    found = _CACHE.get(key)
+    if found is not None and found.state is state and found.ruleset is ruleset:
+        return found
+    if len(_CACHE) > 32:
+        _CACHE.clear()
+    found = _CACHE[key] = Situation(state, ruleset, power)
+    return found

@@ -1,0 +1,83 @@
+"""Movement's phase boundaries: the turn-start record, what combat move must have finished before it ends,
+and which aircraft are lost (or hover) when non-combat move ends."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from aare.events import Event, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.movement import flags
+from aare.movement.landing import hover_spots
+from aare.movement.move_checks import Violation, _assault_from
+from aare.movement.situation import TURN_START_OWNERS, Situation
+from aare.state.game_state import GameState
+
+
+def start_of_turn_events(state: GameState) -> list[Event]:
+    """Record who holds what as the turn's movement begins, and drop per-turn marks left from earlier turns
+    (e.g. on an ally's transport this power loaded or unloaded)."""
+    record = {"round": state.round, "nation": state.nation, "owners": dict(sorted(state.owners.items()))}
+    out: list[Event] = [ExtraSet(TURN_START_OWNERS, record, "LHTR-AIRMOVE-land-friendly-since-start")]
+    for space, stacks in sorted(state.units.items()):
+        for stack in stacks:
+            if stack.moved or flags.turn_flags(stack):
+                fresh = replace(flags.with_flags(stack, drop=flags.turn_flags(stack)), moved=0)
+                out.append(UnitsChanged(space, stack, fresh))
+    return out
+
+
+def combat_move_violation(view: Situation) -> Violation | None:
+    """What stops combat move from ending: cargo loaded in combat move still aboard, transports or warships
+    that moved without an attack or amphibious assault to make."""
+    for space in sorted(view.graph.sea):
+        for stack in view.own(space):
+            unit = view.unit(stack)
+            moved = flags.has(stack, flags.COMBAT) and not flags.has(stack, flags.WITHDREW)
+            if unit.has("transport"):
+                mine = [e for e in flags.cargo_list(stack, flags.BOARDED) if e[0] == view.power]
+                aboard = flags.minus(mine, [e for e in flags.cargo_list(stack, flags.DROPPED) if e[0] == view.power])
+                if aboard and Counter(aboard) & Counter(flags.cargo(stack)):
+                    what = ", ".join(u for _, u in aboard)
+                    reason = f"units loaded in combat move ({what}, in {space}) must go ashore in an amphibious assault"
+                    return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")
+                if moved and not view.hostile(space) and flags.value(stack, flags.UNLOADED) is None:
+                    reason = f"the transport moved to {space} in combat move but makes no amphibious assault"
+                    return Violation(reason, "LHTR-TURN-combat-move-attack-only")
+            elif unit.domain == "sea" and moved and not view.hostile(space) and not _assault_from(view, space):
+                reason = f"the {unit.display} moved to {space} in combat move but there is nothing to attack or support"
+                return Violation(reason, "LHTR-TURN-combat-move-attack-only")
+    return None
+
+
+def landing_events(view: Situation) -> list[Event]:
+    """At the end of non-combat move the mover's aircraft that are not on a legal landing spot are lost
+    (LHTR-AIRMOVE-unlanded-destroyed); fighters over a sea zone next to the power's complex wait for a carrier
+    bought this turn instead (LHTR-MOBILIZE-hover-for-new-carrier), as far as the bought carriers have room."""
+    out: list[Event] = []
+    spots, budget = hover_spots(view)
+    for space in sorted(view.state.units):
+        stacks = view.stacks(space)
+        air = [s for s in stacks if s.owner == view.power and view.unit(s).domain == "air"]
+        if not air:
+            continue
+        if view.is_land(space):
+            if not view.held_since_start(space):
+                out += [UnitsRemoved(space, s, "LHTR-AIRMOVE-unlanded-destroyed") for s in air]
+            continue
+        room = sum(view.unit(s).carrier_capacity * s.count for s in stacks if view.friend(s.owner))
+        allied = [s for s in stacks if view.friend(s.owner) and s.owner != view.power]
+        room -= sum(view.unit(s).carrier_size * s.count for s in allied)
+        for stack in sorted(air, key=lambda s: (flags.has(s, flags.HOVER), s.status)):
+            size = view.unit(stack).carrier_size
+            aboard = min(stack.count, max(0, room) // size) if size else 0
+            room -= aboard * size
+            rest = stack.count - aboard
+            hover = min(rest, budget // size) if size and space in spots and not view.hostile(space) else 0
+            budget -= hover * size
+            if hover and not flags.has(stack, flags.HOVER):
+                waiting = flags.with_flags(stack, [flags.HOVER])
+                out.append(UnitsChanged(space, stack.with_count(hover), waiting.with_count(hover)))
+            if rest - hover:
+                out.append(UnitsRemoved(space, stack.with_count(rest - hover), "LHTR-AIRMOVE-unlanded-destroyed"))
+    return out

@@ -1,0 +1,71 @@
+"""Purchase: buy units into the power's pool (`extra["purchased"]`); they are placed in mobilize."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from aare.actions import Purchase
+from aare.economy.pool import pool, pool_event
+from aare.economy.turn import start_turn_event
+from aare.errors import IllegalAction
+from aare.events import BankChanged
+from aare.phases.base import PhaseHandler, TurnContext, register_phase
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+from aare.state.notation import format_units, parse_units
+
+
+def order_cost(state: GameState, ruleset: Ruleset, power: str, units: Mapping[str, int]) -> int:
+    """What `power` pays for `units` (LHTR-PURCHASE-price-list, as rule modules' `cost` effects change it)."""
+    return sum(ruleset.unit_cost(u, power=power, state=state).value * n for u, n in units.items())
+
+
+def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
+    capital = ruleset.board.capital_of(power)
+    if state.owners.get(capital) != power:
+        raise IllegalAction(
+            f"{power} cannot buy units while {capital} is held by the enemy", "LHTR-PURCHASE-needs-capital"
+        )
+
+
+class PurchasePhase(PhaseHandler):
+    name = "purchase"
+
+    def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
+        if space is not None:
+            return
+        bank = ctx.state.banks.get(ctx.power, 0)
+        for unit in ctx.ruleset.units:
+            if order_cost(ctx.state, ctx.ruleset, ctx.power, {unit.id: 1}) <= bank:
+                yield Purchase(units=f"1 {unit.display}")
+
+    def events_for(self, ctx: TurnContext, action: Any) -> None:
+        if not isinstance(action, Purchase):
+            super().events_for(ctx, action)
+            return
+        state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
+        units = parse_units(action.units, ruleset.units)
+        if not units:
+            raise IllegalAction("a purchase needs at least one unit", "LHTR-PURCHASE-budget")
+        check_capital(state, ruleset, power)
+        cost = order_cost(state, ruleset, power, units)
+        bank = state.banks.get(power, 0)
+        if cost > bank:
+            text = format_units(units, ruleset.units)
+            raise IllegalAction(f"{text} cost {cost} IPCs; {power} has {bank}", "LHTR-PURCHASE-budget")
+        have = pool(state, power)
+        for unit, n in units.items():
+            have[unit] = have.get(unit, 0) + n
+        ctx.emit(
+            BankChanged(power, -cost, "purchase", "LHTR-PURCHASE-budget"),
+            pool_event(state, power, have, "LHTR-PURCHASE-units-wait-for-mobilize"),
+        )
+
+    def on_enter(self, ctx: TurnContext) -> None:
+        event = start_turn_event(ctx.state)
+        if event is not None:
+            ctx.emit(event)
+
+
+PURCHASE = register_phase(PurchasePhase())

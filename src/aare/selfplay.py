@@ -1,0 +1,130 @@
+"""Self-play: bots play whole games against themselves, every step checked against the invariants and
+every log checked to replay bit for bit. `selfplay(...)` returns the report `aare selfplay` prints."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aare.actions import EndPhase
+from aare.ai import Bot, NoLegalAction, make_bot
+from aare.engine import Game
+from aare.game_log import GameLog, LogEntry
+from aare.game_setup import new_game
+from aare.invariants import check_log, check_step
+
+Progress = Callable[[int, "GameResult"], None]
+
+
+@dataclass
+class GameResult:
+    """One game: its seed, how far it went, who won, the invariant violations and dead ends found, its log."""
+
+    seed: int
+    rounds_played: int
+    winner: str | None
+    actions: int
+    seconds: float
+    log: GameLog
+    violations: list[str] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+
+
+def play_game(
+    rules: str = "lhtr-1.3",
+    seed: int = 0,
+    rounds: int = 10,
+    bot: Bot | None = None,
+    options: Mapping[str, Any] | None = None,
+    check: bool = True,
+    max_actions: int = 100_000,
+    max_stuck: int = 50,
+) -> GameResult:
+    """Play one game with `bot` (a seeded random bot by default) for every power until a side wins or
+    `rounds` rounds are complete. When no action at all is legal (a dead end) the phase's actions are taken back
+    and the phase ended, recorded in `stuck`; the game stops if that fails or happens over `max_stuck` times."""
+    start = time.perf_counter()
+    game = Game(new_game(rules, options, seed))
+    bot = bot if bot is not None else make_bot("random", seed)
+    ruleset = game.ruleset
+    violations: list[str] = []
+    stuck: list[str] = []
+    actions = 0
+    while game.state.winner is None and game.state.round <= rounds and actions < max_actions:
+        before = game.state
+        try:
+            action = bot.choose(game)
+        except NoLegalAction as exc:
+            stuck.append(str(exc))
+            if len(stuck) > max_stuck or not _back_out(game):
+                break
+            before, action = game.state, EndPhase()
+        events = game.apply(action)
+        actions += 1
+        if check:
+            found = check_step(before, events, game.state, ruleset)
+            violations += [f"action {actions} ({before.nation} {before.phase}): {v}" for v in found]
+    if check:
+        violations += check_log(game.log)
+    state = game.state
+    played = state.round if state.winner is not None else state.round - 1
+    seconds = time.perf_counter() - start
+    return GameResult(seed, max(played, 0), state.winner, actions, seconds, game.log, violations, stuck)
+
+
+def _back_out(game: Game) -> bool:
+    """Take back the actions of a phase that cannot go on, as far as undo would (never past a die roll or
+    the end of a phase), replaying once; True if the phase may then end (it is left undone)."""
+    log = game.log
+    kept = len(log.entries)
+    while kept and _undoable(log.entries[kept - 1]):
+        kept -= 1
+    if kept < len(log.entries):
+        del log.entries[kept:]
+        log.state = log.replay()
+    return game.is_legal(EndPhase())
+
+
+def _undoable(entry: LogEntry) -> bool:
+    action = entry.action or {}
+    return action.get("type") != "end_phase" and not any(e.type == "dice_rolled" for e in entry.events)
+
+
+def selfplay(
+    rules: str = "lhtr-1.3",
+    games: int = 1,
+    seed: int = 0,
+    rounds: int = 10,
+    bot: str = "random",
+    options: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Play `games` games (seeds `seed`, `seed + 1`, ...) and report on them."""
+    results: list[GameResult] = []
+    for i in range(games):
+        result = play_game(rules, seed + i, rounds, make_bot(bot, seed + i), options)
+        results.append(result)
+        if progress is not None:
+            progress(i, result)
+    winners: dict[str, int] = {}
+    for r in results:
+        key = r.winner or "none"
+        winners[key] = winners.get(key, 0) + 1
+    violations = [v for r in results for v in r.violations]
+    seconds = sum(r.seconds for r in results)
+    return {
+        "rules": rules,
+        "bot": bot,
+        "games": games,
+        "finished": sum(1 for r in results if r.winner is not None),
+        "rounds_played": sum(r.rounds_played for r in results),
+        "winners": dict(sorted(winners.items())),
+        "invariant_violations": len(violations),
+        "violation_examples": violations[:10],
+        "dead_ends": sum(len(r.stuck) for r in results),
+        "dead_end_examples": sorted({s for r in results for s in r.stuck})[:10],
+        "actions": sum(r.actions for r in results),
+        "seconds_per_game": round(seconds / games, 4) if games else 0.0,
+    }

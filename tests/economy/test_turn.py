@@ -1,0 +1,16 @@
+"""Remaining turn rules: no national advantages in base LHTR."""
+
+from __future__ import annotations
+
+import pytest
+
+from aare.actions import ACTION_TYPES
+from aare.rules.ruleset import load_spec
+
+
+@pytest.mark.rule("LHTR-TURN-national-advantages-not-base")
+def test_base_lhtr_has_no_national_advantages() -> None:
+    spec = load_spec("lhtr-1.3")
+    assert [m.id for m in spec.modules] == ["lhtr"]
+    assert not any("advantage" in o.key or o.key.startswith("na_") for o in spec.option_specs)
+    assert not any("advantage" in t.__name__.lower() for t in ACTION_TYPES)
