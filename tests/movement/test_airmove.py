@@ -205,7 +205,7 @@ def test_fighters_may_hover_where_a_carrier_bought_this_turn_will_be_placed() ->
     units = {"Eastern Europe": "Germany: 1 fighter", "Germany": "Germany: 1 factory"}
     rejected(position("Germany", "non-combat-move", units), mv("1 fighter", "Eastern Europe", "SZ 5"),
              "LHTR-AIRMOVE-carrier-landing")
-    game = position("Germany", "non-combat-move", units, extra={"purchases": {"Germany": {"carrier": 1}}})
+    game = position("Germany", "non-combat-move", units, extra={"purchased": {"Germany": {"carrier": 1}}})
     move(game, "1 fighter", "Eastern Europe", "SZ 5")
     end(game)
     [fighter] = stacks_of(game, "SZ 5", "fighter")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from aare.engine import Game
-from aare.errors import AareError
+from aare.errors import AareError, MalformedInput
 from aare.game_log import GameLog
 from aare.movement.battles import pending_battles
 from aare.scenario import scenario
@@ -38,7 +38,7 @@ def built_positions() -> list[Game]:
         position("Germany", "non-combat-move", {
             "Germany": "Germany: 1 factory, 2 infantry", "SZ 5": "Germany: 1 transport",
             "Karelia S.S.R.": "Germany: 1 armour",
-        }, owners={"Karelia S.S.R.": "Germany"}, extra={"purchases": {"Germany": {"carrier": 1}}},
+        }, owners={"Karelia S.S.R.": "Germany"}, extra={"purchased": {"Germany": {"carrier": 1}}},
             stacks=[("Karelia S.S.R.", Stack("Germany", "fighter", 2, moved=2, flags=("turn:combat",))),
                     ("SZ 6", Stack("Germany", "fighter", 1, moved=3, flags=("turn:combat",)))]),
         position("Japan", "combat-move", {
@@ -132,3 +132,17 @@ def test_legal_actions_are_fast_enough_for_bots() -> None:
             game.legal_actions()
             worst = max(worst, time.perf_counter() - start)
     assert worst < 1.0
+
+
+def test_legal_actions_for_one_space_and_unknown_names() -> None:
+    game = scenario(nation="Germany", phase="combat-move")
+    here = game.legal_actions("Eastern Europe")
+    assert here[0].type == "end_phase" and len(here) > 1
+    assert all(a.path[0] == "Eastern Europe" for a in here[1:] if a.type == "move")
+    everything = {repr(a) for a in game.legal_actions()}
+    assert {repr(a) for a in here} <= everything
+    with pytest.raises(MalformedInput, match="unknown space"):
+        game.apply({"type": "move", "units": "1 infantry", "path": ["Eastern Europe", "Atlantis"]})
+    with pytest.raises(MalformedInput):
+        game.apply({"type": "move", "units": "1 dragon", "path": ["Eastern Europe", "Karelia S.S.R."]})
+    assert not game.log.entries

@@ -7,6 +7,7 @@ from typing import Any
 
 from aare.board.board import Canal
 from aare.board.units import UnitType
+from aare.economy.pool import pool
 from aare.movement import flags
 from aare.movement.graph import Graph, graph_of
 from aare.rules.ruleset import Ruleset
@@ -14,7 +15,6 @@ from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 
 TURN_START_OWNERS = "turn_start_owners"
-PURCHASES = "purchases"
 
 
 def turn_start_owners(state: GameState) -> Mapping[str, str]:
@@ -28,10 +28,8 @@ def turn_start_owners(state: GameState) -> Mapping[str, str]:
 
 
 def purchased_units(state: GameState, power: str) -> dict[str, int]:
-    """Units `power` bought this turn and has not placed: ``extra["purchases"][power]`` ({unit: count})."""
-    pool: Any = state.extra.get(PURCHASES, {})
-    mine = pool.get(power, {}) if isinstance(pool, Mapping) else {}
-    return {str(k): int(v) for k, v in mine.items()} if isinstance(mine, Mapping) else {}
+    """Units `power` bought this turn and has not placed (the purchase pool)."""
+    return pool(state, power)
 
 
 class Situation:
