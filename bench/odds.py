@@ -1,6 +1,9 @@
 """Calculator benchmark: exact and Monte Carlo times on a fixed suite, against baselines.
 
-    python bench/odds.py [--quick]
+    python bench/odds.py [--quick] [--numpy-solve]
+
+Runs single-threaded (BLAS threads pinned to 1 before NumPy loads). `--numpy-solve` makes the land row
+solver use NumPy's general solve even when SciPy's LAPACK triangular solve is installed.
 
 Columns: exact median time; |sum of probabilities - 1|; Monte Carlo battles per second (numba kernel if
 installed, else NumPy); the Monte Carlo time needed for +-0.5 % at 95 % on the attacker-win probability and
@@ -10,19 +13,25 @@ land battles too big for it) and the speed-up of the exact path over it.
 
 from __future__ import annotations
 
-import statistics
-import sys
-import time
-from functools import cache
+import os
 
-import numpy as np
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # before NumPy loads: the timings are single-threaded
 
-from aare.combat.engine import start_battle
-from aare.combat.setup import Battle
-from aare.odds.calculator import exact_odds
-from aare.odds.ladder import compile_ladder
-from aare.odds.monte_carlo import HAVE_NUMBA, monte_carlo_odds
-from aare.odds.policy import Policy
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from functools import cache  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from aare.combat.engine import start_battle  # noqa: E402
+from aare.combat.setup import Battle  # noqa: E402
+from aare.odds import fast_exact  # noqa: E402
+from aare.odds.calculator import exact_odds  # noqa: E402
+from aare.odds.ladder import compile_ladder  # noqa: E402
+from aare.odds.monte_carlo import HAVE_NUMBA, monte_carlo_odds  # noqa: E402
+from aare.odds.policy import Policy  # noqa: E402
 
 SUITE = [
     ("small land", "land", "3 infantry, 1 artillery, 2 armour, 1 fighter", "4 infantry, 1 fighter", {}),
@@ -114,7 +123,10 @@ def fmt(seconds: float | None) -> str:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    print(f"numba: {'yes' if HAVE_NUMBA else 'no (NumPy sampler)'}; single thread")
+    if "--numpy-solve" in sys.argv:
+        fast_exact.lower_solve = fast_exact.numpy_lower_solve
+    solver = "LAPACK (SciPy)" if fast_exact.lower_solve is not fast_exact.numpy_lower_solve else "NumPy"
+    print(f"numba: {'yes' if HAVE_NUMBA else 'no (NumPy sampler)'}; row solver: {solver}; single thread")
     warm = start_battle("2 infantry", "1 infantry")
     monte_carlo_odds(warm, runs=1000, seed=1)  # compile the kernel outside the timings
     head = f"{'battle':28} {'exact':>12} {'|sum-1|':>9} {'MC/s':>10} {'MC ±0.5%':>12} {'exact/MC':>9}"

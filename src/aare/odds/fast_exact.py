@@ -12,9 +12,10 @@ one matrix product. Python overhead is O(attacker slots).
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
-from aare.odds.ladder import Array, Ladder, capture_of, result_of
-from aare.odds.report import Tally
+from aare.odds.ladder import Array, Ladder, SideLadder, capture_of, result_of
+from aare.odds.report import Tally, Units
 
 
 def capped(dist: Array, cap: int) -> Array:
@@ -48,11 +49,32 @@ def transition(ladder: Ladder, a: int, d: int) -> Array:
 
 
 def _finish(ladder: Ladder, grid: Array, tally: Tally, scale: float) -> None:
-    ta, td = ladder.attacker.total, ladder.defender.total
-    for a in np.nonzero(grid[:ta, td])[0]:
-        _add(ladder, tally, int(a), td, False, grid[a, td] * scale)
-    for d in np.nonzero(grid[ta, :])[0]:
-        _add(ladder, tally, ta, int(d), False, grid[ta, d] * scale)
+    """Tally the terminal states: column `td` below row `ta` (defender destroyed) and row `ta`."""
+    at, de = ladder.attacker, ladder.defender
+    ta, td = at.total, de.total
+    col = grid[:ta, td] * scale
+    hit = np.flatnonzero(col)
+    if hit.size:  # the attacker wins (some attacker slots are left)
+        result = result_of(ladder, 0, td, False)
+        att = hit.tolist()
+        capture = np.array([capture_of(ladder, a, result) for a in att])
+        _spread(tally, result, col[hit], [at.survivors[a] for a in att], de.survivors[td], capture)
+    row = grid[ta, :] * scale
+    hit = np.flatnonzero(row)
+    for d, x in zip(hit.tolist(), row[hit].tolist(), strict=True):  # few: defender wins, or a draw
+        _add(ladder, tally, ta, d, False, x)
+
+
+def _spread(tally: Tally, result: str, p: Array, att: list[Units], dfd: Units, capture: Array) -> None:
+    """`tally.add` for many terminal states of one result with one defender remnant."""
+    total = float(p.sum())
+    tally.results[result] = tally.results.get(result, 0.0) + total
+    side = tally.attacker
+    for u, x in zip(att, p.tolist(), strict=True):
+        side[u] = side.get(u, 0.0) + x
+    tally.defender[dfd] = tally.defender.get(dfd, 0.0) + total
+    if capture.any():
+        tally.capture += float(p[capture].sum())
 
 
 def _add(ladder: Ladder, tally: Tally, a: int, d: int, retreated: bool, p: float) -> None:
@@ -102,74 +124,110 @@ def rows_apply(ladder: Ladder) -> bool:
     return no_subs and not ladder.retreat[0] and ladder.defender.total > 0
 
 
-try:  # scipy is optional; its triangular solve is faster than a general one
-    from scipy.linalg import solve_triangular as _tri
+def numpy_lower_solve(lower: Array, rhs: Array) -> Array:
+    return np.linalg.solve(lower, rhs)
 
-    def _lower_solve(matrix: Array, rhs: Array) -> Array:
-        return _tri(matrix, rhs, lower=True, check_finite=False)  # type: ignore[no-any-return]
 
+try:  # scipy is optional: LAPACK's triangular solve, called directly (the NumPy fallback is a general solve)
+    from scipy.linalg.lapack import dtrtrs as _dtrtrs  # type: ignore[import-untyped]
+
+    def lapack_lower_solve(lower: Array, rhs: Array) -> Array:
+        # lower is C-ordered, so lower.T is the Fortran-ordered upper factor: solve (lower.T).T x = rhs
+        x, info = _dtrtrs(lower.T, rhs, lower=0, trans=1)
+        if info:  # singular (cannot happen for the systems built here): let NumPy report it
+            return np.linalg.solve(lower, rhs)
+        return x  # type: ignore[no-any-return]
+
+    lower_solve = lapack_lower_solve
 except ImportError:  # pragma: no cover
-
-    def _lower_solve(matrix: Array, rhs: Array) -> Array:
-        return np.linalg.solve(matrix, rhs)
+    lower_solve = numpy_lower_solve
 
 
-def _pad(dists: list[Array], width: int) -> Array:
-    out = np.zeros((len(dists), width))
-    for i, x in enumerate(dists):
-        out[i, : len(x)] = x
+def _rows_table(side: SideLadder, rows: int, width: int) -> Array:
+    """The first `rows` main-fire distributions as one [lost, hits] array, zero-padded or capped to `width`."""
+    table = side.main_table
+    if table is None:
+        table = np.zeros((side.total + 1, max(len(x) for x in side.main)))
+        for i, x in enumerate(side.main):
+            table[i, : len(x)] = x
+    table = table[:rows]
+    if table.shape[1] <= width:
+        out = np.zeros((rows, width))
+        out[:, : table.shape[1]] = table
+        return out
+    out = table[:, :width].copy()
+    out[:, width - 1] += table[:, width:].sum(axis=1)  # hits beyond the last target are void
     return out
 
 
+_BATCH_CELLS = 1 << 16  # up to this many [row, d, d'] cells, build all rows' matrices at once
+
+
 def solve_rows(ladder: Ladder, tally: Tally, scale: float = 1.0) -> None:
-    """Exact outcome of a land ladder by attacker rows (see module docstring)."""
+    """Exact outcome of a land ladder by attacker rows (see module docstring).
+
+    In row `a` the expected visits `v[d]` of the live states (a, d) solve one lower-triangular system
+    `(I - L diag(q)) v = arrivals`, with `L[d, d'] = P(attacker scores d - d')` (Toeplitz, self-loop on the
+    diagonal) and `q[d']` the defender's all-miss chance; the push to later rows is one matrix product of
+    the visit-weighted defender hit distributions with the attacker's (capped) hit distributions. Small
+    battles build every row's matrices at once before the loop; large ones one row at a time in reused
+    buffers (a whole [rows, td, td] stack costs more in memory traffic than it saves in Python calls).
+    """
     ta, td = ladder.attacker.total, ladder.defender.total
-    ha = max(len(x) for x in ladder.attacker.main)
-    hd = max(len(x) for x in ladder.defender.main)
-    pa_all = _pad(ladder.attacker.main, max(ha, td + 1))  # hits on the defender, per attacker lost-count
-    pd_all = _pad(ladder.defender.main[:td], hd)  # hits on the attacker, per live defender lost-count
-    pd0 = pd_all[:, 0]
-    diff = np.arange(td)[None, :] - np.arange(td)[:, None]  # [d', d] = d - d'
-    okf = (diff >= 0).astype(float)
-    idx = np.clip(diff, 0, None)
-    diag = np.arange(td)
-    cols = td - np.arange(td)
-    arrivals = np.zeros((ta + 1, td + 1))
-    arrivals[0, 0] = 1.0
-    visits = 0.0
+    hd = max(len(x) for x in ladder.defender.main[:td])
+    pa_all = _rows_table(ladder.attacker, ta, td + 1)  # hits on the defender (td + 1 = all dead)
+    pdt = _rows_table(ladder.defender, td, hd).T.copy()  # [hits on the attacker, d]
+    pd0 = pdt[0]
+    loop = pa_all[:, :1] * pd0[None, :]  # [a, d] all-miss chance
+    stuck = loop >= 1.0 - 1e-15
+    # lower Toeplitz L[a, d, d'] = pa[a, d - d'] as a strided view of the reversed, zero-padded rows
+    rev = np.zeros((ta, 2 * td - 1))
+    rev[:, :td] = pa_all[:, td - 1 :: -1]
+    lower = sliding_window_view(rev, td, axis=1)[:, ::-1, :]
+    tail = np.cumsum(pa_all[:, ::-1], axis=1)[:, :td]  # [a, d'] P(attacker scores >= td - d')
     eye = np.eye(td)
-    full = np.empty((td, td + 1))
+    batch = ta * td * td <= _BATCH_CELLS
+    if batch:  # small: every row's matrices at once
+        systems = eye - lower * pd0[None, None, :]  # [a, d, d']
+        full = np.empty((ta, td, td + 1))  # [a, d', d]: P(the defender goes from d' to d), d = td: destroyed
+        full[:, :, :td] = lower.transpose(0, 2, 1)
+        full[:, :, td] = tail
+    else:  # large: one row's matrices at a time, in reused buffers
+        system, push = np.empty((td, td)), np.empty((td, td + 1))
+    special = (ladder.retreat[:ta] | stuck.any(axis=1)).tolist()
+    # rows past the attacker's end collect there at the end; row a's own live part is dead once solved
+    arrivals = np.zeros((ta + hd, td + 1))
+    arrivals[0, 0] = 1.0
+    visits = np.zeros((ta, td))
+    solve, matmul, multiply, subtract = lower_solve, np.matmul, np.multiply, np.subtract
     for a in range(ta):
         row = arrivals[a, :td]
-        if not row.any():
-            continue
-        if ladder.retreat[a]:
-            for d in np.nonzero(row)[0]:
+        if special[a] and ladder.retreat[a]:
+            for d in np.flatnonzero(row):
                 _add(ladder, tally, a, int(d), True, row[d] * scale)
-            arrivals[a, :td] = 0.0
             continue
-        pa = pa_all[a]
-        loop = pa[0] * pd0
-        stuck = loop >= 1.0 - 1e-15
-        keep = 1.0 / np.where(stuck, 1.0, 1.0 - loop)
-        w = np.where(stuck, 0.0, pd0 * keep)
-        full[:, :td] = pa[idx] * okf  # [d', d] = P(attacker scores d - d')
-        full[:, td] = np.cumsum(pa[::-1])[::-1][cols]  # P(attacker scores >= td - d')
-        system = full[:, :td] * w[:, None]
-        system[diag, diag] = 0.0
-        m = _lower_solve(eye - system.T, row)
-        v = np.where(stuck, 0.0, m * keep)
-        if stuck.any():
-            for d in np.nonzero(stuck & (m > 0))[0]:
-                _add(ladder, tally, a, int(d), False, m[d] * scale)
-            visits += m[stuck].sum()
-        visits += v.sum()
-        out = (v[:, None] * pd_all).T @ full  # [i, d] mass reaching (a + i, d)
-        arrivals[a, td] += out[0, td]
-        reach = min(hd, ta - a)  # rows a+1 .. a+reach-1 are below the attacker's end
-        arrivals[a + 1 : a + reach] += out[1:reach]
-        if hd > reach:
-            arrivals[ta] += out[reach:].sum(axis=0)
-        arrivals[a, :td] = 0.0
-    _finish(ladder, arrivals, tally, scale)
-    tally.cycles += visits * scale
+        if batch:
+            system, push = systems[a], full[a]
+        else:
+            subtract(eye, multiply(lower[a], pd0, out=system), out=system)
+            push[:, :td] = lower[a].T
+            push[:, td] = tail[a]
+        v = _stuck_row(ladder, tally, a, row, system, stuck[a], scale) if special[a] else solve(system, row)
+        visits[a] = v
+        arrivals[a : a + hd] += matmul(pdt * v, push)  # [i, d] mass reaching (a + i, d)
+    arrivals[ta] = arrivals[ta:].sum(axis=0)
+    _finish(ladder, arrivals[: ta + 1], tally, scale)
+    tally.cycles += float(visits.sum()) * scale
+
+
+def _stuck_row(ladder: Ladder, tally: Tally, a: int, row: Array, system: Array, stuck: Array, scale: float) -> Array:
+    """A row where some states cannot change (nobody can hit): their arrivals end the battle as a stalemate.
+    Then the attacker cannot hit at all in this row, so the row's states only move to later rows."""
+    live = ~stuck
+    v = np.zeros(len(row))
+    v[live] = np.linalg.solve(system[np.ix_(live, live)], row[live])
+    ends = row - system[:, live] @ v[live]  # arrivals plus inflow from the row's live states
+    for d in np.nonzero(stuck & (ends > 0))[0]:
+        _add(ladder, tally, a, int(d), False, ends[d] * scale)
+    tally.cycles += float(ends[stuck].sum()) * scale
+    return v

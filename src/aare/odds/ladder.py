@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
+from math import lgamma
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from aare.combat.sequences import LHTR_SEQUENCES
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, dice_per_unit
 from aare.odds.policy import Policy
-from aare.odds.report import Units, freeze
+from aare.odds.report import Units
 
 Array = np.ndarray
 
@@ -66,6 +68,7 @@ class SideLadder:
     survivors: list[Units]  # per lost-count
     units: Array  # per lost-count: combat units alive
     land: Array  # per lost-count: has a land unit alive
+    main_table: Array | None = None  # `main` as one zero-padded [lost, hits] array (rows are views of it)
 
 
 @dataclass
@@ -113,57 +116,87 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     return not (subs and not rules.air_hits_subs_without_destroyer)
 
 
-def _slots(battle: Battle, side: Side, policy: Policy) -> list[tuple[UnitKey, bool]]:
-    """(unit, is last hit of that unit) per slot, in the order hits are taken."""
+def _slot_runs(battle: Battle, side: Side, policy: Policy) -> list[tuple[UnitKey, bool, int]]:
+    """Runs of equal slots (unit, is last hit of that unit, slot count), in the order hits are taken."""
     cat = battle.setup.catalogue
     rank = order_rank(cat, side, policy.order(side))
-    absorb: list[tuple[object, UnitKey]] = []
-    last: list[tuple[object, int, UnitKey]] = []
-    i = 0
-    for key, n in battle.state.units(side):
-        if not key.present or cat[key.type].has("not_casualty"):
+    absorb: list[tuple[object, int, UnitKey, int]] = []
+    last: list[tuple[object, int, UnitKey, int]] = []
+    for i, (key, n) in enumerate(battle.state.units(side)):
+        unit = cat[key.type]
+        if not key.present or unit.has("not_casualty") or n <= 0:
             continue
-        for _ in range(n):
-            remaining = cat[key.type].hits - key.damage
-            absorb += [((rank[key.type], key), key)] * (remaining - 1)
-            last.append(((rank[key.type], -key.damage, key), i, key))
-            i += 1
-    absorb.sort(key=lambda x: x[0])  # type: ignore[arg-type, return-value]
-    last.sort(key=lambda x: (x[0], x[1]))  # type: ignore[arg-type, return-value]
+        if unit.hits - key.damage > 1:
+            absorb.append(((rank[key.type], key), i, key, n * (unit.hits - key.damage - 1)))
+        last.append(((rank[key.type], -key.damage, key), i, key, n))
+    # equal sort keys keep their stacking order (the units of one stack are contiguous and alike)
+    absorb.sort(key=lambda x: (x[0], x[1]))
+    last.sort(key=lambda x: (x[0], x[1]))
     # absorbing slots of a unit must come before its last slot: they all come first
-    return [(k, False) for _, k in absorb] + [(k, True) for _, _, k in last]
+    return [(k, False, n) for _, _, k, n in absorb] + [(k, True, n) for _, _, k, n in last]
 
 
-@lru_cache(maxsize=8192)
-def _binomial(n: int, p: float) -> Array:
-    if p <= 0.0 or p >= 1.0 or n == 0:
-        return _degenerate(n, p)
-    k = np.arange(n + 1)
-    return np.exp(_log_comb(n) + k * np.log(p) + (n - k) * np.log1p(-p))
+@lru_cache(maxsize=256)
+def _binomial_table(n_max: int, p: float) -> Array:
+    """[n, k] = P(k hits from n rolls at chance p), for n <= n_max (zeros for k > n). Read-only."""
+    n = np.arange(n_max + 1)[:, None]
+    k = np.arange(n_max + 1)[None, :]
+    if p <= 0.0 or p >= 1.0:
+        out = (k == (n if p >= 1.0 else 0 * n)).astype(float)
+    else:
+        lf = np.array([lgamma(i + 1) for i in range(n_max + 1)])
+        nk = np.maximum(n - k, 0)
+        with np.errstate(over="ignore"):
+            out = np.exp(lf[n] - lf[k] - lf[nk] + k * np.log(p) + nk * np.log1p(-p))
+        out[k > n] = 0.0
+    out.setflags(write=False)
+    return out  # type: ignore[no-any-return]
 
 
-def _pb(rolls: dict[float, Array], c: int) -> Array:
-    out = np.ones(1)
+def _convolve_rows(x: Array, y: Array) -> Array:
+    """Row-wise convolution of two [rows, width] arrays, by one skewed outer product."""
+    r, a = x.shape
+    b = y.shape[1]
+    if a > b:
+        x, y, a, b = y, x, b, a
+    if a == 1:
+        return x * y  # type: ignore[no-any-return]
+    buf = np.zeros((r, a, a + b))
+    np.multiply(x[:, :, None], y[:, None, :], out=buf[:, :, :b])
+    # row i of the flat buffer read with stride a + b - 1 lands shifted right by i
+    skew = buf.reshape(r, a * (a + b))[:, : a * (a + b - 1)].reshape(r, a, a + b - 1)
+    return skew.sum(axis=1)  # type: ignore[no-any-return]
+
+
+def _pb_rows(rolls: dict[float, Array], rows: int) -> tuple[list[Array], Array]:
+    """Per lost-count Poisson-binomial hit distributions: binomial rows per distinct chance, convolved.
+    Returns the rows trimmed to their support and the zero-padded [lost, hits] array they are views of."""
+    out = np.ones((rows, 1))
+    length = np.ones(rows, dtype=np.int64)
     for p, n in rolls.items():
-        if n[c]:
-            out = np.convolve(out, _binomial(int(n[c]), p))
-    return out
+        top = int(n.max())
+        if top:
+            out = _convolve_rows(out, _binomial_table(top, p)[n])
+            length = length + n
+    return [out[c, :m] for c, m in enumerate(length.tolist())], out
 
 
 def _side(battle: Battle, side: Side, policy: Policy) -> SideLadder:
     """Per lost-count tables of one side. Values come from the engine's value functions per unit kind;
     artillery pairing is recounted at every lost-count as `main_fire_groups` does."""
     cat = battle.setup.catalogue
-    slots = _slots(battle, side, policy)
-    total = len(slots)
+    runs = _slot_runs(battle, side, policy)
+    sizes = np.array([n for _, _, n in runs], dtype=np.int64)
+    total = int(sizes.sum())
     sea = battle.state.kind == "sea"
     land_kind = battle.state.kind in ("land", "amphibious")
-    kinds = sorted({k for k, last in slots if last}, key=lambda k: (cat.order(k.type), k.flags, k.owner))
+    kinds = sorted({k for k, last, _ in runs if last}, key=lambda k: (cat.order(k.type), k.flags, k.owner))
     col = {k: i for i, k in enumerate(kinds)}
     onehot = np.zeros((total + 1, len(kinds)), dtype=np.int64)
-    for i, (key, last) in enumerate(slots):
-        if last:
-            onehot[i, col[key]] = 1
+    run_col = np.array([col[k] if last else -1 for k, last, _ in runs], dtype=np.int64)
+    slot_col = np.repeat(run_col, sizes)
+    is_last = slot_col >= 0
+    onehot[np.nonzero(is_last)[0], slot_col[is_last]] = 1
     alive = np.cumsum(onehot[::-1], axis=0)[::-1]  # [c, kind] units alive after c slots lost
     probe = battle.with_state(battle.state)
     bonus = battle.setup.rules.artillery_support_bonus
@@ -208,31 +241,31 @@ def _side(battle: Battle, side: Side, policy: Policy) -> SideLadder:
     land_cols = [col[k] for k in kinds if cat[k.type].domain == "land"]
     nonair = 0
     air_seen = False
-    for idx, (key, _last) in enumerate(slots):
+    for key, _last, count in runs:
         if cat[key.type].domain == "air":
             air_seen = True
         elif air_seen:
             nonair = -1  # an air slot before a ship: sub hits would not take a prefix
             break
         else:
-            nonair = idx + 1
-    surv = []
-    for c in range(total + 1):
-        counts: dict[str, int] = {}
-        for k in kinds:
-            if alive[c, col[k]]:
-                counts[k.type] = counts.get(k.type, 0) + int(alive[c, col[k]])
-        surv.append(freeze(counts))
+            nonair += count
+    types = sorted({k.type for k in kinds})
+    by_type = np.zeros((len(kinds), len(types)), dtype=np.int64)
+    for k in kinds:
+        by_type[col[k], types.index(k.type)] = 1
+    surv = [tuple(compress(zip(types, row, strict=True), row)) for row in (alive @ by_type).tolist()]
+    main_rows, main_table = _pb_rows(main, total + 1)
     return SideLadder(
-        [k for k, _ in slots],
+        [k for k, _, n in runs for _ in range(n)],
         total,
-        [_pb(main, c) for c in range(total + 1)],
-        [_pb(subs, c) for c in range(total + 1)],
+        main_rows,
+        _pb_rows(subs, total + 1)[0],
         alive[:, dd_cols].sum(axis=1) > 0 if dd_cols else np.zeros(total + 1, dtype=bool),
         np.array(nonair),
         surv,
         alive.sum(axis=1),
         alive[:, land_cols].sum(axis=1) > 0 if land_cols else np.zeros(total + 1, dtype=bool),
+        main_table,
     )
 
 
