@@ -77,6 +77,8 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "choose_casualties", "units": rest}
     if verb == "retreat":
         target = rest[3:].strip() if rest.lower().startswith("to ") else rest
+        if target.lower() in ("", "air", "aircraft"):
+            return {"type": "retreat"}
         return {"type": "retreat", "to": ruleset.board.resolve(target)}
     if verb == "press":
         return {"type": "press"}
@@ -108,7 +110,7 @@ def format_action(action: Mapping[str, Any]) -> str:
     if kind == "choose_casualties":
         return f"casualties {action['units']}"
     if kind == "retreat":
-        return f"retreat to {action['to']}"
+        return f"retreat to {action['to']}" if action.get("to") else "retreat aircraft"
     if kind == "press":
         return "press"
     if kind == "submerge":

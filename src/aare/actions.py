@@ -79,10 +79,11 @@ class ChooseCasualties(_Action):
 
 
 class Retreat(_Action):
-    """Answer a press-or-retreat decision by retreating to `to`."""
+    """Answer a press-or-retreat decision by retreating to `to`. Aircraft need no destination (they stay over
+    the battle and land in non-combat move): `to` is empty when only aircraft retreat."""
 
     type: Literal["retreat"] = "retreat"
-    to: str
+    to: str = ""
 
 
 class Press(_Action):

@@ -1,0 +1,325 @@
+"""Battles on the board: an engine `Battle` built from a `BattleSite` of the game state, and the game events
+its outcome produces (casualties, damage, retreats, submerged submarines, cargo that lands or stays aboard,
+capture, bombing damage). The map does not change while a battle is fought; its outcome is written in one go.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from aare.board.units import UnitCatalogue
+from aare.combat.battle_state import Side, Stacks, UnitKey, make_stacks
+from aare.combat.engine import start_battle
+from aare.combat.rules import CombatRules
+from aare.combat.sequences import lhtr_sequence
+from aare.combat.setup import Battle
+from aare.economy.capture import capture_territory_events
+from aare.economy.damage import damage_cap_remaining, economic_damage_events
+from aare.events import Event, UnitsChanged, UnitsLoaded, UnitsRemoved, apply_events
+from aare.movement import flags
+from aare.movement.battles import BattleSite
+from aare.movement.landing import carrier_lost_spots
+from aare.movement.situation import situation
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+from aare.state.notation import format_units
+from aare.state.unit_stacks import Stack
+
+BOMBARDED = "turn:bombarded"  # a ship that bombarded this turn (LHTR-BOMBARD-one-battle-per-ship)
+SUBMERGED = "turn:submerged"
+LOSS_RULE = {
+    "land": "LHTR-COMBAT-land-sequence",
+    "amphibious": "LHTR-COMBAT-land-sequence",
+    "sea": "LHTR-COMBAT-naval-sequence",
+    "bombing": "LHTR-AA-sbr-fire",
+}
+
+
+def combat_setup(ruleset: Ruleset, kind: str) -> tuple[CombatRules, object]:
+    """The ruleset's combat switches and its sequence for a battle of `kind`."""
+    rules = ruleset.modify("combat_rules", CombatRules())
+    sequence = ruleset.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
+    return rules, sequence
+
+
+def _keys(stacks: Iterable[Stack]) -> Stacks:
+    return make_stacks((UnitKey(s.unit, s.owner, s.damage), s.count) for s in stacks)
+
+
+def bombarding(state: GameState, site: BattleSite, fought: Iterable[str]) -> tuple[tuple[str, Stack], ...]:
+    """The ships that may bombard in `site`: none from a zone that had a sea battle this turn, and none that
+    already bombarded (LHTR-BOMBARD-no-sea-battle, LHTR-BOMBARD-one-battle-per-ship)."""
+    done = set(fought)
+    return tuple((z, s) for z, s in site.bombard if z not in done and not flags.has(s, BOMBARDED))
+
+
+def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = ()) -> Battle:
+    """The engine battle for `site` as the map stands."""
+    units = ruleset.units
+    rules, sequence = combat_setup(ruleset, site.kind)
+    defenders = [s for stacks in site.defenders.values() for s in stacks]
+    if site.kind == "bombing":
+        defenders = [s for s in defenders if units[s.unit].has("not_casualty")]
+    elif site.kind == "sea":
+        defenders = [s for s in defenders if not flags.submerged(s)]
+    overland = None
+    if site.kind == "amphibious":
+        dry = [s for s in site.attackers if units[s.unit].domain == "land" and not flags.value(s, flags.AMPHIBIOUS)]
+        overland = {k: n for k, n in _keys(dry)}
+    ships = bombarding(state, site, fought) if site.kind == "amphibious" else ()
+    owner_techs = {owner: frozenset(state.techs.get(owner, ())) for owner in site.defenders}
+    extra: dict[str, object] = {}
+    if site.kind == "bombing":
+        owner = state.owners.get(site.space)
+        extra = {
+            "territory_value": damage_cap_remaining(state, ruleset, site.space),
+            "treasury": state.banks.get(owner, 0) if owner else 0,
+        }
+    return start_battle(
+        _keys(site.attackers),
+        _keys(defenders),
+        site.kind,
+        units=units,
+        rules=rules,  # type: ignore[arg-type]
+        sequence=sequence,  # type: ignore[arg-type]
+        attacker_techs=frozenset(state.techs.get(site.attacker, ())),
+        owner_techs=owner_techs,
+        bombard=_keys(s for _, s in ships) or None,
+        retreat_to=site.retreat_to,
+        overland=overland,  # type: ignore[arg-type]
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def deciding_power(state: GameState, ruleset: Ruleset, site: BattleSite, side: Side) -> str:
+    """Who answers a decision of `side`: the attacker, or for the defenders the power that holds the territory,
+    else the one with the most units there (LHTR-COMBAT-owner-chooses-casualties, see docs/rulings.md)."""
+    if side == "attacker":
+        return site.attacker
+    owners = [o for o, stacks in site.defenders.items() if any(not ruleset.units[s.unit].has("not_casualty")
+                                                              for s in stacks)]
+    if not owners:
+        owners = list(site.defenders)
+    holder = state.owners.get(site.space)
+    if holder in owners:
+        return holder
+    powers = [p.name for p in ruleset.board.powers]
+    return max(owners, key=lambda o: (sum(s.count for s in site.defenders[o]), -powers.index(o)))
+
+
+# ---------------------------------------------------------------- the outcome on the map
+
+
+@dataclass(frozen=True)
+class Fate:
+    """What became of one unit of the map: `status` is lost, stays, retreated or submerged."""
+
+    status: str
+    damage: int = 0
+
+
+def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units: set[str]) -> list[tuple[Stack, Fate]]:
+    """Match the battle's final units to the map's units of one side, unit by unit. Among identical units the
+    most valuable (a transport with the most cargo) is kept first; the rest are lost."""
+    units = ruleset.units
+    survivors: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for key, n in final:
+        if key.marked or key.type not in side_units:
+            continue
+        status = "retreated" if key.has("retreated") else "submerged" if key.has("submerged") else "stays"
+        survivors.setdefault((key.owner, key.type), []).extend([(key.damage, status)] * n)
+
+    def value(stack: Stack) -> tuple[int, int]:
+        load = sum(units[u].cost for _, u in flags.cargo(stack))
+        return (-stack.damage, load)
+
+    out: list[tuple[Stack, Fate]] = []
+    pool: dict[tuple[str, str], list[Stack]] = {}
+    for stack in stacks:
+        pool.setdefault((stack.owner, stack.unit), []).extend([stack.with_count(1)] * stack.count)
+    for group, members in pool.items():
+        members.sort(key=value, reverse=True)
+        alive = sorted(survivors.get(group, []), reverse=True)
+        for unit in members:
+            pick = next((i for i, (d, _) in enumerate(alive) if d >= unit.damage), None)
+            if pick is None:
+                out.append((unit, Fate("lost")))
+            else:
+                damage, status = alive.pop(pick)
+                out.append((unit, Fate(status, damage)))
+    return out
+
+
+def _grouped(fates: list[tuple[Stack, Fate]]) -> list[tuple[Stack, Fate]]:
+    counts: Counter[tuple[Stack, Fate]] = Counter((s, f) for s, f in fates)
+    return [(stack.with_count(n), fate) for (stack, fate), n in sorted(counts.items(), key=lambda x: repr(x[0]))]
+
+
+class Outcome:
+    """Builds the events of a finished battle against a working state."""
+
+    def __init__(self, state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, to: str | None) -> None:
+        self.state, self.ruleset, self.site, self.battle, self.to = state, ruleset, site, battle, to
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        self.events.extend(events)
+        self.state = apply_events(self.state, events)
+
+    def run(self, fought: Iterable[str]) -> list[Event]:
+        site = self.site
+        if site.kind == "bombing":
+            self._bombing()
+            return self.events
+        self._side("defender", [s for stacks in site.defenders.values() for s in stacks])
+        self._side("attacker", site.attackers)
+        if site.kind == "amphibious":
+            for zone, ship in bombarding(self.state, site, fought):
+                self._mark_bombarded(zone, ship)
+        if site.kind == "sea":
+            self._defending_planes()
+            self._allied_planes()
+        elif self.battle.state.result == "attacker" and self._can_capture():
+            self.emit(*capture_territory_events(self.state, self.ruleset, site.space, site.attacker))
+        return self.events
+
+    def _can_capture(self) -> bool:
+        units = self.ruleset.units
+        return any(s.owner == self.site.attacker and units[s.unit].domain == "land"
+                   and not units[s.unit].has("not_casualty") and flags.has(s, flags.COMBAT)
+                   for s in self.state.stacks(self.site.space))
+
+    def _side(self, side: Side, stacks: Iterable[Stack]) -> None:
+        space, units = self.site.space, self.ruleset.units
+        kinds = {s.unit for s in stacks if not units[s.unit].has("not_casualty")}
+        fates = _grouped(_fates(self.ruleset, [s for s in stacks if s.unit in kinds],
+                                self.battle.state.units(side), kinds))
+        cleared = self.battle.state.result == "attacker" or not any(
+            k.present and not units[k.type].has("not_casualty") for k, _ in self.battle.state.defender)
+        for stack, fate in fates:
+            if side == "attacker" and units[stack.unit].has("transport") and flags.cargo_list(stack, flags.DROPPED):
+                stack = self._landing(stack, fate, cleared)
+            if fate.status == "lost":
+                self.emit(UnitsRemoved(space, stack, LOSS_RULE[self.site.kind]))
+                continue
+            after = replace(stack, damage=fate.damage)
+            if side == "attacker" and not flags.has(after, flags.COMBAT):
+                after = flags.with_flags(after, [flags.COMBAT])  # LHTR-COMBAT-one-battle-per-unit
+            if fate.status == "submerged":
+                after = flags.with_flags(after, [SUBMERGED])
+            move_air = units[stack.unit].domain != "air"
+            to = self.to if fate.status == "retreated" and move_air and self.to else ""
+            if after != stack or to:
+                self.emit(UnitsChanged(space, stack, after, to_space=to))
+
+    def _landing(self, transport: Stack, fate: Fate, cleared: bool) -> Stack:
+        """The units a transport put ashore from this zone: lost with it if it sinks, back aboard if the zone is
+        not cleared (LHTR-TRANSPORT-sea-battle-lost, LHTR-TRANSPORT-amphibious-assault)."""
+        territory = flags.value(transport, flags.UNLOADED)
+        dropped = flags.cargo_list(transport, flags.DROPPED)
+        if territory is None or (fate.status != "lost" and cleared):
+            return transport
+        ashore = []
+        for owner, unit in dropped:
+            stack = next((s for s in self.state.stacks(territory) if s.owner == owner and s.unit == unit
+                          and flags.value(s, flags.AMPHIBIOUS) == self.site.space), None)
+            if stack is not None:
+                ashore.append(stack.with_count(transport.count))
+        if fate.status == "lost":
+            self.emit(*(UnitsRemoved(territory, s, "LHTR-TRANSPORT-sea-battle-lost") for s in ashore))
+            return transport
+        after = flags.with_cargo(transport, (*flags.cargo(transport), *dropped))
+        after = flags.with_flags(after, drop=[flags.DROPPED, flags.UNLOADED])
+        before = transport
+        for i, stack in enumerate(ashore):
+            step = after if i == len(ashore) - 1 else flags.with_cargo(
+                before, (*flags.cargo(before), (stack.owner, stack.unit)))
+            self.emit(UnitsLoaded(territory, stack, self.site.space, before, step))
+            before = step
+        return before
+
+    def _mark_bombarded(self, zone: str, ship: Stack) -> None:
+        self.emit(UnitsChanged(zone, ship, flags.with_flags(ship, [BOMBARDED])))
+
+    def _bombing(self) -> None:
+        space = self.site.space
+        fates = _grouped(_fates(self.ruleset, self.site.attackers, self.battle.state.attacker,
+                                {s.unit for s in self.site.attackers}))
+        for stack, fate in fates:
+            if fate.status == "lost":
+                self.emit(UnitsRemoved(space, stack, "LHTR-AA-sbr-fire"))
+        if self.battle.state.damage:
+            self.emit(*economic_damage_events(self.state, self.ruleset, space, self.battle.state.damage,
+                                              "LHTR-SBR-damage-roll"))
+
+    def _carrier_room(self, owners: Iterable[str]) -> int:
+        units, mine = self.ruleset.units, set(owners)
+        return sum(units[s.unit].carrier_capacity * s.count for s in self.state.stacks(self.site.space)
+                   if s.owner in mine)
+
+    def _defending_planes(self) -> None:
+        """LHTR-AIRMOVE-defending-carrier-lost: defending fighters left without a carrier move one space to a
+        friendly territory or carrier with room, or are lost."""
+        units = self.ruleset.units
+        board = self.ruleset.board
+        for owner in self.site.defenders:
+            side = {p.name for p in board.powers if board.side_of(p.name) == board.side_of(owner)}
+            here = self.state.stacks(self.site.space)
+            planes = [s for s in here if s.owner == owner and units[s.unit].domain == "air"]
+            if not planes:
+                continue
+            room = self._carrier_room(side) - sum(
+                units[s.unit].carrier_size * s.count for s in self.state.stacks(self.site.space)
+                if s.owner in side and units[s.unit].domain == "air" and s.owner != owner)
+            for stack in planes:
+                size = units[stack.unit].carrier_size or 1
+                stay = min(stack.count, max(0, room) // size)
+                room -= stay * size
+                extra = stack.count - stay
+                if not extra:
+                    continue
+                view = situation(self.state, self.ruleset, owner)
+                spots = carrier_lost_spots(view, self.site.space)
+                land = [t for t in spots if view.is_land(t)]
+                if land:
+                    self.emit(UnitsChanged(self.site.space, stack.with_count(extra), stack.with_count(extra),
+                                           to_space=land[0]))
+                else:
+                    self.emit(UnitsRemoved(self.site.space, stack.with_count(extra),
+                                           "LHTR-AIRMOVE-defending-carrier-lost"))
+
+    def _allied_planes(self) -> None:
+        """The attacker's allies' fighters riding on its carriers share their fate: those left without room are
+        lost with the carriers."""
+        units = self.ruleset.units
+        board = self.ruleset.board
+        side = {p.name for p in board.powers if board.side_of(p.name) == board.side_of(self.site.attacker)}
+        room = self._carrier_room(side)
+        for stack in self.state.stacks(self.site.space):
+            if stack.owner in side and stack.owner != self.site.attacker and units[stack.unit].domain == "air":
+                size = units[stack.unit].carrier_size or 1
+                stay = min(stack.count, max(0, room) // size)
+                room -= stay * size
+                if stack.count - stay:
+                    self.emit(UnitsRemoved(self.site.space, stack.with_count(stack.count - stay),
+                                           "LHTR-NAVALCOMBAT-carrier-fighters-defend"))
+
+
+def outcome_events(
+    state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, retreat_to: str | None,
+    fought: Iterable[str] = (),
+) -> list[Event]:
+    """The game events of `battle`, fought at `site`, once it has ended."""
+    return Outcome(state, ruleset, site, battle, retreat_to).run(fought)
+
+
+def units_text(stacks: Stacks, catalogue: UnitCatalogue) -> dict[str, str]:
+    """Present units of a battle side as unit text per owner."""
+    per: dict[str, dict[str, int]] = {}
+    for key, n in stacks:
+        if key.present and not key.marked:
+            per.setdefault(key.owner, {})
+            per[key.owner][key.type] = per[key.owner].get(key.type, 0) + n
+    return {owner: format_units(counts, catalogue) for owner, counts in sorted(per.items())}

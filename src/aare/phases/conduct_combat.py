@@ -1,0 +1,337 @@
+"""Conduct combat: AA guns fire at aircraft that flew over them, then the attacker fights every battle and raid
+its combat move set up, one at a time, in the order it chooses (`fight`). A battle runs through the combat
+engine until it ends or needs a decision; the decision waits in `state.pending` for its answer
+(`choose_casualties`, `press`, `retreat`, `submerge`), which may belong to the defender.
+
+A battle in progress is kept in ``state.extra["combat"]["current"]`` as the dice rolled in it and the answers
+given so far: replaying them through the engine gives the battle back exactly. The map changes only when a
+battle ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from aare.actions import ChooseCasualties, Fight, Press, Retreat, Submerge, parse_action
+from aare.combat import casualties as cas
+from aare.combat import decisions as dec
+from aare.combat.battle_state import Side, UnitKey
+from aare.combat.board_battle import build_battle, combat_setup, deciding_power, outcome_events, units_text
+from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
+from aare.combat.setup import Battle
+from aare.dice import ScriptedDice
+from aare.errors import IllegalAction
+from aare.events import DecisionPending, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.movement import flags
+from aare.movement.battles import BattleSite, pending_battles
+from aare.phases.base import PhaseHandler, TurnContext, register_phase
+from aare.state.game_state import GameState
+from aare.state.notation import format_units, parse_units
+
+KEY = "combat"
+ORDER_RULE = "LHTR-COMBAT-battle-order"
+
+
+# ---------------------------------------------------------------- the phase record
+
+
+def combat_record(state: GameState) -> dict[str, Any]:
+    """This turn's record: the spaces fought and the battle in progress."""
+    record = state.extra.get(KEY)
+    if isinstance(record, Mapping) and record.get("round") == state.round and record.get("nation") == state.nation:
+        return dict(record)
+    return {"round": state.round, "nation": state.nation, "fought": [], "current": None}
+
+
+def _record_event(state: GameState, **changes: Any) -> ExtraSet:
+    return ExtraSet(KEY, {**combat_record(state), **changes}, ORDER_RULE)
+
+
+def open_battles(state: GameState, ruleset: Any) -> list[BattleSite]:
+    """The battles and raids still to fight this turn (flyovers not included)."""
+    fought = set(combat_record(state)["fought"])
+    return [s for s in pending_battles(state, ruleset) if s.kind != "flyover" and _fought_key(s) not in fought]
+
+
+def _fought_key(site: BattleSite) -> str:
+    """Raids are recorded apart from the battle they may share a territory with."""
+    return site.space + "|" + site.kind if site.kind == "bombing" else site.space
+
+
+def _fought_spaces(state: GameState) -> list[str]:
+    return [f for f in combat_record(state)["fought"] if "|" not in f]
+
+
+# ---------------------------------------------------------------- dice
+
+
+class _LiveDice:
+    """The turn's dice, each roll logged as a game event and kept for the battle's replay."""
+
+    def __init__(self, ctx: TurnContext, purpose: str, kept: list[int]) -> None:
+        self.ctx, self.purpose, self.kept = ctx, purpose, kept
+
+    def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
+        values = self.ctx.roll(n, self.purpose, sides)
+        self.kept.extend(values)
+        return values
+
+
+# ---------------------------------------------------------------- answers
+
+
+def _casualties(ctx: TurnContext, battle: Battle, side: Side, text: str) -> dec.Casualties:
+    """Unit text (``2 infantry``), or per owner (``United States: 1 fighter; United Kingdom: 1 infantry``)."""
+    if ":" not in text:
+        return casualties_from_types(battle, side, text)
+    board, units = ctx.ruleset.board, ctx.ruleset.units
+    hits: list[tuple[UnitKey, int]] = []
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        owner_text, _, unit_text = part.partition(":")
+        owner = board.resolve_power(owner_text.strip())
+        mine = tuple((k, n) for k, n in battle.state.units(side) if k.owner == owner)
+        if not mine:
+            raise IllegalAction(f"{owner} has no units in this battle", "LHTR-COMBAT-owner-chooses-casualties")
+        view = battle.with_state(battle.state.with_units(side, mine))
+        hits += casualties_from_types(view, side, parse_units(unit_text, units)).hits
+    return dec.Casualties(tuple(sorted(hits)))
+
+
+def _answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, str | None]:
+    """The engine's answer to the pending decision, and where a retreat goes."""
+    decision = battle.state.pending
+    if isinstance(action, ChooseCasualties):
+        if not isinstance(decision, dec.ChooseCasualties):
+            raise IllegalAction("no casualties are to be chosen now", _rule(decision))
+        return _casualties(ctx, battle, decision.side, action.units), None
+    if isinstance(action, Press):
+        if not isinstance(decision, dec.PressOrRetreat):
+            raise IllegalAction("there is no attack to press now", _rule(decision))
+        return dec.Press(), None
+    if isinstance(action, Retreat):
+        if not isinstance(decision, dec.PressOrRetreat):
+            raise IllegalAction("there is no retreat to make now", _rule(decision))
+        to = ctx.ruleset.board.resolve(action.to) if action.to else None
+        air_only = decision.can_retreat_air and not decision.can_retreat_all
+        if to is None and len(decision.destinations) == 1 and not air_only:
+            to = decision.destinations[0]
+        if to is not None and to not in decision.destinations:
+            raise IllegalAction(f"retreat must go to one of {', '.join(decision.destinations) or 'nowhere'}",
+                                "LHTR-COMBAT-retreat-destination")
+        return dec.Retreat(to, air_only), to
+    if isinstance(action, Submerge):
+        if not isinstance(decision, dec.ChooseSubmerge):
+            raise IllegalAction("no submarine may submerge now", _rule(decision))
+        wanted = parse_units(action.units, ctx.ruleset.units) if action.units else {}
+        if set(wanted) - {u for u in wanted if ctx.ruleset.units[u].has("submerge")}:
+            raise IllegalAction("only submarines submerge", decision.rule)
+        return dec.Submerge(sum(wanted.values())), None
+    raise IllegalAction(f"{action.type} does not answer this decision", _rule(decision))
+
+
+def _rule(decision: object) -> str:
+    return str(getattr(decision, "rule", "LHTR-COMBAT-land-sequence"))
+
+
+def _hits_text(ctx: TurnContext, hits: Iterable[tuple[UnitKey, int]], joint: bool = False) -> str:
+    """Casualty text; `joint` (several powers on the side) names the owner of each group."""
+    per: dict[str, dict[str, int]] = {}
+    for key, n in hits:
+        per.setdefault(key.owner, {})
+        per[key.owner][key.type] = per[key.owner].get(key.type, 0) + n
+    units = ctx.ruleset.units
+    if len(per) == 1 and not joint:
+        return format_units(next(iter(per.values())), units)
+    return "; ".join(f"{owner}: {format_units(c, units)}" for owner, c in sorted(per.items()))
+
+
+def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
+    """A handful of answers to the pending decision: every retreat, press, each number of submarines, and the
+    casualty choices that put the losses on each eligible unit type first."""
+    decision = battle.state.pending
+    if isinstance(decision, dec.PressOrRetreat):
+        out: list[Any] = [Press()]
+        if decision.can_retreat_all and decision.destinations:
+            out += [Retreat(to=d) for d in decision.destinations]
+        elif decision.can_retreat_all or decision.can_retreat_air:
+            out.append(Retreat())
+        return out
+    if isinstance(decision, dec.ChooseSubmerge):
+        return [Submerge(units=f"{n} submarine" if n else "") for n in range(decision.available + 1)]
+    if isinstance(decision, dec.ChooseCasualties):
+        cat = battle.setup.catalogue
+        stacks = battle.state.units(decision.side)
+        types = sorted({k.type for k, _ in stacks if any(cas.eligible(cat, k, b.target) for b in decision.batches)})
+        joint = len({k.owner for k, _ in stacks if not cat[k.type].has("not_casualty")}) > 1
+        seen: list[str] = []
+        for order in [None, *([t] for t in types)]:
+            rank = cas.order_rank(cat, decision.side, order)
+            text = _hits_text(ctx, cas.choose_by_order(cat, stacks, decision.batches, rank), joint)
+            if text not in seen:
+                seen.append(text)
+        return [ChooseCasualties(units=t) for t in seen]
+    return []
+
+
+def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[str, Any]:
+    """What `state.pending` shows: who decides what, and the battle as it stands."""
+    decision = battle.state.pending
+    units = ctx.ruleset.units
+    view: dict[str, Any] = {
+        "space": site.space,
+        "battle": site.kind,
+        "cycle": battle.state.cycle,
+        "attacker": units_text(battle.state.attacker, units),
+        "defender": units_text(battle.state.defender, units),
+        "rule": _rule(decision),
+    }
+    if isinstance(decision, dec.ChooseCasualties):
+        view |= {
+            "kind": "choose_casualties",
+            "side": decision.side,
+            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
+            "hits": decision.required,
+            "eligible": sorted({b.target.describe() for b in decision.batches}),
+        }
+    elif isinstance(decision, dec.PressOrRetreat):
+        view |= {
+            "kind": "press_or_retreat",
+            "side": "attacker",
+            "power": site.attacker,
+            "destinations": list(decision.destinations),
+            "aircraft_only": decision.can_retreat_air and not decision.can_retreat_all,
+        }
+    elif isinstance(decision, dec.ChooseSubmerge):
+        view |= {
+            "kind": "submerge",
+            "side": decision.side,
+            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
+            "available": decision.available,
+        }
+    view["options"] = [a.to_json() for a in decision_candidates(ctx, battle)]
+    return view
+
+
+# ---------------------------------------------------------------- the phase
+
+
+class ConductCombat(PhaseHandler):
+    name = "conduct-combat"
+
+    def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
+        if ctx.state.pending is not None:
+            current = combat_record(ctx.state)["current"]
+            if current is None:
+                return []
+            _site, battle = self._replay(ctx, current)
+            return decision_candidates(ctx, battle)
+        spaces = dict.fromkeys(s.space for s in open_battles(ctx.state, ctx.ruleset))
+        return [Fight(space=s) for s in spaces if space in (None, s)]
+
+    def events_for(self, ctx: TurnContext, action: Any) -> None:
+        record = combat_record(ctx.state)
+        if isinstance(action, Fight):
+            if record["current"] is not None:
+                raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
+            site = self._choose(ctx, action.space)
+            battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+            self._run(ctx, site, battle, {"space": site.space, "kind": site.kind, "dice": [], "answers": []})
+            return
+        if action.type in ("choose_casualties", "press", "retreat", "submerge"):
+            current = record["current"]
+            if current is None:
+                raise IllegalAction("no battle is waiting for an answer", ORDER_RULE)
+            site, battle = self._replay(ctx, current)
+            answer, to = _answer(ctx, battle, action)
+            battle, _ = apply_answer(battle, answer)
+            current = {**current, "answers": [*current["answers"], action.to_json()]}
+            self._run(ctx, site, battle, current, to)
+            return
+        super().events_for(ctx, action)
+
+    def can_end(self, ctx: TurnContext) -> None:
+        left = open_battles(ctx.state, ctx.ruleset)
+        if left:
+            where = ", ".join(sorted({s.space for s in left}))
+            raise IllegalAction(f"every battle must be fought before combat ends: {where}", ORDER_RULE)
+
+    def on_enter(self, ctx: TurnContext) -> None:
+        ctx.emit(ExtraSet(KEY, {"round": ctx.state.round, "nation": ctx.state.nation, "fought": [], "current": None},
+                          ORDER_RULE))
+        self._flyovers(ctx)
+
+    # ------------------------------------------------------------ internals
+
+    def _choose(self, ctx: TurnContext, space: str) -> BattleSite:
+        space = ctx.ruleset.board.resolve(space)
+        sites = open_battles(ctx.state, ctx.ruleset)
+        here = [s for s in sites if s.space == space]
+        if not here:
+            raise IllegalAction(f"there is no battle to fight in {space}", ORDER_RULE)
+        raid = next((s for s in here if s.kind == "bombing"), None)
+        if raid is not None:
+            return raid  # LHTR-SBR-and-normal-attack-same-territory: the raid first
+        site = here[0]
+        fought = set(_fought_spaces(ctx.state))
+        first = [z for z in site.fight_after if z not in fought]
+        if first:
+            raise IllegalAction(f"the sea battle in {first[0]} comes before the landing in {space}", ORDER_RULE)
+        return site
+
+    def _site(self, ctx: TurnContext, current: Mapping[str, Any]) -> BattleSite:
+        for site in open_battles(ctx.state, ctx.ruleset):
+            if site.space == current["space"] and site.kind == current["kind"]:
+                return site
+        raise IllegalAction(f"the battle in {current['space']} can no longer be found", ORDER_RULE)
+
+    def _replay(self, ctx: TurnContext, current: Mapping[str, Any]) -> tuple[BattleSite, Battle]:
+        """The battle in progress, rebuilt from its dice and answers."""
+        site = self._site(ctx, current)
+        battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+        dice = ScriptedDice(list(current["dice"]))
+        battle, _ = advance(battle, dice)
+        for raw in current["answers"]:
+            answer, _to = _answer(ctx, battle, parse_action(raw))
+            battle, _ = apply_answer(battle, answer)
+            battle, _ = advance(battle, dice)
+        return site, battle
+
+    def _run(self, ctx: TurnContext, site: BattleSite, battle: Battle, current: dict[str, Any],
+             to: str | None = None) -> None:
+        kept = list(current["dice"])
+        battle, _ = advance(battle, _LiveDice(ctx, f"{site.kind} battle in {site.space}", kept))
+        if battle.state.pending is not None:
+            ctx.emit(_record_event(ctx.state, current={**current, "dice": kept}))
+            ctx.emit(DecisionPending(decision_view(ctx, site, battle)))
+            return
+        fought = _fought_spaces(ctx.state)
+        ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought))
+        done = [*combat_record(ctx.state)["fought"], _fought_key(site)]
+        ctx.emit(_record_event(ctx.state, fought=done, current=None))
+        if ctx.state.pending is not None:
+            ctx.emit(DecisionPending(None))
+
+    def _flyovers(self, ctx: TurnContext) -> None:
+        """LHTR-AA-flyover: each AA gun overflown in combat move fires one die per aircraft that passed."""
+        rules, _ = combat_setup(ctx.ruleset, "land")
+        while True:
+            site = next((s for s in pending_battles(ctx.state, ctx.ruleset) if s.kind == "flyover"), None)
+            if site is None:
+                return
+            mark = f"{flags.FLYOVER}={site.space}"
+            for space, stack in site.overflying:
+                dice = _LiveDice(ctx, f"AA fire in {site.space}", [])
+                left, _ = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules)
+                alive = left.get(stack.unit, 0)
+                if stack.count - alive:
+                    ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive), "LHTR-AA-flyover"))
+                if alive:
+                    after = replace(stack, flags=tuple(f for f in stack.flags if f != mark))
+                    ctx.emit(UnitsChanged(space, stack.with_count(alive), after.with_count(alive)))
+
+
+register_phase(ConductCombat())
