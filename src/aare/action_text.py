@@ -2,8 +2,9 @@
 
     move 2 infantry, 1 armour Germany -> Poland -> Ukraine S.S.R.
     load 1 infantry, 1 armour Germany -> SZ 5      buy 3 infantry      place 2 infantry in Germany
+    raid 1 bomber United Kingdom -> SZ 7 -> Western Europe -> Germany      rocket Western Europe -> United Kingdom
     research 2 rockets      fight Karelia S.S.R.      casualties 2 infantry      retreat to Russia
-    press      submerge 1 submarine      end
+    retreat aircraft      press      submerge 1 submarine      end
 
 `parse_action_text(text, ruleset)` gives the action's JSON form; `format_action(json)` writes it back.
 """
@@ -43,7 +44,13 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     verb, rest = verb.lower(), rest.strip()
     if verb in ("end", "end_phase", "done") and rest.lower() in ("", "phase", "turn"):
         return {"type": "end_phase"}
-    if verb == "move" or verb == "load":
+    if verb == "rocket":
+        steps = _ARROW.split(rest)
+        if len(steps) != 2:
+            raise MalformedInput("rocket needs a launcher and a target: 'rocket GERMANY -> UNITED KINGDOM'")
+        return {"type": "rocket", "launcher": ruleset.board.resolve(steps[0].strip()),
+                "target": ruleset.board.resolve(steps[1].strip())}
+    if verb in ("move", "load", "raid"):
         steps = _ARROW.split(rest)
         if len(steps) < 2:
             raise MalformedInput(f"{verb} needs a path: '{verb} UNITS FROM -> TO'")
@@ -53,6 +60,8 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
             if len(path) != 2:
                 raise MalformedInput("load takes one territory and one sea zone: 'load UNITS TERRITORY -> SZ N'")
             return {"type": "load", "units": units, "territory": path[0], "sea_zone": path[1]}
+        if verb == "raid":
+            return {"type": "move", "units": units, "path": path, "raid": True}
         return {"type": "move", "units": units, "path": path}
     if verb in ("buy", "purchase"):
         return {"type": "purchase", "units": rest}
@@ -85,8 +94,8 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     if verb == "submerge":
         return {"type": "submerge", "units": rest}
     raise MalformedInput(
-        f"unknown action {verb!r}: use move, load, buy, place, research, fight, casualties, retreat, press, "
-        "submerge or end"
+        f"unknown action {verb!r}: use move, raid, load, buy, place, research, fight, rocket, casualties, retreat, "
+        "press, submerge or end"
     )
 
 
@@ -96,7 +105,10 @@ def format_action(action: Mapping[str, Any]) -> str:
     if kind == "end_phase":
         return "end phase"
     if kind == "move":
-        return f"move {action['units']} {' -> '.join(action['path'])}"
+        verb = "raid" if action.get("raid") else "move"
+        return f"{verb} {action['units']} {' -> '.join(action['path'])}"
+    if kind == "rocket":
+        return f"rocket {action['launcher']} -> {action['target']}"
     if kind == "load":
         return f"load {action['units']} {action['territory']} -> {action['sea_zone']}"
     if kind == "purchase":

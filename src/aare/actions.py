@@ -71,6 +71,14 @@ class Fight(_Action):
     space: str
 
 
+class Rocket(_Action):
+    """Launch a rocket from the AA guns in `launcher` at the industrial complex in `target` (conduct-combat)."""
+
+    type: Literal["rocket"] = "rocket"
+    launcher: str
+    target: str
+
+
 class ChooseCasualties(_Action):
     """Answer a pending casualty decision with the units that take the hits."""
 
@@ -108,12 +116,13 @@ class Place(_Action):
 
 
 Action = Annotated[
-    EndPhase | Research | Purchase | Move | Load | Fight | ChooseCasualties | Retreat | Press | Submerge | Place,
+    EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
+    | Place,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 ACTION_TYPES: tuple[type[_Action], ...] = (
-    EndPhase, Research, Purchase, Move, Load, Fight, ChooseCasualties, Retreat, Press, Submerge, Place,
+    EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
 )
 
 

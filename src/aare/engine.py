@@ -7,7 +7,7 @@ from typing import Any
 
 from aare.actions import EndPhase, parse_action
 from aare.dice import DiceSource
-from aare.errors import IllegalAction
+from aare.errors import AareError, IllegalAction
 from aare.events import Event, GameEnded, PhaseEntered
 from aare.game_log import GameLog
 from aare.phases.base import TurnContext, phase_handler
@@ -48,9 +48,10 @@ class Game:
         return tuple(ctx.events)
 
     def is_legal(self, action: Any) -> bool:
+        """Whether `apply` would accept `action` (a malformed one or one naming unknown things is not legal)."""
         try:
             self._run(TurnContext(self.state, self.ruleset, _DryDice()), parse_action(action))
-        except IllegalAction:
+        except AareError:
             return False
         return True
 

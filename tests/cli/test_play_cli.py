@@ -84,6 +84,9 @@ def test_schema_covers_every_action_type() -> None:
         "fight Karelia S.S.R.",
         "casualties 2 infantry",
         "retreat to Russia",
+        "retreat aircraft",
+        "raid 1 bomber United Kingdom -> SZ 7 -> Western Europe -> Germany",
+        "rocket Western Europe -> United Kingdom",
         "press",
         "submerge 1 submarine",
         "end phase",
@@ -97,3 +100,44 @@ def test_action_text_round_trips(text: str) -> None:
         return
     action = parse_action_text(text, ruleset)
     assert parse_action_text(format_action(action), ruleset) == action
+
+
+@pytest.mark.rule("LHTR-TURN-phase-sequence", "LHTR-COMBAT-battle-order")
+def test_russia_plays_its_first_turn_on_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "r1.json"
+    assert run("new", "--rules", "lhtr-1.3", "--seed", "3", "-o", str(path))[0] == 0
+    file = str(path)
+
+    def act(text: str) -> None:
+        code, _, err = run("act", file, "--text", text)
+        assert code == 0, (text, err)
+
+    def state() -> dict[str, object]:
+        return json.loads(run("show", file, "--json")[1])
+
+    act("end phase")  # no research
+    act("buy 8 infantry")
+    act("end phase")
+    act("move 3 infantry, 1 artillery, 2 armour Russia -> West Russia")
+    act("move 3 infantry Karelia S.S.R. -> West Russia")
+    act("move 3 infantry, 1 armour Archangel -> West Russia")
+    act("move 1 fighter Karelia S.S.R. -> West Russia")
+    act("end phase")
+    code, out, _ = run("legal", file, "--json")
+    assert code == 0 and json.loads(out) == [{"type": "fight", "space": "West Russia"}]
+    act("fight West Russia")
+    while (pending := state()["pending"]) is not None:  # answer each decision with its first option
+        assert isinstance(pending, dict) and pending["space"] == "West Russia"
+        code, _, err = run("act", file, json.dumps(pending["options"][0]))
+        assert code == 0, err
+    assert state()["spaces"]["West Russia"]["owner"] == "Russia"  # type: ignore[index]
+    act("end phase")
+    act("move 1 fighter West Russia -> Russia")
+    act("end phase")
+    act("place 8 infantry in Russia")
+    act("end phase")
+    act("end phase")  # collect income ends the turn
+    after = state()
+    assert (after["round"], after["nation"], after["phase"]) == (1, "Germany", "develop-weapons")
+    code, out, _ = run("log", file)
+    assert code == 0 and "fight West Russia" in out and "place 8 infantry in Russia" in out

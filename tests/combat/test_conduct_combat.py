@@ -9,11 +9,13 @@ import pytest
 
 from aare.dice import ScriptedDice
 from aare.engine import Game
-from aare.errors import IllegalAction
+from aare.errors import AareError, IllegalAction
+from aare.events import apply_events
 from aare.game_log import GameLog
 from aare.invariants import check_log, check_step
 from aare.movement import flags
-from tests.movement.helpers import boat, end, move, position, rejected, units_in
+from aare.selfplay import play_game
+from tests.movement.helpers import boat, end, move, position, rejected, turn_began_with, units_in
 
 
 def with_dice(game: Game, *values: int) -> Game:
@@ -302,3 +304,92 @@ def test_a_battle_in_progress_survives_the_game_file() -> None:
     reread = Game(GameLog.from_json(game.log.to_json()), ScriptedDice([6] * 20))
     assert reread.state.hash() == game.state.hash()
     assert {a.to_json()["units"] for a in reread.legal_actions()} == {"1 infantry", "1 fighter"}
+
+
+def rocket(launcher: str, target: str) -> dict[str, Any]:
+    return {"type": "rocket", "launcher": launcher, "target": target}
+
+
+@pytest.mark.rule("LHTR-TECH-rockets-launchers", "LHTR-TECH-rockets-target", "LHTR-TECH-rockets-damage")
+def test_rockets_from_unmoved_aa_guns_at_complexes_within_three_spaces() -> None:
+    game = position("Germany", "combat-move", {
+        "Germany": "Germany: 2 aa guns, 1 industrial complex", "Western Europe": "Germany: 1 aa gun",
+        "Caucasus": "Russia: 1 aa gun, 1 industrial complex", "United Kingdom": "United Kingdom: 1 industrial complex",
+        "Karelia S.S.R.": "Russia: 1 industrial complex", "Ukraine S.S.R.": "Germany: 1 armour"},
+        techs={"Germany": ["rockets"]})
+    game = turn_began_with(game, {})
+    move(game, "1 armour", "Ukraine S.S.R.", "Caucasus")  # Caucasus falls this turn: its AA gun turns German
+    game = with_dice(to_combat(game), 5, 4)
+    fight(game, "Caucasus")  # no die: only an AA gun defends
+    assert game.state.owners["Caucasus"] == "Germany"
+    launches = {(a.launcher, a.target) for a in game.legal_actions() if a.type == "rocket"}
+    assert launches == {("Germany", "United Kingdom"), ("Germany", "Karelia S.S.R."),
+                        ("Western Europe", "United Kingdom"), ("Western Europe", "Karelia S.S.R.")}
+    rejected(game, rocket("Caucasus", "Karelia S.S.R."), "LHTR-TECH-rockets-launchers")  # captured this turn
+    uk = game.state.banks["United Kingdom"]
+    act(game, rocket("Western Europe", "United Kingdom"))  # rolls 5
+    assert game.state.banks["United Kingdom"] == uk - 5
+    rejected(game, rocket("Germany", "United Kingdom"), "LHTR-TECH-rockets-target")  # one rocket per target
+    rejected(game, rocket("Western Europe", "Karelia S.S.R."), "LHTR-TECH-rockets-launchers")  # one per territory
+    rejected(game, rocket("Germany", "Western Europe"), "LHTR-TECH-rockets-target")
+    act(game, rocket("Germany", "Karelia S.S.R."))  # two AA guns in Germany still launch once
+    rejected(game, rocket("Germany", "Caucasus"), "LHTR-TECH-rockets-launchers")
+    [fired] = [s for s in game.state.stacks("Western Europe") if s.unit == "aa_gun"]
+    assert flags.has(fired, flags.COMBAT)  # the launcher may not move later this turn
+
+
+@pytest.mark.rule("LHTR-TECH-rockets-launchers")
+def test_no_rockets_without_the_technology() -> None:
+    game = position("Germany", "combat-move", {
+        "Western Europe": "Germany: 1 aa gun", "United Kingdom": "United Kingdom: 1 industrial complex"})
+    game = to_combat(game)
+    assert [a.type for a in game.legal_actions()] == ["end_phase"]
+    rejected(game, rocket("Western Europe", "United Kingdom"), "LHTR-TECH-rockets-launchers")
+
+
+def combat_positions(seed: int, rounds: int = 3, limit: int = 30) -> list[Game]:
+    """States met in conduct-combat by a seeded random game, decisions pending or not."""
+    log = play_game("lhtr-1.3", seed, rounds, check=False).log
+    found: list[Game] = []
+    state = log.initial
+    for entry in log.entries:
+        state = apply_events(state, entry.events)
+        if state.phase == "conduct-combat" and len(found) < limit:
+            found.append(Game(GameLog(state)))
+    return found
+
+
+def mutated(action: dict[str, Any]) -> list[dict[str, Any]]:
+    kind = action["type"]
+    if kind == "fight":
+        return [{**action, "space": "Borneo" if action["space"] != "Borneo" else "Japan"}]
+    if kind == "choose_casualties":
+        return [{**action, "units": "99 infantry"}, {"type": "press"}]
+    if kind in ("press", "retreat"):
+        return [{"type": "retreat", "to": "SZ 64"}, {"type": "choose_casualties", "units": "1 infantry"}]
+    if kind == "submerge":
+        return [{"type": "submerge", "units": "9 submarines"}, {"type": "fight", "space": "Germany"}]
+    if kind == "rocket":
+        return [{**action, "target": action["launcher"]}]
+    return [{"type": "fight", "space": "Atlantis"}]
+
+
+@pytest.mark.rule("LHTR-COMBAT-battle-order", "LHTR-COMBAT-owner-chooses-casualties")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_legal_combat_action_applies_and_mutations_change_nothing(seed: int) -> None:
+    positions = combat_positions(seed)
+    assert any(g.state.pending is not None for g in positions)
+    for game in positions:
+        actions = game.legal_actions()
+        assert actions, "no legal action in conduct-combat"
+        before = game.state.hash()
+        for action in actions:
+            trial = Game(GameLog(game.state))
+            trial.apply(action)
+            raw = action.to_json()
+            for bad in mutated(raw):
+                if game.is_legal(bad):
+                    continue
+                with pytest.raises(AareError):
+                    game.apply(bad)
+                assert game.state.hash() == before

@@ -1,7 +1,8 @@
 """Conduct combat: AA guns fire at aircraft that flew over them, then the attacker fights every battle and raid
-its combat move set up, one at a time, in the order it chooses (`fight`). A battle runs through the combat
-engine until it ends or needs a decision; the decision waits in `state.pending` for its answer
-(`choose_casualties`, `press`, `retreat`, `submerge`), which may belong to the defender.
+its combat move set up, one at a time, in the order it chooses (`fight`), and may launch rockets (`rocket`).
+A battle runs through the combat engine until it ends or needs a decision; the decision waits in
+`state.pending` for its answer (`choose_casualties`, `press`, `retreat`, `submerge`), which may belong to the
+defender.
 
 A battle in progress is kept in ``state.extra["combat"]["current"]`` as the dice rolled in it and the answers
 given so far: replaying them through the engine gives the battle back exactly. The map changes only when a
@@ -14,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from aare.actions import ChooseCasualties, Fight, Press, Retreat, Submerge, parse_action
+from aare.actions import ChooseCasualties, Fight, Press, Retreat, Rocket, Submerge, parse_action
 from aare.combat import casualties as cas
 from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
@@ -22,16 +23,21 @@ from aare.combat.board_battle import build_battle, combat_setup, deciding_power,
 from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice
+from aare.economy.damage import economic_damage_events
 from aare.errors import IllegalAction
 from aare.events import DecisionPending, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.battles import BattleSite, pending_battles
+from aare.movement.graph import graph_of
+from aare.movement.situation import turn_start_owners
 from aare.phases.base import PhaseHandler, TurnContext, register_phase
 from aare.state.game_state import GameState
 from aare.state.notation import format_units, parse_units
 
 KEY = "combat"
 ORDER_RULE = "LHTR-COMBAT-battle-order"
+ROCKETS = "rockets"
+ROCKET_RANGE = 3
 
 
 # ---------------------------------------------------------------- the phase record
@@ -42,7 +48,7 @@ def combat_record(state: GameState) -> dict[str, Any]:
     record = state.extra.get(KEY)
     if isinstance(record, Mapping) and record.get("round") == state.round and record.get("nation") == state.nation:
         return dict(record)
-    return {"round": state.round, "nation": state.nation, "fought": [], "current": None}
+    return {"round": state.round, "nation": state.nation, "fought": [], "current": None, "rockets": {}}
 
 
 def _record_event(state: GameState, **changes: Any) -> ExtraSet:
@@ -62,6 +68,62 @@ def _fought_key(site: BattleSite) -> str:
 
 def _fought_spaces(state: GameState) -> list[str]:
     return [f for f in combat_record(state)["fought"] if "|" not in f]
+
+
+# ---------------------------------------------------------------- rockets
+
+
+def rocket_launchers(state: GameState, ruleset: Any) -> list[str]:
+    """Territories from which the power to move may still launch a rocket this turn: it has Rockets and an AA
+    gun there that has not moved, in a territory it held when the turn began, one launch per territory
+    (LHTR-TECH-rockets-launchers)."""
+    power = state.nation
+    if ROCKETS not in state.techs.get(power, ()):
+        return []
+    used = combat_record(state).get("rockets", {})
+    start = turn_start_owners(state)
+    out = []
+    for space, stacks in sorted(state.units.items()):
+        if space in used or state.owners.get(space) != power or start.get(space) != power:
+            continue
+        if any(s.owner == power and ruleset.units[s.unit].has("aa") and not s.moved and not flags.turn_flags(s)
+               for s in stacks):
+            out.append(space)
+    return out
+
+
+def rocket_targets(state: GameState, ruleset: Any, launcher: str) -> list[str]:
+    """Enemy territories with an industrial complex within three spaces of `launcher`, over land and sea but
+    not through neutrals, not yet targeted this turn (LHTR-TECH-rockets-target)."""
+    board = ruleset.board
+    side = board.side_of(state.nation)
+    hit = set(combat_record(state).get("rockets", {}).values())
+    near = graph_of(board).ball(launcher, ROCKET_RANGE)
+    return [t for t in sorted(near) if t not in hit and state.owners.get(t) is not None
+            and board.side_of(state.owners[t]) != side
+            and any(ruleset.units[s.unit].has("bombing_target") for s in state.stacks(t))]
+
+
+def _rocket(ctx: TurnContext, action: Rocket) -> None:
+    board = ctx.ruleset.board
+    launcher, target = board.resolve(action.launcher), board.resolve(action.target)
+    if ROCKETS not in ctx.state.techs.get(ctx.power, ()):
+        raise IllegalAction(f"{ctx.power} has not developed Rockets", "LHTR-TECH-rockets-launchers")
+    if launcher not in rocket_launchers(ctx.state, ctx.ruleset):
+        reason = f"{launcher} cannot launch a rocket: it needs an unmoved AA gun of {ctx.power} in a territory "
+        reason += "held since the turn began, and one launch per territory"
+        raise IllegalAction(reason, "LHTR-TECH-rockets-launchers")
+    if target not in rocket_targets(ctx.state, ctx.ruleset, launcher):
+        reason = f"{target} is no rocket target from {launcher}: an enemy industrial complex within 3 spaces, "
+        raise IllegalAction(reason + "attacked by one rocket a turn", "LHTR-TECH-rockets-target")
+    gun = next(s for s in ctx.state.stacks(launcher) if s.owner == ctx.power and ctx.ruleset.units[s.unit].has("aa")
+               and not s.moved and not flags.turn_flags(s))
+    [roll] = ctx.roll(1, f"rocket from {launcher} at {target}")
+    ctx.emit(*economic_damage_events(ctx.state, ctx.ruleset, target, roll, "LHTR-TECH-rockets-damage"))
+    fired = flags.with_flags(gun.with_count(1), [flags.COMBAT])  # the launcher may not move this turn
+    ctx.emit(UnitsChanged(launcher, gun.with_count(1), fired))
+    rockets = {**combat_record(ctx.state).get("rockets", {}), launcher: target}
+    ctx.emit(ExtraSet(KEY, {**combat_record(ctx.state), "rockets": rockets}, "LHTR-TECH-rockets-target"))
 
 
 # ---------------------------------------------------------------- dice
@@ -230,7 +292,11 @@ class ConductCombat(PhaseHandler):
             _site, battle = self._replay(ctx, current)
             return decision_candidates(ctx, battle)
         spaces = dict.fromkeys(s.space for s in open_battles(ctx.state, ctx.ruleset))
-        return [Fight(space=s) for s in spaces if space in (None, s)]
+        out: list[Any] = [Fight(space=s) for s in spaces if space in (None, s)]
+        for launcher in rocket_launchers(ctx.state, ctx.ruleset):
+            out += [Rocket(launcher=launcher, target=t) for t in rocket_targets(ctx.state, ctx.ruleset, launcher)
+                    if space in (None, launcher, t)]
+        return out
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         record = combat_record(ctx.state)
@@ -251,6 +317,11 @@ class ConductCombat(PhaseHandler):
             current = {**current, "answers": [*current["answers"], action.to_json()]}
             self._run(ctx, site, battle, current, to)
             return
+        if isinstance(action, Rocket):
+            if record["current"] is not None:
+                raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
+            _rocket(ctx, action)
+            return
         super().events_for(ctx, action)
 
     def can_end(self, ctx: TurnContext) -> None:
@@ -260,8 +331,8 @@ class ConductCombat(PhaseHandler):
             raise IllegalAction(f"every battle must be fought before combat ends: {where}", ORDER_RULE)
 
     def on_enter(self, ctx: TurnContext) -> None:
-        ctx.emit(ExtraSet(KEY, {"round": ctx.state.round, "nation": ctx.state.nation, "fought": [], "current": None},
-                          ORDER_RULE))
+        fresh = {"round": ctx.state.round, "nation": ctx.state.nation, "fought": [], "current": None, "rockets": {}}
+        ctx.emit(ExtraSet(KEY, fresh, ORDER_RULE))
         self._flyovers(ctx)
 
     # ------------------------------------------------------------ internals
