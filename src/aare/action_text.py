@@ -130,6 +130,32 @@ def format_action(action: Mapping[str, Any]) -> str:
     return str(action)
 
 
+# Bookkeeping records whose changes `format_event` leaves out (they are in the log all the same).
+QUIET_RECORDS = frozenset({"combat", "turn", "turn_start_owners"})
+
+
+def format_decision(decision: Mapping[str, Any]) -> str:
+    """One line for a pending decision: who must answer what, where, and the ready-made answers."""
+    kind = decision.get("kind")
+    where = f" in {decision['space']}" if decision.get("space") else ""
+    if kind == "choose_casualties":
+        what = f"{decision['power']} chooses {decision['hits']} casualt{'y' if decision['hits'] == 1 else 'ies'}"
+    elif kind == "press_or_retreat":
+        what = f"{decision['power']} presses the attack or retreats"
+    elif kind == "submerge":
+        what = f"{decision['power']} may submerge up to {decision['available']} submarine(s)"
+    else:
+        what = f"{decision.get('power', 'a player')} decides {kind}"
+    sides = ""
+    if "attacker" in decision and "defender" in decision:
+        def side(units: Mapping[str, str]) -> str:
+            return "; ".join(f"{owner}: {text}" for owner, text in units.items()) or "nothing"
+
+        sides = f" [attacker {side(decision['attacker'])} | defender {side(decision['defender'])}]"
+    options = " | ".join(format_action(o) for o in decision.get("options", ()))
+    return f"{what}{where}{sides}" + (f" — options: {options}" if options else "")
+
+
 def format_event(event: Mapping[str, Any]) -> str:
     """One line for an event's JSON form."""
     kind = event.get("type")
@@ -154,7 +180,9 @@ def format_event(event: Mapping[str, Any]) -> str:
     if kind == "game_ended":
         return f"game over: {event['winner']} win ({event['reason']})"
     if kind == "decision_pending":
-        return f"waiting for: {event['decision']}" if event["decision"] else "decision answered"
+        return f"waiting for: {format_decision(event['decision'])}" if event["decision"] else "decision answered"
+    if kind == "extra_set" and event["key"] in QUIET_RECORDS:
+        return ""
     if kind == "extra_set":
         return f"{event['key']} = {event['value']}"
     rest = {k: v for k, v in event.items() if k != "type"}

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -123,15 +122,12 @@ def test_random_walk_through_both_movement_phases(power: str) -> None:
         game.apply({"type": "end_phase"})
 
 
-def test_legal_actions_are_fast_enough_for_bots() -> None:
-    worst = 0.0
+def test_legal_actions_exist_in_every_movement_phase_of_every_power() -> None:
+    """Speed is measured in bench/selfplay.py; here only that every start position offers moves."""
     for power in POWERS:
         for phase in PHASES:
-            game = scenario(nation=power, phase=phase)
-            start = time.perf_counter()
-            game.legal_actions()
-            worst = max(worst, time.perf_counter() - start)
-    assert worst < 1.0
+            actions = scenario(nation=power, phase=phase).legal_actions()
+            assert actions[0].type == "end_phase" and len(actions) > 1
 
 
 def test_legal_actions_for_one_space_and_unknown_names() -> None:

@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from aare.action_text import format_decision
 from aare.game_log import load_log, save_log
 from aare.game_setup import new_game
 from aare.rules.options import parse_option_args
@@ -70,7 +71,7 @@ def _print_summary(data: dict[str, Any]) -> None:
             board.add_row(name, space["owner"] or "", space["units"])
     console.print(board)
     if data["pending"]:
-        console.print(f"waiting for: {data['pending']}")
+        console.print(f"waiting for: {format_decision(data['pending'])}", markup=False)
 
 
 @click.command("rulesets")

@@ -57,7 +57,9 @@ def act(game: Path, action: str | None, text: str | None, as_json: bool) -> None
         return
     click.echo(format_action(raw))
     for event in events:
-        click.echo(f"  {format_event(event.to_json())}")
+        line = format_event(event.to_json())
+        if line:
+            click.echo(f"  {line}")
 
 
 @click.command("undo")
@@ -80,7 +82,9 @@ def log(game: Path) -> None:
     for number, entry in enumerate(g.entries, 1):
         console.print(f"{number:>4}. {format_action(entry.action) if entry.action else '(automatic)'}")
         for event in entry.events:
-            console.print(f"        {format_event(event.to_json())}")
+            line = format_event(event.to_json())
+            if line:
+                console.print(f"        {line}", markup=False)
 
 
 @click.command("actions")
