@@ -131,7 +131,7 @@ def format_action(action: Mapping[str, Any]) -> str:
 
 
 # Bookkeeping records whose changes `format_event` leaves out (they are in the log all the same).
-QUIET_RECORDS = frozenset({"combat", "turn", "turn_start_owners"})
+QUIET_RECORDS = frozenset({"combat", "turn"})
 
 
 def format_decision(decision: Mapping[str, Any]) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from aare.economy.turn import turn_record
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.events import Event
@@ -92,8 +93,8 @@ def turn_began_with(game: Game, owners: Mapping[str, str]) -> Game:
     state = game.state
     board = game.ruleset.board
     start = {**state.owners, **{board.resolve(t): board.resolve_power(p) for t, p in owners.items()}}
-    record = {"round": state.round, "nation": state.nation, "owners": start}
-    return Game(GameLog(replace(state, extra={**state.extra, "turn_start_owners": record})))
+    record = {**turn_record(state), "owners": start}
+    return Game(GameLog(replace(state, extra={**state.extra, "turn": record})))
 
 
 def without(game: Game, space: str, owner: str) -> Game:

@@ -60,7 +60,7 @@ def test_long_range_aircraft_adds_two() -> None:
 def test_aircraft_cannot_land_where_the_side_took_control_this_turn() -> None:
     game = position("Russia", "purchase", {"Russia": "Russia: 1 armour, 1 fighter"})
     end(game)  # entering combat move records who held what
-    assert game.state.phase == "combat-move" and game.state.extra["turn_start_owners"]["nation"] == "Russia"
+    assert game.state.phase == "combat-move" and game.state.extra["turn"]["power"] == "Russia"
     move(game, "1 armour", "Russia", "West Russia", "Karelia S.S.R.")
     ncm = to_phase(game, "non-combat-move")
     rejected(ncm, mv("1 fighter", "Russia", "West Russia"), "LHTR-AIRMOVE-land-friendly-since-start")

@@ -1,8 +1,10 @@
-"""The per-turn record in `state.extra["turn"]`: what the moving power held when its turn began, what it
-has mobilised where, and the economic damage each territory has taken this turn."""
+"""The per-turn record in `state.extra["turn"]`: who held every territory when the turn began, what the moving
+power has mobilised where, and the economic damage each territory has taken this turn. Made when the turn's
+first phase begins; economy (mobilisation, production) and movement (landing, canals, rockets) read it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from aare.events import ExtraSet
@@ -16,17 +18,24 @@ def turn_record(state: GameState) -> dict[str, Any]:
     record = state.extra.get(TURN)
     if isinstance(record, dict) and record.get("round") == state.round and record.get("power") == state.nation:
         return record
-    return {"round": state.round, "power": state.nation, "held": None, "placed": {}, "damage": {}}
+    return {"round": state.round, "power": state.nation, "owners": None, "placed": {}, "damage": {}}
 
 
 def start_turn_event(state: GameState) -> ExtraSet | None:
-    """The record of a new turn (the territories the moving power holds now), unless it already exists."""
+    """The record of a new turn (who holds every territory now), unless it already exists."""
     record = state.extra.get(TURN)
     if isinstance(record, dict) and record.get("round") == state.round and record.get("power") == state.nation:
         return None
-    held = sorted(t for t, owner in state.owners.items() if owner == state.nation)
-    value = {"round": state.round, "power": state.nation, "held": held, "placed": {}, "damage": {}}
+    owners = dict(sorted(state.owners.items()))
+    value = {"round": state.round, "power": state.nation, "owners": owners, "placed": {}, "damage": {}}
     return ExtraSet(TURN, value, "LHTR-MOBILIZE-not-captured-this-turn")
+
+
+def turn_start_owners(state: GameState) -> Mapping[str, str]:
+    """Owners when the current turn began; the current owners when no record was made (a position built
+    mid-turn)."""
+    owners = turn_record(state)["owners"]
+    return owners if isinstance(owners, Mapping) else state.owners
 
 
 def turn_update(state: GameState, rule_id: str, **changes: Any) -> ExtraSet:
@@ -39,5 +48,4 @@ def held_since_turn_start(state: GameState, power: str, territory: str) -> bool:
     Without a record of the turn's start (a position built mid-turn), control now is taken as enough."""
     if state.owners.get(territory) != power:
         return False
-    held = turn_record(state)["held"]
-    return held is None or power != state.nation or territory in held
+    return power != state.nation or turn_start_owners(state).get(territory) == power

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from aare.board.board import Canal
 from aare.board.units import UnitType
 from aare.economy.pool import pool
+from aare.economy.turn import turn_start_owners
 from aare.movement import flags
 from aare.movement.graph import Graph, graph_of
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
-
-TURN_START_OWNERS = "turn_start_owners"
-
-
-def turn_start_owners(state: GameState) -> Mapping[str, str]:
-    """Owners when the current turn began: recorded on entering combat move, else the current owners."""
-    record = state.extra.get(TURN_START_OWNERS)
-    if isinstance(record, Mapping) and record.get("round") == state.round and record.get("nation") == state.nation:
-        owners = record.get("owners")
-        if isinstance(owners, Mapping):
-            return owners
-    return state.owners
 
 
 def purchased_units(state: GameState, power: str) -> dict[str, int]:

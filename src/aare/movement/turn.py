@@ -6,19 +6,20 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from aare.events import Event, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.economy.turn import start_turn_event
+from aare.events import Event, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.landing import hover_spots
 from aare.movement.move_checks import Violation, _assault_from
-from aare.movement.situation import TURN_START_OWNERS, Situation
+from aare.movement.situation import Situation
 from aare.state.game_state import GameState
 
 
 def start_of_turn_events(state: GameState) -> list[Event]:
-    """Record who holds what as the turn's movement begins, and drop per-turn marks left from earlier turns
-    (e.g. on an ally's transport this power loaded or unloaded)."""
-    record = {"round": state.round, "nation": state.nation, "owners": dict(sorted(state.owners.items()))}
-    out: list[Event] = [ExtraSet(TURN_START_OWNERS, record, "LHTR-AIRMOVE-land-friendly-since-start")]
+    """Record who holds what when the turn began (unless an earlier phase did), and drop per-turn marks left
+    from earlier turns (e.g. on an ally's transport this power loaded or unloaded)."""
+    record = start_turn_event(state)
+    out: list[Event] = [record] if record is not None else []
     for space, stacks in sorted(state.units.items()):
         for stack in stacks:
             if stack.moved or flags.turn_flags(stack):

@@ -24,12 +24,12 @@ from aare.combat.engine import advance, apply_answer, casualties_from_types, fly
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice
 from aare.economy.damage import economic_damage_events
+from aare.economy.turn import turn_start_owners
 from aare.errors import IllegalAction
 from aare.events import DecisionPending, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.battles import BattleSite, pending_battles
 from aare.movement.graph import graph_of
-from aare.movement.situation import turn_start_owners
 from aare.phases.base import PhaseHandler, TurnContext, register_phase
 from aare.state.game_state import GameState
 from aare.state.notation import format_units, parse_units
