@@ -103,8 +103,8 @@ def deciding_power(state: GameState, ruleset: Ruleset, site: BattleSite, side: S
     if not owners:
         owners = list(site.defenders)
     holder = state.owners.get(site.space)
-    if holder in owners:
-        return holder
+    if holder in owners or not owners:
+        return holder or "defender"
     powers = [p.name for p in ruleset.board.powers]
     return max(owners, key=lambda o: (sum(s.count for s in site.defenders[o]), -powers.index(o)))
 

@@ -21,12 +21,13 @@ from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
 from aare.combat.board_battle import build_battle, combat_setup, deciding_power, outcome_events, units_text
 from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
+from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.setup import Battle
-from aare.dice import ScriptedDice
+from aare.dice import ScriptedDice, SeededDice
 from aare.economy.damage import economic_damage_events
 from aare.economy.turn import turn_start_owners
 from aare.errors import IllegalAction
-from aare.events import DecisionPending, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.battles import BattleSite, pending_battles
 from aare.movement.graph import graph_of
@@ -129,16 +130,38 @@ def _rocket(ctx: TurnContext, action: Rocket) -> None:
 # ---------------------------------------------------------------- dice
 
 
-class _LiveDice:
-    """The turn's dice, each roll logged as a game event and kept for the battle's replay."""
+class _BattleDice:
+    """The turn's dice for a battle: every roll is kept for the battle's replay and logged as a game event
+    named after the combat step that rolled it (`flush`, once the engine has said what each roll was for)."""
 
-    def __init__(self, ctx: TurnContext, purpose: str, kept: list[int]) -> None:
-        self.ctx, self.purpose, self.kept = ctx, purpose, kept
+    def __init__(self, ctx: TurnContext, where: str, kept: list[int], sides: Mapping[str, str] | None = None) -> None:
+        self.ctx, self.where, self.kept, self.sides = ctx, where, kept, dict(sides or {})
+        self.source = ctx.dice if ctx.dice is not None else SeededDice(ctx.state.dice.seed, ctx.state.dice.counter)
+        self.counter = ctx.state.dice.counter
+        self.rolls: list[tuple[tuple[int, ...], int, int]] = []
 
     def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
-        values = self.ctx.roll(n, self.purpose, sides)
+        values = self.source.roll(n, sides)
+        self.counter = self.source.counter if isinstance(self.source, SeededDice) else self.counter + n
+        self.rolls.append((values, sides, self.counter))
         self.kept.extend(values)
         return values
+
+    def flush(self, engine_events: Iterable[object]) -> None:
+        labels = [_roll_label(e, self.sides) for e in engine_events if isinstance(e, EngineDiceRolled)]
+        for i, (values, sides, counter) in enumerate(self.rolls):
+            label = labels[i] if i < len(labels) else "dice"
+            self.ctx.emit(DiceRolled(f"{self.where}: {label}", values, sides, counter))
+        self.rolls = []
+
+
+def _roll_label(event: EngineDiceRolled, sides: Mapping[str, str]) -> str:
+    what = f"{sides.get(event.side, event.side)} {event.count} {event.unit}"
+    if event.target == "damage":
+        return f"{event.step}: {what}, damage {event.hits}"
+    best = f", best of {event.per_unit}" if event.per_unit > 1 else ""
+    hits = f"{event.hits} hit" + ("" if event.hits == 1 else "s")
+    return f"{event.step}: {what} at {event.hit_on}{best}, {hits}"
 
 
 # ---------------------------------------------------------------- answers
@@ -374,7 +397,10 @@ class ConductCombat(PhaseHandler):
     def _run(self, ctx: TurnContext, site: BattleSite, battle: Battle, current: dict[str, Any],
              to: str | None = None) -> None:
         kept = list(current["dice"])
-        battle, _ = advance(battle, _LiveDice(ctx, f"{site.kind} battle in {site.space}", kept))
+        names = {"attacker": site.attacker, "defender": deciding_power(ctx.state, ctx.ruleset, site, "defender")}
+        dice = _BattleDice(ctx, f"{site.kind} battle in {site.space}", kept, names)
+        battle, engine_events = advance(battle, dice)
+        dice.flush(engine_events)
         if battle.state.pending is not None:
             ctx.emit(_record_event(ctx.state, current={**current, "dice": kept}))
             ctx.emit(DecisionPending(decision_view(ctx, site, battle)))
@@ -395,8 +421,10 @@ class ConductCombat(PhaseHandler):
                 return
             mark = f"{flags.FLYOVER}={site.space}"
             for space, stack in site.overflying:
-                dice = _LiveDice(ctx, f"AA fire in {site.space}", [])
-                left, _ = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules)
+                holder = ctx.state.owners.get(site.space, "defender")
+                dice = _BattleDice(ctx, f"AA gun in {site.space}", [], {"defender": holder})
+                left, engine_events = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules)
+                dice.flush(engine_events)
                 alive = left.get(stack.unit, 0)
                 if stack.count - alive:
                     ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive), "LHTR-AA-flyover"))
