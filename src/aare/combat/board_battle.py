@@ -13,7 +13,7 @@ from aare.board.units import UnitCatalogue
 from aare.combat.battle_state import Side, Stacks, UnitKey, make_stacks
 from aare.combat.engine import start_battle
 from aare.combat.rules import CombatRules
-from aare.combat.sequences import lhtr_sequence
+from aare.combat.sequences import Sequence, lhtr_sequence
 from aare.combat.setup import Battle
 from aare.economy.capture import capture_territory_events
 from aare.economy.damage import damage_cap_remaining, economic_damage_events
@@ -37,7 +37,7 @@ LOSS_RULE = {
 }
 
 
-def combat_setup(ruleset: Ruleset, kind: str) -> tuple[CombatRules, object]:
+def combat_setup(ruleset: Ruleset, kind: str) -> tuple[CombatRules, Sequence]:
     """The ruleset's combat switches and its sequence for a battle of `kind`."""
     rules = ruleset.modify("combat_rules", CombatRules())
     sequence = ruleset.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
@@ -82,13 +82,13 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
         _keys(defenders),
         site.kind,
         units=units,
-        rules=rules,  # type: ignore[arg-type]
-        sequence=sequence,  # type: ignore[arg-type]
+        rules=rules,
+        sequence=sequence,
         attacker_techs=frozenset(state.techs.get(site.attacker, ())),
         owner_techs=owner_techs,
         bombard=_keys(s for _, s in ships) or None,
         retreat_to=site.retreat_to,
-        overland=overland,  # type: ignore[arg-type]
+        overland=overland,
         **extra,  # type: ignore[arg-type]
     )
 

@@ -37,7 +37,8 @@ def opening_branches(battle: Battle, policy: Policy) -> dict[object, float] | No
     if stop == 0 or (st.cycle, st.cursor) != (1, 0):
         return {st: 1.0}
     horizon = max(battle.setup.sequence.horizon, policy.horizon)
-    return dict(general.expand(battle, policy, horizon, stop_at=(1, stop)))
+    expanded = general.expand(battle, policy, horizon, stop_at=(1, stop))
+    return {state: p for state, p in expanded.items()}
 
 
 def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True) -> Tally:

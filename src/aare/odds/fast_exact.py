@@ -42,8 +42,8 @@ def transition(ladder: Ladder, a: int, d: int) -> Array:
         for kd in np.nonzero(d1)[0]:
             fa = a if pend_a else a + ka
             fd = d if pend_d else d + kd
-            on_d = capped(at.main[fa], td - d - kd)
-            on_a = capped(de.main[fd], ta - a - ka)
+            on_d = capped(at.main[fa], int(td - d - kd))
+            on_a = capped(de.main[fd], int(ta - a - ka))
             out[ka : ka + len(on_a), kd : kd + len(on_d)] += (a1[ka] * d1[kd]) * np.outer(on_a, on_d)
     return out
 

@@ -86,7 +86,8 @@ def tables(ladder: Ladder) -> Tables:
 
 def _draw(cdf: Array, rows: Array, rng: np.random.Generator) -> Array:
     u = rng.random(len(rows))
-    return (u[:, None] > cdf[rows]).sum(axis=1)
+    drawn: Array = (u[:, None] > cdf[rows]).sum(axis=1)
+    return drawn
 
 
 def sample_numpy(t: Tables, n: int, rng: np.random.Generator) -> tuple[Array, Array, Array, Array]:
@@ -123,7 +124,7 @@ def sample_numpy(t: Tables, n: int, rng: np.random.Generator) -> tuple[Array, Ar
 
 if HAVE_NUMBA:
 
-    @numba.njit(cache=True)  # type: ignore[misc]
+    @numba.njit(cache=True)  # type: ignore[untyped-decorator]
     def _draw_one(cdf: Array, row: int) -> int:
         u = np.random.random()
         k = 0
@@ -131,7 +132,7 @@ if HAVE_NUMBA:
             k += 1
         return k
 
-    @numba.njit(cache=True)  # type: ignore[misc]
+    @numba.njit(cache=True)
     def _kernel(n, seed, ta, td, main_a, main_d, sub_a, sub_d, dd_a, dd_d, nonair_a, nonair_d, retreat, can_a, can_d):  # type: ignore[no-untyped-def]
         np.random.seed(seed)
         a_out = np.zeros(n, dtype=np.int64)
