@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Regenerate the world map geometry of a board from its hand-written positions and coastlines.
+
+.venv/bin/python scripts/make_map.py            # writes src/aare/data/map/revised-map.json
+.venv/bin/python scripts/make_map.py --check    # exit 1 if the committed file is out of date
+.venv/bin/python scripts/make_map.py --svg /tmp/map.svg   # also render the start position
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from aare.rules.ruleset import load_ruleset
+from aare.web.map_build import build_map, dumps, geometry_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", default="lhtr-1.3", help="ruleset whose board to draw (default lhtr-1.3)")
+    parser.add_argument("--out", type=Path, help="output file (default: the board's map file in aare/data/map)")
+    parser.add_argument("--check", action="store_true", help="only compare with the existing file")
+    parser.add_argument("--svg", type=Path, help="also write an SVG of the starting position here")
+    args = parser.parse_args(argv)
+
+    board = load_ruleset(args.ruleset).board
+    started = time.perf_counter()
+    geometry = build_map(board)
+    text = dumps(geometry)
+    out = args.out or geometry_path(board.id)
+    report = geometry["report"]
+    print(
+        f"{board.id}: {len(geometry['spaces'])} spaces in {time.perf_counter() - started:.1f}s, {len(text) // 1024} KiB"
+    )
+    print(f"board adjacencies without a shared border ({len(report['unshared'])}):")
+    for a, b in report["unshared"]:
+        print(f"  {a} - {b}")
+    print(f"shared borders the board does not list ({len(report['extra'])}):")
+    for a, b in report["extra"]:
+        print(f"  {a} - {b}")
+    for warning in report["warnings"]:
+        print(f"warning: {warning}")
+    if args.check:
+        current = out.read_text(encoding="utf-8") if out.is_file() else ""
+        if current != text:
+            print(f"{out} is out of date: run scripts/make_map.py", file=sys.stderr)
+            return 1
+        print(f"{out} is up to date")
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out}")
+    if args.svg:
+        from aare.game_setup import new_game
+        from aare.web.map_geometry import MapGeometry
+        from aare.web.map_svg import render_map
+
+        state = new_game(args.ruleset, {}, seed=1).state
+        args.svg.write_text(render_map(state, board, geometry=MapGeometry.from_json(geometry)), encoding="utf-8")
+        print(f"wrote {args.svg}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

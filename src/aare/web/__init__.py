@@ -1,0 +1,1 @@
+"""Browser-facing pieces: the world map geometry and its SVG rendering."""

@@ -1,0 +1,162 @@
+"""The world map: hand-written positions, generated geometry and the SVG rendering."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from aare.board.board import Board
+from aare.game_setup import new_game
+from aare.rules.ruleset import load_ruleset
+from aare.state.game_state import GameState
+from aare.web.map_build import build_map, dumps, geometry_path
+from aare.web.map_geometry import MapGeometry, load_geometry
+from aare.web.map_layout import Block, place
+from aare.web.map_projection import Projection
+from aare.web.map_sources import load_spec
+from aare.web.map_style import POWERS, slug
+from aare.web.map_svg import render_map
+from aare.web.map_trace import trace
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return load_ruleset("lhtr-1.3").board
+
+
+@pytest.fixture(scope="module")
+def state() -> GameState:
+    return new_game("lhtr-1.3", {}, seed=1).state
+
+
+@pytest.fixture(scope="module")
+def svg(state: GameState, board: Board) -> str:
+    return render_map(state, board)
+
+
+def test_every_space_has_a_position(board: Board) -> None:
+    spec = load_spec(board.id)
+    named = {r.name for r in spec.regions if not r.decor}
+    assert named == set(board.spaces)
+    for region in spec.regions:
+        for lat, lon in (region.at, *region.seeds):
+            assert -90 <= lat <= 90 and -180 <= lon <= 180
+
+
+def test_every_space_has_a_shape(board: Board) -> None:
+    geo = load_geometry(board.id)
+    assert set(geo.spaces) == set(board.spaces)
+    for name, shape in geo.spaces.items():
+        assert shape.kind == board.spaces[name].kind
+        assert shape.d.startswith("M ") and shape.d.rstrip().endswith("Z")
+        assert 0 <= shape.label[0] <= geo.width and 0 <= shape.label[1] <= geo.height
+        assert 0 <= shape.centroid[0] <= geo.width and 0 <= shape.centroid[1] <= geo.height
+        assert shape.area > 0
+
+
+def test_generated_geometry_is_up_to_date(board: Board) -> None:
+    """The committed JSON is exactly what scripts/make_map.py makes from the current inputs."""
+    committed = geometry_path(board.id).read_text(encoding="utf-8")
+    assert dumps(build_map(board)) == committed, "run scripts/make_map.py to regenerate the map"
+
+
+def test_most_board_adjacencies_are_shared_borders(board: Board) -> None:
+    report = load_geometry(board.id).report
+    assert not report["warnings"]
+    unshared = {tuple(pair) for pair in report["unshared"]}
+    assert ("SZ 15", "SZ 34") in unshared  # the Suez Canal joins two seas that do not touch
+    assert len(unshared) <= 6
+
+
+def test_svg_is_valid_xml_with_every_space(svg: str, board: Board) -> None:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    assert re.fullmatch(r"0 0 [\d.]+ [\d.]+", root.attrib["viewBox"])
+    groups = {g.attrib["data-space"]: g for g in root.iter(f"{SVG}g") if g.attrib.get("class", "").startswith("space")}
+    assert set(groups) == set(board.spaces)
+    ids = [g.attrib["id"] for g in groups.values()]
+    assert len(set(ids)) == len(ids)
+    for name, g in groups.items():
+        assert g.attrib["id"] == f"space-{slug(name)}"
+        assert g.find(f"{SVG}path") is not None
+
+
+def test_svg_colours_territories_by_controller(svg: str, state: GameState, board: Board) -> None:
+    root = ET.fromstring(svg)
+    fills = {
+        g.attrib["data-space"]: g.find(f"{SVG}path").attrib.get("fill")  # type: ignore[union-attr]
+        for g in root.iter(f"{SVG}g")
+        if g.attrib.get("class", "").startswith("space land")
+    }
+    for power, style in POWERS.items():
+        assert style.fill in svg
+        assert fills[board.capital_of(power)] == style.fill
+    assert fills["Switzerland"] not in {s.fill for s in POWERS.values()}
+    assert fills[board.capital_of("Germany")] != fills[board.capital_of("Russia")]
+
+
+def test_svg_shows_unit_counts_ipc_and_victory_cities(svg: str, state: GameState, board: Board) -> None:
+    root = ET.fromstring(svg)
+    tokens = {g.attrib["data-space"]: g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "tokens"}
+    assert set(tokens) == set(board.spaces)
+
+    def texts(space: str) -> str:
+        return " ".join(t.text or "" for t in tokens[space].iter(f"{SVG}text"))
+
+    for space, stacks in state.units.items():
+        infantry = sum(s.count for s in stacks if s.unit == "infantry" and s.owner == stacks[0].owner)
+        if infantry:
+            assert f"{infantry} inf" in texts(space)
+    assert "Germany" in texts("Germany") and "10" in texts("Germany")
+    assert len(root.findall(f".//{SVG}polygon[@class='victory']")) == len(board.victory_cities())
+    assert texts("SZ 5").split()[0] == "5"
+
+
+def test_svg_without_a_state_shows_the_board(board: Board) -> None:
+    root = ET.fromstring(render_map(None, board, width=1200, legend=False))
+    assert root.attrib["width"] == "1200"
+    assert [r.attrib.get("id") for r in root.iter(f"{SVG}rect")] == ["ocean"]  # no unit chips, no legend
+
+
+def test_geometry_loads_from_its_json(board: Board) -> None:
+    raw = json.loads(geometry_path(board.id).read_text(encoding="utf-8"))
+    geo = MapGeometry.from_json(raw)
+    assert geo.spaces["Germany"] == load_geometry(board.id).spaces["Germany"]
+    assert geo.width == 2000 and 0 < geo.height < geo.width
+
+
+def test_projection_inverts() -> None:
+    proj = Projection(
+        -169.0, 76.0, -57.0, 2000.0, ((14.0, 18.0, 1.6),), ((52.0, 14.0, 0.4),), ((54.0, -2.0, 8.0, 0.6),)
+    )
+    lat = np.array([51.5, -33.9, 35.7, 64.8, 0.0])
+    lon = np.array([-0.1, 18.4, 139.7, -147.7, -170.0])
+    x, y = proj.forward(lat, lon)
+    assert (x >= 0).all() and (x < proj.width).all()
+    assert (y >= 0).all() and (y <= proj.height).all()
+    back_lat, back_lon = proj.inverse(x, y)
+    assert np.allclose(back_lat, lat, atol=1e-3)
+    assert np.allclose((back_lon - lon + 180) % 360 - 180, 0, atol=1e-3)
+
+
+def test_trace_shares_borders_exactly() -> None:
+    labels = np.array([[0, 0, 1, 1], [0, 2, 2, 1], [0, 2, 2, 1], [0, 0, 1, 1]], dtype=np.int64)
+    out = trace(labels, 10.0)
+    assert set(out.paths) == {0, 1, 2}
+    pairs = {c.pair for c in out.chains}
+    assert {(0, 1), (0, 2), (1, 2)} <= pairs
+    assert all(p.count("M ") == 1 for p in out.paths.values())
+
+
+def test_layout_avoids_overlaps() -> None:
+    blocks = [Block(str(i), 40, 20, (100, 100), 60.0) for i in range(4)]
+    boxes = list(place(blocks, 400, 300).values())
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
