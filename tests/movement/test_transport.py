@@ -8,6 +8,7 @@ import pytest
 from aare.events import UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.battles import pending_battles
+from aare.state.unit_stacks import Stack
 from tests.movement.helpers import (
     boat,
     end,
@@ -281,3 +282,16 @@ def test_noncombat_unloading_into_a_territory_taken_this_turn() -> None:
     move(game, "1 infantry", "SZ 5", "Karelia S.S.R.")
     assert units_in(game, "Karelia S.S.R.") == {"infantry": 1, "armour": 1}
     assert legal(game, mv("1 infantry", "SZ 5", "Karelia S.S.R.")) is False
+
+
+@pytest.mark.rule("LHTR-TRANSPORT-cm-load-must-assault")
+def test_cargo_stays_aboard_when_other_moves_took_every_coast_it_could_reach() -> None:
+    aboard = Stack("Germany", "transport", 1, moved=2, flags=(
+        "cargo=Germany:infantry", "turn:boarded=Germany:infantry", "turn:combat"))
+    game = position("Germany", "combat-move", {"Archangel": "Russia: 1 infantry"}, stacks=[("SZ 5", aboard)],
+                    owners={"Karelia S.S.R.": "Germany"})
+    end(game)  # every coast of SZ 5 is friendly (Karelia was blitzed): the load stands, the cargo stays aboard
+    [boat_] = [s for s in game.state.stacks("SZ 5") if s.unit == "transport"]
+    assert flags.cargo(boat_) == (("Germany", "infantry"),)
+    russian = position("Germany", "combat-move", {"Karelia S.S.R.": "Russia: 1 infantry"}, stacks=[("SZ 5", aboard)])
+    rejected(russian, {"type": "end_phase"}, "LHTR-TRANSPORT-cm-load-must-assault")

@@ -9,6 +9,7 @@ import click
 
 from aare.odds import odds
 from aare.odds.report import BattleOdds
+from aare.rules.options import parse_option_args
 
 
 def survivors_svg(result: BattleOdds, width: int = 640) -> str:
@@ -58,6 +59,22 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="write an SVG chart")
 @click.option("--explain", is_flag=True, help="print the battle's steps")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a ruleset game option; repeatable")
+@click.option(
+    "--attacker-tech", "attacker_techs", multiple=True, metavar="TECH",
+    help="a technology of the attacker, e.g. super_submarines; repeatable",
+)  # fmt: skip
+@click.option(
+    "--defender-tech", "defender_techs", multiple=True, metavar="TECH",
+    help="a technology of the defender, e.g. long_range_aircraft; repeatable",
+)  # fmt: skip
+@click.option(
+    "--submerge-undetected",
+    type=click.Choice(["none", "attacker", "defender", "both"]),
+    default="none",
+    show_default=True,
+    help="whose undetected subs submerge right after opening fire (rulesets with sub detection, e.g. aare-5.0)",
+)
 def odds_command(
     rules: str,
     attacker: str,
@@ -76,12 +93,26 @@ def odds_command(
     as_json: bool,
     plot: Path | None,
     explain: bool,
+    options: tuple[str, ...],
+    attacker_techs: tuple[str, ...],
+    defender_techs: tuple[str, ...],
+    submerge_undetected: str,
 ) -> None:
-    """Win/draw/loss odds, expected losses and survivors of one battle."""
+    """Win/draw/loss odds, expected losses and survivors of one battle.
+
+    Sub detection (--rules aare-5.0): the detecting side's aircraft in the battle count by themselves; its
+    long_range_aircraft and combined_bombardment (Combined Arms) techs raise the DD-to-detect value, the
+    sub side's super_submarines lower it.
+    """
     result = odds(
         attacker,
         defender,
         rules,
+        options=parse_option_args(options),
+        attacker_techs=frozenset(attacker_techs),
+        defender_techs=frozenset(defender_techs),
+        attacker_submerge_undetected=submerge_undetected in ("attacker", "both"),
+        defender_submerge_undetected=submerge_undetected in ("defender", "both"),
         battle=kind,
         method=method,
         runs=runs,

@@ -2,7 +2,7 @@
 
 Units are counted stacks keyed by `UnitKey` (type, owner, damage, flags), so that equal positions compare
 equal and the calculator can merge them. Flags: ``amphibious`` (landed from the sea, cannot retreat),
-``submerged`` and ``retreated`` (out of the battle), ``detected`` (for sub-detection rules) and the casualty
+``submerged`` and ``retreated`` (out of the battle), ``detected`` and ``kaiten`` (sub-detection rules) and the casualty
 marks ``casualty`` (removed at "remove casualties") and ``casualty:opening`` (removed at the end of opening
 fire); marked units still fire until they are removed.
 """
@@ -139,7 +139,8 @@ class DiceGroup:
 
     `dice_per_unit` > 1 with `best_of` keeps each unit's best die (LHTR heavy bombers); without it each die
     counts. `damage` groups (bombing) roll for a damage total instead of hits: each unit keeps its best die
-    and adds `bonus`.
+    and adds `bonus`. `lowest` groups (e.g. submarine detection) report only their lowest die, capped at
+    `hit_on` + 1 ("no die at or under `hit_on`"); the next step reads it from `BattleState.rolled`.
     """
 
     side: Side
@@ -152,6 +153,7 @@ class DiceGroup:
     best_of: bool = False
     damage: bool = False
     bonus: int = 0
+    lowest: bool = False
 
     @property
     def hit_chance(self) -> float:
@@ -189,6 +191,7 @@ class BattleState:
     result: str | None = None  # attacker | defender | draw | stalemate | retreat | bombed
     damage: int = 0  # bombing damage inflicted
     notes: frozenset[str] = field(default_factory=frozenset)  # per-battle marks steps may set
+    rolled: tuple[tuple[str, str, int], ...] = ()  # (side, group unit, lowest die) of `lowest` dice groups
     echo: tuple[Any, ...] = ()  # events of a decision, reported by the next `advance`
 
     def units(self, side: Side) -> Stacks:
@@ -203,4 +206,4 @@ class BattleState:
 
     @property
     def at_cycle_start(self) -> bool:
-        return self.cursor == 0 and self.roll is None and not self.hits and self.pending is None
+        return self.cursor == 0 and self.roll is None and not self.hits and self.pending is None and not self.rolled

@@ -35,7 +35,20 @@ def damage_die(dice: int, bonus: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)
+def lowest_die(dice: int, cap: int) -> tuple[float, ...]:
+    """Distribution of the lowest of `dice` dice, values above `cap` lumped at `cap` + 1 (index = value)."""
+    cap = min(max(cap, 0), 6)
+    out = [0.0] * (cap + 2)
+    for k in range(1, cap + 1):
+        out[k] = ((7 - k) / 6) ** dice - ((6 - k) / 6) ** dice
+    out[cap + 1] = ((6 - cap) / 6) ** dice
+    return tuple(out)
+
+
 def group_key(g: DiceGroup) -> tuple[Any, ...]:
+    if g.lowest:
+        return ("lowest", g.side, g.unit)
     return ("damage",) if g.damage else ("hits", other(g.side), g.target, g.removal)
 
 
@@ -48,9 +61,13 @@ def key_distributions(request: RollRequest) -> dict[tuple[Any, ...], list[float]
             d = [1.0]
             for _ in range(g.count):
                 d = convolve(d, one)
+        elif g.lowest:
+            d = list(lowest_die(g.count, g.hit_on))
         else:
             d = list(binomial(g.rolls, g.hit_chance))
         key = group_key(g)
+        if g.lowest and key in dists:
+            raise ValueError(f"two lowest-die groups share the key {key}")
         dists[key] = convolve(dists[key], d) if key in dists else d
     return dists
 

@@ -32,11 +32,19 @@ class PressOrRetreat:
 
 @dataclass(frozen=True)
 class ChooseSubmerge:
-    """`side` may submerge up to `available` submarines."""
+    """`side` may submerge up to `available` submarines.
+
+    `stage` says when: "end of cycle" (LHTR) or "after opening fire" (AARe undetected subs). Subs with a
+    flag in `exclude_flags` cannot be chosen; with `mark_stayers`, the subs that could go and stay get that
+    flag (AARe: an undetected sub that stays becomes detected).
+    """
 
     side: Side
     available: int
     rule: str
+    stage: str = "end of cycle"
+    exclude_flags: tuple[str, ...] = ()
+    mark_stayers: str = ""
 
 
 Decision = ChooseCasualties | PressOrRetreat | ChooseSubmerge

@@ -146,6 +146,11 @@ def start_battle(
         raise IllegalAction("allied powers never attack together", "LHTR-COMBAT-no-joint-attacks")
     if kind == "bombing" and not any(catalogue[k.type].has("bombing_target") for k, _ in d):
         raise IllegalAction("a raid needs an enemy industrial complex to bomb", "LHTR-SBR-eligibility")
+    combat_rules = rules or CombatRules()
+    for check in combat_rules.declaration_checks:
+        refused = check(kind, a, d, catalogue)
+        if refused is not None:
+            raise refused
     ships = to_stacks(bombard, catalogue) if bombard else ()
     if ships:
         if kind != "amphibious":
@@ -172,7 +177,7 @@ def start_battle(
     setup = BattleSetup(
         kind=kind,
         catalogue=catalogue,
-        rules=rules or CombatRules(),
+        rules=combat_rules,
         sequence=seq,
         attacker_techs=frozenset(attacker_techs),
         defender_techs=frozenset(defender_techs),
@@ -246,19 +251,24 @@ def hit_key(group_side: Side, target: Any, removal: str) -> tuple[Any, ...]:
 
 
 def resolve_roll(battle: Battle, outcome: Mapping[tuple[Any, ...], int]) -> tuple[Battle, list[Event]]:
-    """Apply a chance outcome: ``{("hits", side hit, target, removal): n, ("damage",): total}``."""
+    """Apply a chance outcome: ``{("hits", side hit, target, removal): n, ("damage",): total,
+    ("lowest", side rolling, group unit): lowest die}``."""
     st = battle.state
     batches = list(st.hits)
     events: list[Event] = []
     damage = st.damage
+    rolled = list(st.rolled)
     for key, n in outcome.items():
         if key[0] == "damage":
             damage += n
+        elif key[0] == "lowest":
+            rolled.append((key[1], key[2], n))
         elif n:
             _, side, target, removal = key
             batches.append(HitBatch(side, target, n, removal, st.roll.step if st.roll else ""))
             events.append(HitsScored(side, n, target.describe(), removal))
-    return battle.with_state(replace(st, roll=None, hits=tuple(batches), damage=damage)), events
+    st = replace(st, roll=None, hits=tuple(batches), damage=damage, rolled=tuple(sorted(rolled)))
+    return battle.with_state(st), events
 
 
 def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event]]:
@@ -270,6 +280,12 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
     for g in request.groups:
         values = dice.roll(g.count * g.dice_per_unit)
         per = [values[i * g.dice_per_unit : (i + 1) * g.dice_per_unit] for i in range(g.count)]
+        if g.lowest:
+            low = min(values)
+            outcome[("lowest", g.side, g.unit)] = low if low <= g.hit_on else g.hit_on + 1
+            hits = sum(1 for v in values if v <= g.hit_on)
+            events.append(DiceRolled(request.step, g.side, g.unit, g.count, g.hit_on, values, hits, "lowest die"))
+            continue
         if g.damage:
             total = sum(max(v) + g.bonus for v in per)
             outcome[("damage",)] = outcome.get(("damage",), 0) + total
@@ -401,7 +417,7 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
             raise IllegalAction("answer with Submerge(count)", decision.rule)
         if not 0 <= answer.count <= decision.available:
             raise IllegalAction(f"at most {decision.available} submarine(s) may submerge now", decision.rule)
-        return _submerge(cleared, decision.side, answer.count)
+        return _submerge(cleared, decision.side, answer.count, decision.exclude_flags, decision.mark_stayers)
     raise IllegalAction(f"unknown decision {decision!r}", "LHTR-COMBAT-land-sequence")
 
 
@@ -449,20 +465,30 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
     return battle.with_state(st), events + more
 
 
-def _submerge(battle: Battle, side: Side, count: int) -> tuple[Battle, list[Event]]:
-    if count == 0:
-        return battle, []
+def _submerge(
+    battle: Battle, side: Side, count: int, exclude: tuple[str, ...] = (), mark_stayers: str = ""
+) -> tuple[Battle, list[Event]]:
+    """Submerge `count` of `side`'s subs (none with a flag in `exclude`); with `mark_stayers`, the subs that
+    could have gone and stay get that flag."""
     cat = battle.setup.catalogue
+
+    def choosable(key: UnitKey) -> bool:
+        return key.present and cat[key.type].has("submerge") and not any(key.has(f) for f in exclude)
+
     left = count
     moved: dict[str, int] = {}
     stacks = battle.state.units(side)
     for key, n in list(stacks):
-        if left and key.present and not key.marked and cat[key.type].has("submerge"):
+        if left and choosable(key) and not key.marked:
             k = min(n, left)
             left -= k
             stacks = add_units(remove_units(stacks, key, k), key.with_flag("submerged"), k)
             moved[key.type] = moved.get(key.type, 0) + k
+    if mark_stayers:
+        stacks = make_stacks((k.with_flag(mark_stayers) if choosable(k) else k, n) for k, n in stacks)
     battle = battle.with_state(battle.state.with_units(side, stacks))
+    if count == 0:
+        return battle, []
     st, more = end_check(battle)
     return battle.with_state(st), [Submerged(side, moved), *more]
 

@@ -82,6 +82,16 @@ class Submerged(Event):
 
 
 @dataclass(frozen=True)
+class SubsDetected(Event):
+    """Submarine detection (AARe): `side`'s subs after the enemy destroyers' detection dice."""
+
+    side: str
+    detected: dict[str, int]
+    undetected: dict[str, int]
+    values: tuple[str, ...] = ()  # each sub group's DD-to-detect value per destroyer group, explained
+
+
+@dataclass(frozen=True)
 class BombingDamage(Event):
     dice: tuple[int, ...]
     rolled: int

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from aare.board.units import UnitCatalogue
+    from aare.combat.battle_state import Stacks
+    from aare.errors import IllegalAction
+
+# A check on a declared battle: (kind, attacking stacks, defending stacks, catalogue) -> why it is illegal.
+DeclarationCheck = Callable[[str, "Stacks", "Stacks", "UnitCatalogue"], "IllegalAction | None"]
 
 
 @dataclass(frozen=True)
@@ -21,6 +31,34 @@ LHTR_TECH_BONUSES = (
     TechBonus("super_submarines", "submarine", "attack", 1, "LHTR-TECH-super-subs"),
     TechBonus("super_submarines", "submarine", "defense", 1, "LHTR-TECH-super-subs"),
 )
+
+
+@dataclass(frozen=True)
+class SubDetection:
+    """Submarine detection (AARe): the DD-to-detect value and its modifiers, with the rule behind each.
+
+    A sub's value against one group of enemy destroyers is `base` + the destroyers' bonuses (own aircraft
+    in the battle: `air_bonus`, or `long_range_air_bonus` with the `long_range_tech`; `combined_arms_bonus`
+    with the `combined_arms_tech`) - the sub's penalties (`super_sub_penalty` with the `super_sub_tech`,
+    `suicide_penalty` when it carries the `suicide_flag`).
+    """
+
+    base: int = 3
+    air_bonus: int = 1
+    long_range_air_bonus: int = 2
+    long_range_tech: str = "long_range_aircraft"
+    combined_arms_bonus: int = 1
+    combined_arms_tech: str = "combined_bombardment"
+    super_sub_penalty: int = 1
+    super_sub_tech: str = "super_submarines"
+    suicide_penalty: int = 1
+    suicide_flag: str = "kaiten"
+    base_rule: str = "AARE-SUBDET-baseline-value-3"
+    air_rule: str = "AARE-SUBDET-air-modifier"
+    long_range_rule: str = "AARE-SUBDET-lra-modifier"
+    combined_arms_rule: str = "AARE-SUBDET-ca-modifier"
+    super_sub_rule: str = "AARE-SUBDET-supersub-modifier"
+    suicide_rule: str = "AARE-SUBDET-kaiten-modifier"
 
 
 @dataclass(frozen=True)
@@ -54,3 +92,7 @@ class CombatRules:
     # LHTR-BOMBARD-casualties-no-return-fire
     bombard_casualties_fire_back: bool = False
     tech_bonuses: tuple[TechBonus, ...] = LHTR_TECH_BONUSES
+    # Checks a battle must pass when it is declared (e.g. AARE-AIRSUB-air-only-vs-subs-only); LHTR has none.
+    declaration_checks: tuple[DeclarationCheck, ...] = ()
+    # Submarine detection (AARe); None: LHTR, every sub is treated as detected.
+    sub_detection: SubDetection | None = None

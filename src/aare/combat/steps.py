@@ -53,7 +53,25 @@ class Step:
             limit = " — 1st cycle only"
         elif self.cycles is not None:
             limit = f" — cycles 1-{self.cycles} only"
-        return f"{self.name}{limit}" + (f" [{self.rule}]" if self.rule else "")
+        empty = " (empty: no rule fills it yet)" if self.run is _nothing else ""
+        return f"{self.name}{limit}" + (f" [{self.rule}]" if self.rule else "") + empty
+
+
+def _never(_battle: Battle) -> bool:
+    return False
+
+
+def _nothing(battle: Battle) -> StepResult:
+    return battle.state, []
+
+
+def anchor(name: str, rule: str = "", cycles: int | None = 1) -> Step:
+    """An empty step: a named place in a sequence that a rule module fills later with `replace`."""
+    return Step(name, _nothing, _never, cycles, rule)
+
+
+def is_anchor(step: Step) -> bool:
+    return step.run is _nothing
 
 
 # ---------------------------------------------------------------- helpers

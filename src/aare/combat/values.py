@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from aare.combat.battle_state import ANY, DiceGroup, Side, Target, UnitKey, other
 from aare.combat.setup import Battle
@@ -106,9 +107,9 @@ def main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
     return _groups(battle, side, units, target_for)
 
 
-def sub_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
-    """Dice of `side`'s submarines in opening fire (LHTR-NAVALCOMBAT-sub-surprise-strike)."""
+def sub_fire_groups(battle: Battle, side: Side, which: Callable[[UnitKey], bool] | None = None) -> list[DiceGroup]:
+    """Dice of `side`'s submarines (those `which` accepts) in opening fire (LHTR-NAVALCOMBAT-sub-surprise-strike)."""
     if not subs_fire_in_opening(battle, side):
         return []
-    units = [(k, n) for k, n in present(battle, side) if is_sub(battle, k)]
+    units = [(k, n) for k, n in present(battle, side) if is_sub(battle, k) and (which is None or which(k))]
     return _groups(battle, side, units, lambda _k: SUB_TARGET)

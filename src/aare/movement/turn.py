@@ -10,7 +10,8 @@ from aare.economy.turn import start_turn_event
 from aare.events import Event, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.landing import hover_spots
-from aare.movement.move_checks import Violation, _assault_from
+from aare.movement.move_checks import Violation, _assault_from, can_reach_assault
+from aare.movement.pathing import remaining
 from aare.movement.situation import Situation
 from aare.state.game_state import GameState
 
@@ -29,8 +30,9 @@ def start_of_turn_events(state: GameState) -> list[Event]:
 
 
 def combat_move_violation(view: Situation) -> Violation | None:
-    """What stops combat move from ending: cargo loaded in combat move still aboard, transports or warships
-    that moved without an attack or amphibious assault to make."""
+    """What stops combat move from ending: cargo loaded in combat move still aboard while an enemy coast is
+    still in reach (when other moves took every coast it could reach, the cargo stays aboard; see
+    docs/rulings.md), transports or warships that moved without an attack or amphibious assault to make."""
     for space in sorted(view.graph.sea):
         for stack in view.own(space):
             unit = view.unit(stack)
@@ -38,11 +40,13 @@ def combat_move_violation(view: Situation) -> Violation | None:
             if unit.has("transport"):
                 mine = [e for e in flags.cargo_list(stack, flags.BOARDED) if e[0] == view.power]
                 aboard = flags.minus(mine, [e for e in flags.cargo_list(stack, flags.DROPPED) if e[0] == view.power])
-                if aboard and Counter(aboard) & Counter(flags.cargo(stack)):
+                loaded = bool(aboard and Counter(aboard) & Counter(flags.cargo(stack)))
+                stranded = loaded and not can_reach_assault(view, space, remaining(view, stack))
+                if loaded and not stranded:
                     what = ", ".join(u for _, u in aboard)
                     reason = f"units loaded in combat move ({what}, in {space}) must go ashore in an amphibious assault"
                     return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")
-                if moved and not view.hostile(space) and flags.value(stack, flags.UNLOADED) is None:
+                if moved and not stranded and not view.hostile(space) and flags.value(stack, flags.UNLOADED) is None:
                     reason = f"the transport moved to {space} in combat move but makes no amphibious assault"
                     return Violation(reason, "LHTR-TURN-combat-move-attack-only")
             elif unit.domain == "sea" and moved and not view.hostile(space) and not _assault_from(view, space):

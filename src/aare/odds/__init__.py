@@ -19,37 +19,45 @@ from aare.odds.report import BattleOdds
 KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious"}
 
 
-def _ruleset(rules: Any) -> Any:
+def _ruleset(rules: Any, options: Mapping[str, Any] | None = None) -> Any:
     if not isinstance(rules, str):
         return rules
     from aare.rules.ruleset import load_ruleset
 
-    return load_ruleset(rules)
+    return load_ruleset(rules, options)
 
 
 def build_battle(
-    attacker: str | Mapping[str, int],
-    defender: str | Mapping[str, int],
+    attacker: str | Mapping[str, Any],
+    defender: str | Mapping[str, Any],
     rules: Any = "lhtr-1.3",
     battle: str = "land",
+    options: Mapping[str, Any] | None = None,
     **inputs: Any,
 ) -> Battle:
-    """A battle of `battle` kind under a ruleset (id or object with `units` and `modify`)."""
+    """A battle of `battle` kind under a ruleset (id, with game `options`, or an object with `units` and
+    `modify`)."""
     kind = KINDS.get(battle)
     if kind is None:
         raise MalformedInput(f"unknown battle kind {battle!r} (land, sea, amphibious)")
-    rs = _ruleset(rules)
+    rs = _ruleset(rules, options)
+    known = set(rs.modify("technologies", ()))
+    for side in ("attacker_techs", "defender_techs"):
+        unknown = sorted(set(inputs.get(side, ())) - known)
+        if known and unknown:
+            raise MalformedInput(f"unknown technology {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     combat_rules = rs.modify("combat_rules", CombatRules())
     sequence = rs.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
     return start_battle(attacker, defender, kind, units=rs.units, rules=combat_rules, sequence=sequence, **inputs)
 
 
 def odds(
-    attacker: str | Mapping[str, int],
-    defender: str | Mapping[str, int],
+    attacker: str | Mapping[str, Any],
+    defender: str | Mapping[str, Any],
     rules: Any = "lhtr-1.3",
     *,
     battle: str = "land",
+    options: Mapping[str, Any] | None = None,
     method: str = "exact",
     runs: int = 100_000,
     seed: int = 0,
@@ -58,12 +66,16 @@ def odds(
     retreat_after: int | None = None,
     retreat_at_units: int | None = None,
     retreat_when_only_air: bool = False,
+    attacker_submerge_undetected: bool = False,
+    defender_submerge_undetected: bool = False,
     explain: bool = False,
     **inputs: Any,
 ) -> BattleOdds:
-    """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `inputs` go to
-    `aare.combat.engine.start_battle` (bombard, defender_aa, attacker_techs, defender_techs, ...)."""
-    b = build_battle(attacker, defender, rules, battle, **inputs)
+    """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
+    game options. `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa, attacker_techs,
+    defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge after opening fire
+    (rulesets with sub detection)."""
+    b = build_battle(attacker, defender, rules, battle, options, **inputs)
     cat = b.setup.catalogue
 
     def order(value: Sequence[str] | str) -> tuple[str, ...]:
@@ -76,6 +88,8 @@ def odds(
         retreat_after=retreat_after,
         retreat_at_units=retreat_at_units,
         retreat_when_only_air=retreat_when_only_air,
+        attacker_submerge_undetected=attacker_submerge_undetected,
+        defender_submerge_undetected=defender_submerge_undetected,
     )
     if method == "exact":
         result = exact_odds(b, policy)

@@ -103,7 +103,8 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     setup = battle.setup
     seq = setup.sequence
     std = STEADY.get(seq.kind)
-    if std is None or seq.kind == "bombing" or tuple(seq.steps) != tuple(std):
+    live = tuple(step for step in seq.steps if not s.is_anchor(step))  # empty anchors never run
+    if std is None or seq.kind == "bombing" or live != tuple(std):
         return False
     rules = setup.rules
     if rules.destroyer_moves_sub_fire_to_main_step or policy.attacker_submerge or policy.defender_submerge:

@@ -28,7 +28,8 @@ class Policy:
     `attacker_order` / `defender_order`: unit types in the order they are lost (unlisted types follow,
     cheapest first); two-hit units always absorb a hit first. Retreat (attacker, at "press or retreat"):
     after `retreat_after` cycles; when down to `retreat_at_units` units or fewer; when only aircraft remain
-    (`retreat_when_only_air`). Submarines submerge when the side's flag is set.
+    (`retreat_when_only_air`). Submarines submerge when the side's flag is set; `*_submerge_undetected`
+    answers the submerge offered right after opening fire (AARe undetected subs).
     """
 
     attacker_order: tuple[str, ...] = ()
@@ -38,6 +39,8 @@ class Policy:
     retreat_when_only_air: bool = False
     attacker_submerge: bool = False
     defender_submerge: bool = False
+    attacker_submerge_undetected: bool = False
+    defender_submerge_undetected: bool = False
 
     @property
     def horizon(self) -> int:
@@ -73,7 +76,14 @@ class Policy:
                 return Retreat(decision.destinations[0] if decision.destinations else None)
             return Retreat(air_only=True)
         if isinstance(decision, ChooseSubmerge):
-            wanted = self.attacker_submerge if decision.side == "attacker" else self.defender_submerge
+            if decision.stage == "after opening fire":
+                wanted = (
+                    self.attacker_submerge_undetected
+                    if decision.side == "attacker"
+                    else self.defender_submerge_undetected
+                )
+            else:
+                wanted = self.attacker_submerge if decision.side == "attacker" else self.defender_submerge
             return Submerge(decision.available if wanted else 0)
         raise TypeError(f"no policy for {decision!r}")
 

@@ -20,6 +20,7 @@ HOOKS: dict[str, str] = {
     "income": "a power's income at collect-income, context: power, state",
     "technologies": "the technologies a power may research (ids)",
     "victory": "the winning side after a round, or None, context: state",
+    "victory_thresholds": "victory cities each side must hold at the end of a round to win ({side: n})",
     "combat_rules": "the combat rule switches",
     "combat_sequence": "a battle's ordered steps, context: kind",
     "move_checks": "the list of movement checks",
@@ -31,7 +32,8 @@ class RuleModule:
     """A named, optional or core piece of rules.
 
     `rule_ids` lists the ledger items the module implements; `option` names a boolean game option that
-    switches the module on; `conflicts` and `requires` name other modules.
+    switches the module on; `conflicts` and `requires` name other modules; `replaces_options` names options
+    of earlier modules that this module's rules make meaningless (they are not offered in the ruleset).
     """
 
     id: str
@@ -43,6 +45,7 @@ class RuleModule:
     option: str | None = None
     conflicts: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
+    replaces_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         unknown = set(self.hooks) - set(HOOKS)

@@ -45,6 +45,8 @@ class RulesetSpec:
                 )
             for spec in module.options:
                 specs[spec.key] = spec
+            for key in module.replaces_options:
+                specs.pop(key, None)
         return tuple(specs.values())
 
 

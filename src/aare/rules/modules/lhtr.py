@@ -18,18 +18,24 @@ def _phase_table(phases: list[PhaseSpec], ruleset: Any, **_: Any) -> list[PhaseS
     return table
 
 
+def _victory_thresholds(needed: dict[str, int], ruleset: Any, **_: Any) -> dict[str, int]:
+    """Every alliance needs the chosen victory level (LHTR-VICTORY-levels)."""
+    level = int(ruleset.options.get("victory_cities", 9))
+    return {**needed, **{p.side: level for p in ruleset.board.powers}}
+
+
 def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
-    """At the end of a round, the alliance holding the chosen number of victory cities wins."""
+    """At the end of a round, the alliance holding its number of victory cities wins (`victory_thresholds`)."""
     if winner is not None:
         return winner
-    needed = int(ruleset.options.get("victory_cities", 9))
+    needed: dict[str, int] = ruleset.modify("victory_thresholds", {})
     held: dict[str, int] = {}
     for territory in ruleset.victory_cities():
         owner = state.owners.get(territory)
         if owner is not None:
             side = ruleset.board.side_of(owner)
             held[side] = held.get(side, 0) + 1
-    winners = [side for side, n in held.items() if n >= needed]
+    winners = [side for side, n in held.items() if side in needed and n >= needed[side]]
     return winners[0] if winners else None
 
 
@@ -85,6 +91,7 @@ LHTR = register_module(
         hooks={
             "phase_table": _phase_table,
             "victory": _victory,
+            "victory_thresholds": _victory_thresholds,
             "income": _income,
             "technologies": _technologies,
             "initial_state": _bid_start,
