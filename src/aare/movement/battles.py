@@ -61,10 +61,13 @@ class BattleSite:
 def pending_battles(state: GameState, ruleset: Ruleset) -> list[BattleSite]:
     """Every battle, raid and flyover the power to move has to fight, flyovers and raids first."""
     view = situation(state, ruleset)
-    seas = _sea_battles(view)
-    sea_spaces = {b.space for b in seas}
-    sites = [*_flyovers(view), *_raids(view), *seas, *_land_battles(view, sea_spaces)]
-    return sorted(sites, key=lambda b: (KIND_ORDER[b.kind], b.space))
+    cached = view.cache.get("pending_battles")
+    if cached is None:
+        seas = _sea_battles(view)
+        sea_spaces = {b.space for b in seas}
+        sites = [*_flyovers(view), *_raids(view), *seas, *_land_battles(view, sea_spaces)]
+        cached = view.cache["pending_battles"] = tuple(sorted(sites, key=lambda b: (KIND_ORDER[b.kind], b.space)))
+    return list(cached)
 
 
 def _defenders(view: Situation, space: str) -> dict[str, tuple[Stack, ...]]:
