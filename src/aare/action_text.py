@@ -5,6 +5,12 @@
     raid 1 bomber United Kingdom -> SZ 7 -> Western Europe -> Germany      rocket Western Europe -> United Kingdom
     research 2 rockets      fight Karelia S.S.R.      casualties 2 infantry      retreat to Russia
     retreat aircraft      press      submerge 1 submarine      end
+    declare russian_winter      free siberian_conscripts: 1 infantry in Buryatia S.S.R.
+    declare severe winter      lend 2 from United States      convert 1 fighter of United States in Russia
+    move factory Karelia S.S.R. -> Archangel
+    bid 6      bid cash 3      treaty infantry in Buryatia S.S.R.      declare d-day
+    airlift 1 infantry Eastern United States -> SZ 10 -> Eastern Canada
+    designate kaiten_torpedoes: 1 submarine in SZ 60      targets carrier, battleship, battleship
 
 `parse_action_text(text, ruleset)` gives the action's JSON form; `format_action(json)` writes it back.
 """
@@ -50,7 +56,24 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
             raise MalformedInput("rocket needs a launcher and a target: 'rocket GERMANY -> UNITED KINGDOM'")
         return {"type": "rocket", "launcher": ruleset.board.resolve(steps[0].strip()),
                 "target": ruleset.board.resolve(steps[1].strip())}
-    if verb in ("move", "load", "raid"):
+    if verb == "coastal":
+        where, sep, target = rest.partition(":")
+        steps = _ARROW.split(where)
+        if not sep or len(steps) != 2 or not target.strip():
+            raise MalformedInput("coastal takes a territory, a sea zone and a ship: 'coastal TERRITORY -> SZ N: SHIP'")
+        unit, of, owner = target.strip().rpartition(" of ")
+        shot: dict[str, Any] = {"type": "coastal_defence", "territory": ruleset.board.resolve(steps[0].strip()),
+                                "sea_zone": ruleset.board.resolve(steps[1].strip()),
+                                "target": unit.strip() if of else target.strip()}
+        if of:
+            shot["owner"] = ruleset.board.resolve_power(owner.strip())
+        return shot
+    if verb == "move" and rest.lower().startswith("factory "):
+        steps = _ARROW.split(rest[len("factory "):])
+        if len(steps) != 2:
+            raise MalformedInput("move factory takes two adjacent spaces: 'move factory FROM -> TO'")
+        return {"type": "move_factory", "path": [ruleset.board.resolve(t.strip()) for t in steps]}
+    if verb in ("move", "load", "raid", "airlift"):
         steps = _ARROW.split(rest)
         if len(steps) < 2:
             raise MalformedInput(f"{verb} needs a path: '{verb} UNITS FROM -> TO'")
@@ -62,6 +85,8 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
             return {"type": "load", "units": units, "territory": path[0], "sea_zone": path[1]}
         if verb == "raid":
             return {"type": "move", "units": units, "path": path, "raid": True}
+        if verb == "airlift":
+            return {"type": "air_transport", "units": units, "path": path}
         return {"type": "move", "units": units, "path": path}
     if verb in ("buy", "purchase"):
         return {"type": "purchase", "units": rest}
@@ -93,9 +118,56 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "press"}
     if verb == "submerge":
         return {"type": "submerge", "units": rest}
+    if verb == "declare" and rest.lower().replace("_", "-") in ("d-day", "dday"):
+        return {"type": "declare_d_day"}
+    if verb == "declare" and rest.lower().replace("_", " ") in ("winter", "severe winter"):
+        return {"type": "severe_winter"}
+    if verb == "lend":
+        amount, by, lender = rest.partition(" from ")
+        if not by or not amount.strip().isdigit():
+            raise MalformedInput("lend takes IPCs and the lender: 'lend 2 from United States'")
+        return {"type": "lend", "lender": ruleset.board.resolve_power(lender.strip()), "amount": int(amount)}
+    if verb == "convert":
+        units, where, space = rest.rpartition(" in ")
+        units, of, owner = units.rpartition(" of ")
+        if not where or not of:
+            raise MalformedInput("convert needs units, their owner and a space: 'convert UNITS of POWER in SPACE'")
+        return {"type": "convert", "units": units.strip(), "owner": ruleset.board.resolve_power(owner.strip()),
+                "space": ruleset.board.resolve(space.strip())}
+    if verb == "bid":
+        cash, _, amount = rest.rpartition(" ")
+        if not amount.isdigit() or cash.lower() not in ("", "cash"):
+            raise MalformedInput("bid takes a number of IPCs: 'bid 6', or 'bid cash 3' to take bid IPCs as cash")
+        return {"type": "bid_cash" if cash else "bid", "amount": int(amount)}
+    if verb == "treaty":
+        _, found, space = rest.rpartition(" in ")
+        if not found:
+            raise MalformedInput("treaty needs a space: 'treaty infantry in SPACE'")
+        return {"type": "treaty_infantry", "space": ruleset.board.resolve(space.strip())}
+    if verb == "declare":
+        if not rest:
+            raise MalformedInput("declare needs a national advantage: 'declare russian_winter'")
+        return {"type": "declare_advantage", "advantage": rest}
+    if verb == "designate":
+        advantage, sep, placed = rest.partition(":")
+        units, found, space = placed.rpartition(" in ")
+        if not sep or not found:
+            raise MalformedInput("designate needs an advantage, units and a space: "
+                                 "'designate ADVANTAGE: UNITS in SPACE'")
+        return {"type": "designate", "advantage": advantage.strip(), "units": units.strip(),
+                "space": ruleset.board.resolve(space.strip())}
+    if verb == "targets":
+        return {"type": "declare_targets", "targets": rest}
+    if verb == "free":
+        advantage, sep, placed = rest.partition(":")
+        units, found, space = placed.rpartition(" in ")
+        if not sep or not found:
+            raise MalformedInput("free needs an advantage, units and a space: 'free ADVANTAGE: UNITS in SPACE'")
+        return {"type": "place_free", "advantage": advantage.strip(), "units": units.strip(),
+                "space": ruleset.board.resolve(space.strip())}
     raise MalformedInput(
-        f"unknown action {verb!r}: use move, raid, load, buy, place, research, fight, rocket, casualties, retreat, "
-        "press, submerge or end"
+        f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
+        "retreat, press, submerge, declare, free, bid, treaty, lend, convert, coastal, designate, targets or end"
     )
 
 
@@ -109,6 +181,8 @@ def format_action(action: Mapping[str, Any]) -> str:
         return f"{verb} {action['units']} {' -> '.join(action['path'])}"
     if kind == "rocket":
         return f"rocket {action['launcher']} -> {action['target']}"
+    if kind == "air_transport":
+        return f"airlift {action['units']} {' -> '.join(action['path'])}"
     if kind == "load":
         return f"load {action['units']} {action['territory']} -> {action['sea_zone']}"
     if kind == "purchase":
@@ -127,6 +201,33 @@ def format_action(action: Mapping[str, Any]) -> str:
         return "press"
     if kind == "submerge":
         return f"submerge {action.get('units', '')}".strip()
+    if kind == "bid":
+        return f"bid {action['amount']}"
+    if kind == "bid_cash":
+        return f"bid cash {action['amount']}"
+    if kind == "treaty_infantry":
+        return f"treaty infantry in {action['space']}"
+    if kind == "declare_d_day":
+        return "declare d-day"
+    if kind == "declare_advantage":
+        return f"declare {action['advantage']}"
+    if kind == "place_free":
+        return f"free {action['advantage']}: {action['units']} in {action['space']}"
+    if kind == "severe_winter":
+        return "declare severe winter"
+    if kind == "lend":
+        return f"lend {action['amount']} from {action['lender']}"
+    if kind == "convert":
+        return f"convert {action['units']} of {action['owner']} in {action['space']}"
+    if kind == "move_factory":
+        return f"move factory {' -> '.join(action['path'])}"
+    if kind == "designate":
+        return f"designate {action['advantage']}: {action['units']} in {action['space']}"
+    if kind == "declare_targets":
+        return f"targets {action['targets']}"
+    if kind == "coastal_defence":
+        owner = f" of {action['owner']}" if action.get("owner") else ""
+        return f"coastal {action['territory']} -> {action['sea_zone']}: {action['target']}{owner}"
     return str(action)
 
 
@@ -144,6 +245,10 @@ def format_decision(decision: Mapping[str, Any]) -> str:
         what = f"{decision['power']} presses the attack or retreats"
     elif kind == "submerge":
         what = f"{decision['power']} may submerge up to {decision['available']} submarine(s)"
+    elif kind == "treaty_infantry":
+        what = f"{decision['power']} places {decision['count']} free infantry of the broken or void treaty"
+    elif kind == "choose_targets":
+        what = f"{decision['power']} names {decision['count']} target(s) for its Kaitens and Kamikazes, in order"
     else:
         what = f"{decision.get('power', 'a player')} decides {kind}"
     sides = ""

@@ -79,6 +79,15 @@ class Rocket(_Action):
     target: str
 
 
+class AirTransport(_Action):
+    """Carry infantry by heavy bomber in non-combat move (AARe): the bombers in `path[0]` take one infantry
+    each from there, fly `path` and set it down in the last space, a friendly territory."""
+
+    type: Literal["air_transport"] = "air_transport"
+    units: str
+    path: list[str] = Field(min_length=2)
+
+
 class ChooseCasualties(_Action):
     """Answer a pending casualty decision with the units that take the hits."""
 
@@ -115,14 +124,121 @@ class Place(_Action):
     space: str
 
 
+class DeclareAdvantage(_Action):
+    """Declare one of the power's national advantages (by its id, e.g. ``"russian_winter"``)."""
+
+    type: Literal["declare_advantage"] = "declare_advantage"
+    advantage: str
+
+
+class PlaceFree(_Action):
+    """Place free units that a declared national advantage grants (`advantage`) in `space`."""
+
+    type: Literal["place_free"] = "place_free"
+    advantage: str
+    units: str
+    space: str
+
+
+class Bid(_Action):
+    """A player's straight bid before the game: the IPCs he would need to play the Axis (the lower bid plays
+    the Axis). Made by the first power of the side the player is seated with."""
+
+    type: Literal["bid"] = "bid"
+    amount: int = Field(ge=0, le=999)
+
+
+class BidCash(_Action):
+    """Take `amount` IPCs of the side's bid as cash in this power's treasury instead of bid units (setup-bid)."""
+
+    type: Literal["bid_cash"] = "bid_cash"
+    amount: int = Field(ge=1, le=999)
+
+
+class TreatyInfantry(_Action):
+    """Choose where the free infantry of a broken or void non-aggression treaty go (the defender decides)."""
+
+    type: Literal["treaty_infantry"] = "treaty_infantry"
+    space: str
+
+
+class DeclareDDay(_Action):
+    """Declare the D-Day invasion of Western Europe at the start of the United Kingdom's turn."""
+
+    type: Literal["declare_d_day"] = "declare_d_day"
+
+
+class SevereWinter(_Action):
+    """Declare a Severe Winter (Russian Winter: once a game, in Russia's collect-income phase)."""
+
+    type: Literal["severe_winter"] = "severe_winter"
+
+
+class Lend(_Action):
+    """An ally (`lender`) lends the power to move `amount` IPCs from its treasury (Lend-Lease, purchase)."""
+
+    type: Literal["lend"] = "lend"
+    lender: str
+    amount: int = Field(ge=1, le=99)
+
+
+class Convert(_Action):
+    """Turn `owner`'s units in `space` into the power to move's own units (Lend-Lease, mobilize)."""
+
+    type: Literal["convert"] = "convert"
+    units: str
+    owner: str
+    space: str
+
+
+class CoastalDefence(_Action):
+    """Atlantic Wall (conduct-combat): the artillery in `territory` fires its coastal-defence shot at one enemy
+    ship of type `target` (of `owner`, when several powers have that type there) in the adjacent `sea_zone`."""
+
+    type: Literal["coastal_defence"] = "coastal_defence"
+    territory: str
+    sea_zone: str
+    target: str
+    owner: str = ""
+
+
+class MoveFactory(_Action):
+    """Move one industrial complex from `path[0]` to the adjacent `path[1]` (Mobile Industry, non-combat move)."""
+
+    type: Literal["move_factory"] = "move_factory"
+    path: list[str] = Field(min_length=2, max_length=2)
+
+
+class Designate(_Action):
+    """Japan designates its units for a one-way mission (combat move): subs in the sea zone they attack as
+    Kaitens (`advantage` ``kaiten_torpedoes``), fighters as Kamikazes (``kamikaze_attacks``) before they fly."""
+
+    type: Literal["designate"] = "designate"
+    advantage: str
+    units: str
+    space: str
+
+
+class DeclareTargets(_Action):
+    """Answer a target declaration of a sea battle (Kaitens, Kamikazes): the enemy ships in order, primary
+    first, e.g. ``"carrier, battleship, battleship"`` (``"United Kingdom:destroyer"`` names the owner)."""
+
+    type: Literal["declare_targets"] = "declare_targets"
+    targets: str
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
-    | Place,
+    | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
+    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
+    DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
+    MoveFactory, CoastalDefence,
+    Designate, DeclareTargets,
 )
 
 

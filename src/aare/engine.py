@@ -10,11 +10,11 @@ from aare.dice import DiceSource
 from aare.errors import AareError, IllegalAction
 from aare.events import Event, GameEnded, PhaseEntered
 from aare.game_log import GameLog
-from aare.phases.base import TurnContext, phase_handler
+from aare.phases.base import TurnContext, phase_candidates, phase_extensions, phase_handler
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.state.game_state import GameState
 
-DECISION_ACTIONS = frozenset({"choose_casualties", "retreat", "press", "submerge"})
+DECISION_ACTIONS = frozenset({"choose_casualties", "retreat", "press", "submerge", "declare_targets"})
 
 
 class _DryDice:
@@ -58,8 +58,7 @@ class Game:
     def legal_actions(self, space: str | None = None) -> list[Any]:
         """Every action `apply` accepts now (moves and placements touching `space` only, when given)."""
         ctx = TurnContext(self.state, self.ruleset, _DryDice())
-        handler = phase_handler(self.state.phase)
-        candidates = list(handler.candidates(ctx, space))
+        candidates = phase_candidates(ctx, space)
         if self.state.pending is None:
             candidates.insert(0, EndPhase())
         return [a for a in candidates if self.is_legal(a)]
@@ -83,25 +82,47 @@ class Game:
         if state.winner is not None:
             raise IllegalAction(f"the game is over: {state.winner} won", "LHTR-VICTORY-check-end-of-round")
         handler = phase_handler(state.phase)
-        if state.pending is not None and action.type not in DECISION_ACTIONS:
+        extensions = phase_extensions(ctx)
+        if state.pending is not None and action.type not in DECISION_ACTIONS and not any(
+            action.type in e.action_types and state.pending.get("kind") in e.answers for e in extensions
+        ):
             raise IllegalAction(
                 f"{state.pending.get('power', 'a player')} must first answer: {state.pending.get('kind')}",
                 "LHTR-COMBAT-owner-chooses-casualties",
             )
         if isinstance(action, EndPhase):
             handler.can_end(ctx)
+            for extension in extensions:
+                extension.can_end(ctx)
             self._advance(ctx)
+            return
+        claimed = next((e for e in extensions if action.type in e.action_types), None)
+        for extension in extensions:
+            if extension is not claimed:
+                extension.before(ctx, action)  # an action another extension handles is "another action" too
+        if claimed is not None:
+            claimed.events_for(ctx, action)
         else:
             handler.events_for(ctx, action)
+        for extension in extensions:
+            extension.after(ctx, action)
+
+    @staticmethod
+    def _enter(ctx: TurnContext) -> None:
+        phase_handler(ctx.state.phase).on_enter(ctx)
+        for extension in phase_extensions(ctx):
+            extension.on_enter(ctx)
 
     def _advance(self, ctx: TurnContext) -> None:
         """Leave the phase; enter the next phase, the next power's turn, or the next round. A phase whose
         exit already moved play elsewhere (a pre-game phase handing over to the next power) is followed."""
         ruleset = ctx.ruleset
         cursor = (ctx.state.round, ctx.state.nation, ctx.state.phase)
+        for extension in phase_extensions(ctx):
+            extension.on_exit(ctx)
         phase_handler(ctx.state.phase).on_exit(ctx)
         if (ctx.state.round, ctx.state.nation, ctx.state.phase) != cursor:
-            phase_handler(ctx.state.phase).on_enter(ctx)
+            self._enter(ctx)
             return
         phases = [p.name for p in ruleset.phase_table()]
         powers = [p.name for p in ruleset.board.powers]
@@ -121,4 +142,4 @@ class Game:
                 round_, turn = round_ + 1, 0
             nation = powers[turn]
         ctx.emit(PhaseEntered(round_, nation, phase))
-        phase_handler(phase).on_enter(ctx)
+        self._enter(ctx)

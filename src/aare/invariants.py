@@ -137,7 +137,8 @@ def _pool_accounting(
 
 
 def _bid_accounting(before: GameState, after: GameState, ruleset: Ruleset, events: tuple[Event, ...]) -> list[str]:
-    """A side's bid fund shrinks by exactly the price of the bid units placed and the IPCs banked."""
+    """A side's bid fund shrinks by exactly the price of the bid units placed and the IPCs banked (a fund that
+    appears where the side had none is granted: a settled straight bid)."""
     spent: Counter[str] = Counter()
     for e in events:
         if isinstance(e, UnitsAdded) and e.rule_id == BID_RULE:
@@ -149,7 +150,7 @@ def _bid_accounting(before: GameState, after: GameState, ruleset: Ruleset, event
     return [
         f"the {side} bid fund fell by {old.get(side, 0) - new.get(side, 0)}, {spent[side]} was spent"
         for side in set(old) | set(new) | set(spent)
-        if old.get(side, 0) - new.get(side, 0) != spent[side]
+        if old.get(side, 0) - new.get(side, 0) != spent[side] and not (side not in old and not spent[side])
     ]
 
 

@@ -87,7 +87,7 @@ def test_cli_odds_with_aare_rules_explains_the_sequence_and_takes_techs_and_opti
     data = json.loads(res.output)
     assert abs(data["attacker_win"] - 1 / 3) < 1e-9
     assert any("sub detection" in line for line in data["steps"])
-    assert any("kaitens" in line and "empty" in line for line in data["steps"])
+    assert any("kaitens" in line and "AARE-NA-JPN-kaiten-hit-3" in line for line in data["steps"])
     text = runner.invoke(cli, [*base, "--explain"])
     assert "sea battle steps" in text.output and "attacker undetected subs submerge" in text.output
     dive = json.loads(runner.invoke(cli, [*base, "--json", "--submerge-undetected", "attacker"]).output)

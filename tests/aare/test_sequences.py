@@ -20,8 +20,9 @@ LAND_STEPS = [
 ]
 NAVAL_STEPS = [
     "declare suicide targets", "sub detection", "sub detection result",
-    "interceptors", "battleship aa", "coastal defence", "kaitens", "kamikazes",
-    "attacker sub first strike", "defender sub first strike", "remove opening fire casualties",
+    "interceptors", "battleship aa", "coastal defence", "kaitens", "kaiten 2", "kamikazes", "kamikaze 2",
+    "suicide attacks result", "attacker sub first strike", "defender sub first strike",
+    "remove opening fire casualties",
     "attacker undetected subs submerge", "defender undetected subs submerge",
     "attacker fire", "defender fire", "remove casualties", "attacker submerge", "press or retreat",
     "defender submerge",
@@ -29,6 +30,7 @@ NAVAL_STEPS = [
 FIRST_CYCLE_ONLY_SEA = {
     "declare suicide targets", "sub detection", "sub detection result", "interceptors", "battleship aa",
     "coastal defence", "kaitens", "kamikazes", "attacker undetected subs submerge", "defender undetected subs submerge",
+    "kaiten 2", "kamikaze 2", "suicide attacks result",  # Japan's Kaitens and Kamikazes roll one at a time
 }
 
 
@@ -45,9 +47,11 @@ def test_land_sequence_order_and_first_cycle_steps() -> None:
     seq = sequence("land")
     assert list(seq.names) == LAND_STEPS
     assert [s.name for s in seq.steps if s.cycles == 1] == LAND_STEPS[:5]
-    assert [s.name for s in seq.steps if is_anchor(s)] == ["interceptors", "german 88s"]
+    assert [s.name for s in seq.steps if is_anchor(s)] == ["interceptors"]  # German 88's fills 2d
     assert list(sequence("amphibious").names) == LAND_STEPS
-    assert list(sequence("bombing").names) == ["interceptors", "aa fire", "bombing damage", "bombing result"]
+    assert list(sequence("bombing").names) == [  # aare_tech adds the escorts' protection roll
+        "interceptors", "aa fire", "escort protection", "escort protection result", "radar rocket defence",
+        "bombing damage", "bombing result"]  # Radar (UK) adds the rocket shoot-down
     # an amphibious assault with AA and bombardment: opening fire in order, none in cycle 2
     b = battle("2 infantry, 1 fighter", "2 infantry", "amphibious", bombard="1 battleship", defender_aa=True)
     b, events = one_cycle(b, [6, 6, 6, 6, 6, 6, 6])  # AA 6; bombard 6; attack 6, 6, 6; defence 6, 6
@@ -79,10 +83,14 @@ def test_naval_sequence_order_and_first_cycle_steps() -> None:
 @pytest.mark.rule("AARE-LANDSEQ-step-order", "AARE-NAVALSEQ-step-order")
 def test_anchors_are_empty_until_a_module_fills_them() -> None:
     seq = sequence("sea")
-    for name in ("declare suicide targets", "interceptors", "battleship aa", "coastal defence", "kaitens", "kamikazes"):
-        assert is_anchor(seq[name]) and "empty" in seq[name].describe()
-    filled = seq.replace("coastal defence", Step("coastal defence", lambda b: (b.state, []), cycles=1))
-    assert list(filled.names) == NAVAL_STEPS and not is_anchor(filled["coastal defence"])
+    # aare_tech fills 2a, 2b; Atlantic Wall 2c; Japan's Kaiten and Kamikaze advantages 1a, 2d, 2e
+    assert not any(is_anchor(step) for step in seq.steps)
+    bare = load_ruleset(RULES, {"national_advantages": False}).modify("combat_sequence", lhtr_sequence("sea"),
+                                                                        kind="sea")
+    for name in ("declare suicide targets", "kaitens", "kamikazes", "coastal defence"):
+        assert is_anchor(bare[name]) and "empty" in bare[name].describe()
+    filled = bare.replace("coastal defence", Step("coastal defence", lambda b: (b.state, []), cycles=1))
+    assert not is_anchor(filled["coastal defence"])
     assert list(lhtr_sequence("sea").names) == [  # LHTR is unchanged
         "attacker sub first strike", "defender sub first strike", "remove opening fire casualties", "attacker fire",
         "defender fire", "remove casualties", "attacker submerge", "press or retreat", "defender submerge"]

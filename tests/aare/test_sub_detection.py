@@ -243,7 +243,10 @@ def test_worked_example_super_subs_detected_kaitens_not() -> None:
     b = battle({**units(JPN, submarine=2), **kaitens(2)}, units(US, destroyer=3), attacker_techs={"super_submarines"})
     assert values(b) == {"United States:submarine": 2, "United States:submarine/kaiten": 1}
     b = until_roll(b, "sub detection")
-    b, events = first_cycle(b, [2, 4, 5, 6, 6, 6, 6, 6])
+    b, events = roll_with_dice(b, ScriptedDice([2, 4, 5]))
+    b, more = run(b)  # the detection result, up to the first Kaiten's roll (the Kaiten advantage)
+    events += more
+    assert b.state.roll is not None and b.state.roll.step == "kaitens"
     [roll] = rolls(events, "sub detection")
     assert (roll.count, roll.hit_on, roll.dice) == (3, 2, (2, 4, 5))
     report = detections(events)["attacker"]

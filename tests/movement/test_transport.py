@@ -295,3 +295,15 @@ def test_cargo_stays_aboard_when_other_moves_took_every_coast_it_could_reach() -
     assert flags.cargo(boat_) == (("Germany", "infantry"),)
     russian = position("Germany", "combat-move", {"Karelia S.S.R.": "Russia: 1 infantry"}, stacks=[("SZ 5", aboard)])
     rejected(russian, {"type": "end_phase"}, "LHTR-TRANSPORT-cm-load-must-assault")
+
+
+@pytest.mark.rule("LHTR-TRANSPORT-cm-load-must-assault", "LHTR-SEAMOVE-start-in-hostile")
+def test_a_transport_that_withdrew_loads_in_combat_move_only_next_to_an_enemy_coast() -> None:
+    withdrawn = Stack("United Kingdom", "transport", 1, moved=1, flags=("turn:combat", "turn:from=SZ 1",
+                                                                         "turn:withdrew"))
+    game = position("United Kingdom", "combat-move", {
+        "United Kingdom": "United Kingdom: 1 infantry", "Western Europe": "Germany: 1 infantry"},
+        stacks=[("SZ 8", withdrawn)])
+    # SZ 8 touches no enemy coast and the transport may not move again: loading would strand the cargo
+    rejected(game, {"type": "load", "units": "1 infantry", "territory": "United Kingdom", "sea_zone": "SZ 8"},
+             "LHTR-TRANSPORT-cm-load-must-assault")

@@ -9,7 +9,7 @@ from aare.actions import EndPhase
 from aare.engine import Game
 from aare.errors import AareError, IllegalAction
 from aare.game_log import GameLog
-from aare.phases.base import TurnContext, phase_handler
+from aare.phases.base import TurnContext, phase_candidates
 
 
 class NoLegalAction(AareError):
@@ -25,11 +25,10 @@ def sample_legal(game: Game, rng: random.Random, spaces: int = 6) -> Any | None:
         legal = [a for a in game.legal_actions() if a.type != "end_phase"]
         return rng.choice(legal) if legal else None
     ctx = TurnContext(state, game.ruleset)
-    handler = phase_handler(state.phase)
     own = sorted(s for s, stacks in state.units.items() if any(st.owner == state.nation for st in stacks))
     rng.shuffle(own)
     for space in [*own[:spaces], None]:
-        candidates = list(handler.candidates(ctx, space))
+        candidates = phase_candidates(ctx, space)
         rng.shuffle(candidates)
         found = next((a for a in candidates if game.is_legal(a)), None)
         if found is not None:

@@ -12,6 +12,7 @@ from aare.ai.bot import legal_or_stuck, sample_legal
 from aare.economy.pool import pool
 from aare.economy.production import coastal, producers
 from aare.engine import Game
+from aare.phases.base import TurnContext, phase_extensions
 from aare.state.notation import parse_units
 
 # Relative purchase weights by unit id (sea units only when a complex borders the sea).
@@ -38,6 +39,10 @@ class RandomBot:
         cursor = (state.round, state.nation, state.phase)
         self._count = self._count + 1 if cursor == self._phase else 0
         self._phase = cursor
+        ctx = TurnContext(state, game.ruleset)
+        added = [a for e in phase_extensions(ctx) for a in e.candidates(ctx) if game.is_legal(a)]
+        if added and (self._count == 0 or self.rng.random() < 0.5):
+            return self.rng.choice(added)
         if state.phase == "purchase":
             return self._purchase(game)
         if state.phase in ("mobilize", "setup-bid"):

@@ -52,6 +52,8 @@ def _print_summary(data: dict[str, Any]) -> None:
         title += f" — won by {data['winner']}"
     console.print(f"[bold]{title}[/bold]")
     console.print(f"victory cities: {by_side} (of {vc['total']})")
+    for line in _rule_records(data):
+        console.print(line, markup=False)
     nations = Table(title="Nations")
     for col in ("nation", "side", "bank", "income", "victory cities", "capital", "techs"):
         nations.add_column(col, justify="right" if col in ("bank", "income", "victory cities") else "left")
@@ -62,6 +64,9 @@ def _print_summary(data: dict[str, Any]) -> None:
             ", ".join(n["techs"]) or "-",
         )
     console.print(nations)
+    for name, n in data["nations"].items():
+        if n.get("advantages"):
+            console.print(f"national advantages of {name}: {', '.join(n['advantages'])}", markup=False)
     board = Table(title="Units on the board")
     board.add_column("space")
     board.add_column("owner")
@@ -72,6 +77,33 @@ def _print_summary(data: dict[str, Any]) -> None:
     console.print(board)
     if data["pending"]:
         console.print(f"waiting for: {format_decision(data['pending'])}", markup=False)
+
+
+def _rule_records(data: dict[str, Any]) -> list[str]:
+    """One line each for the straight bid, the Russia-Japan treaty and D-Day, when the ruleset has them."""
+    lines = []
+    bid = data.get("straight_bid")
+    if bid:
+        bids = ", ".join(f"{seat} seat {n}" for seat, n in bid["bids"].items()) or "none yet"
+        line = f"straight bid: {bids}"
+        if bid.get("axis"):
+            line += f"; the {bid['axis']} seat plays the Axis with {bid['amount']} IPCs"
+            line += " (the players change sides)" if bid.get("swap") else ""
+        lines.append(line)
+    treaty = data.get("treaty")
+    if treaty:
+        line = f"Russia-Japan treaty: {treaty['status']}"
+        if treaty["status"] != "active":
+            line += f" (round {treaty['round']}, by {treaty['by']}; out of play)"
+            if treaty.get("infantry"):
+                inf = treaty["infantry"]
+                line += f"; {inf['count']} free {inf['power']} infantry in {inf['space']}"
+        lines.append(line)
+    d_day = data.get("d_day")
+    if d_day:
+        round_ = f" (round {d_day['round']})" if d_day.get("round") else ""
+        lines.append(f"D-Day: {d_day['status']}{round_}")
+    return lines
 
 
 @click.command("rulesets")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from aare.errors import AareError
 from aare.odds import odds
 from aare.odds.report import BattleOdds
 from aare.rules.options import parse_option_args
@@ -69,6 +70,20 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
     help="a technology of the defender, e.g. long_range_aircraft; repeatable",
 )  # fmt: skip
 @click.option(
+    "--attacker-advantage", "attacker_advantages", multiple=True, metavar="NA",
+    help="a national advantage of the attacker that counts in this battle (aare-5.0), e.g. marines; repeatable",
+)  # fmt: skip
+@click.option(
+    "--defender-advantage", "defender_advantages", multiple=True, metavar="NA",
+    help="a national advantage of the defender that counts in this battle (aare-5.0), e.g. russian_t34s; "
+    "repeatable",
+)  # fmt: skip
+@click.option("--kaitens", type=int, default=0,
+              help="attacking subs that are Japan's Kaitens (aare-5.0, kaiten_torpedoes)")
+@click.option("--kamikazes", type=int, default=0,
+              help="attacking fighters that are Japan's Kamikazes (aare-5.0, kamikaze_attacks)")
+@click.option("--targets", default="", help='Kaiten/Kamikaze targets in order, e.g. "carrier, battleship, battleship"')
+@click.option(
     "--submerge-undetected",
     type=click.Choice(["none", "attacker", "defender", "both"]),
     default="none",
@@ -96,6 +111,11 @@ def odds_command(
     options: tuple[str, ...],
     attacker_techs: tuple[str, ...],
     defender_techs: tuple[str, ...],
+    attacker_advantages: tuple[str, ...],
+    defender_advantages: tuple[str, ...],
+    kaitens: int,
+    kamikazes: int,
+    targets: str,
     submerge_undetected: str,
 ) -> None:
     """Win/draw/loss odds, expected losses and survivors of one battle.
@@ -103,14 +123,23 @@ def odds_command(
     Sub detection (--rules aare-5.0): the detecting side's aircraft in the battle count by themselves; its
     long_range_aircraft and combined_bombardment (Combined Arms) techs raise the DD-to-detect value, the
     sub side's super_submarines lower it.
+
+    National advantages (--attacker-advantage, --defender-advantage) count as if their conditions hold in this
+    battle (e.g. russian_winter: the battle is in a Red territory or West Russia during a Severe Winter).
     """
+    from aare.advantages.battle_tags import battle_tags
+
+    try:
+        attacker_tags, defender_tags = battle_tags(attacker_advantages), battle_tags(defender_advantages)
+    except AareError as exc:
+        raise click.BadParameter(str(exc)) from None
     result = odds(
         attacker,
         defender,
         rules,
         options=parse_option_args(options),
-        attacker_techs=frozenset(attacker_techs),
-        defender_techs=frozenset(defender_techs),
+        attacker_techs=frozenset(attacker_techs) | attacker_tags,
+        defender_techs=frozenset(defender_techs) | defender_tags,
         attacker_submerge_undetected=submerge_undetected in ("attacker", "both"),
         defender_submerge_undetected=submerge_undetected in ("defender", "both"),
         battle=kind,
@@ -125,6 +154,9 @@ def odds_command(
         explain=explain,
         bombard=bombard,
         defender_aa=defender_aa,
+        kaitens=kaitens,
+        kamikazes=kamikazes,
+        targets=targets,
     )
     if plot is not None:
         plot.write_text(survivors_svg(result), encoding="utf-8")

@@ -2,7 +2,8 @@
 
 Units are counted stacks keyed by `UnitKey` (type, owner, damage, flags), so that equal positions compare
 equal and the calculator can merge them. Flags: ``amphibious`` (landed from the sea, cannot retreat),
-``submerged`` and ``retreated`` (out of the battle), ``detected`` and ``kaiten`` (sub-detection rules) and the casualty
+``submerged`` and ``retreated`` (out of the battle), ``detected`` and ``kaiten`` (sub-detection rules), ``kamikaze``
+(an aircraft on a suicide mission), ``rocket`` (a rocket fired by the AA gun it is keyed as) and the casualty
 marks ``casualty`` (removed at "remove casualties") and ``casualty:opening`` (removed at the end of opening
 fire); marked units still fire until they are removed.
 """
@@ -62,6 +63,14 @@ class UnitKey:
 
 Stacks = tuple[tuple[UnitKey, int], ...]
 
+EXTRA_HIT = "extra_hit"  # the unit takes one hit more than its type (e.g. a national advantage's carriers)
+
+
+def hit_points(catalogue: Any, key: UnitKey) -> int:
+    """Hits that destroy a unit of `key`: its type's, one more when flagged ``extra_hit``."""
+    hits: int = catalogue[key.type].hits
+    return hits + 1 if EXTRA_HIT in key.flags else hits
+
 
 def make_stacks(counts: Mapping[UnitKey, int] | Iterable[tuple[UnitKey, int]]) -> Stacks:
     """Canonical stacks: merged, sorted, zero counts dropped."""
@@ -107,11 +116,20 @@ class Target:
     exclude_domains: tuple[str, ...] = ()
     exclude_tags: tuple[str, ...] = ()
     rule: str = "LHTR-COMBAT-hit-eligibility"
+    owners: tuple[str, ...] = ()  # only units of these powers (empty: any)
+    flags: tuple[str, ...] = ()  # only units carrying one of these flags (empty: any)
+    exclude_flags: tuple[str, ...] = ()  # not units carrying one of these flags
 
     def describe(self) -> str:
         parts = []
         if self.types:
             parts.append("only " + "/".join(self.types))
+        if self.owners:
+            parts.append("of " + "/".join(self.owners))
+        if self.flags:
+            parts.append("marked " + "/".join(self.flags))
+        if self.exclude_flags:
+            parts.append("not marked " + "/".join(self.exclude_flags))
         if self.exclude_domains:
             parts.append("not " + "/".join(self.exclude_domains))
         if self.exclude_tags:
@@ -139,8 +157,9 @@ class DiceGroup:
 
     `dice_per_unit` > 1 with `best_of` keeps each unit's best die (LHTR heavy bombers); without it each die
     counts. `damage` groups (bombing) roll for a damage total instead of hits: each unit keeps its best die
-    and adds `bonus`. `lowest` groups (e.g. submarine detection) report only their lowest die, capped at
-    `hit_on` + 1 ("no die at or under `hit_on`"); the next step reads it from `BattleState.rolled`.
+    (without `best_of`: the sum of its dice) and adds `bonus`. `lowest` groups (e.g. submarine detection)
+    report only their lowest die, capped at `hit_on` + 1 ("no die at or under `hit_on`"); the next step
+    reads it from `BattleState.rolled`.
     """
 
     side: Side

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from aare.board.units import UnitCatalogue
 from aare.combat.battle_state import Side, Stacks, UnitKey, make_stacks
@@ -77,25 +78,34 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
             "territory_value": damage_cap_remaining(state, ruleset, site.space),
             "treasury": state.banks.get(owner, 0) if owner else 0,
         }
-    return start_battle(
-        _keys(site.attackers),
-        _keys(defenders),
-        site.kind,
-        units=units,
-        rules=rules,
-        sequence=sequence,
-        attacker_techs=frozenset(state.techs.get(site.attacker, ())),
-        owner_techs=owner_techs,
-        bombard=_keys(s for _, s in ships) or None,
-        retreat_to=site.retreat_to,
-        overland=overland,
-        **extra,  # type: ignore[arg-type]
-    )
+    inputs: dict[str, Any] = {
+        "attacker": _keys(site.attackers),
+        "defender": _keys(defenders),
+        "kind": site.kind,
+        "units": units,
+        "rules": rules,
+        "sequence": sequence,
+        "attacker_techs": frozenset(state.techs.get(site.attacker, ())),
+        "owner_techs": owner_techs,
+        "bombard": _keys(s for _, s in ships) or None,
+        "retreat_to": site.retreat_to,
+        "overland": overland,
+        **extra,
+    }
+    inputs = ruleset.modify("battle_inputs", inputs, state=state, site=site)
+    return start_battle(**inputs)
 
 
 def deciding_power(state: GameState, ruleset: Ruleset, site: BattleSite, side: Side) -> str:
     """Who answers a decision of `side`: the attacker, or for the defenders the power that holds the territory,
-    else the one with the most units there (LHTR-COMBAT-owner-chooses-casualties, see docs/rulings.md)."""
+    else the one with the most units there (LHTR-COMBAT-owner-chooses-casualties, see docs/rulings.md); a rule
+    module may name someone else (the `battle_decider` hook)."""
+    found = _default_decider(state, ruleset, site, side)
+    decider: str = ruleset.modify("battle_decider", found, state=state, site=site, side=side)
+    return decider
+
+
+def _default_decider(state: GameState, ruleset: Ruleset, site: BattleSite, side: Side) -> str:
     if side == "attacker":
         return site.attacker
     owners = [o for o, stacks in site.defenders.items() if any(not ruleset.units[s.unit].has("not_casualty")
@@ -131,9 +141,9 @@ def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units:
         status = "retreated" if key.has("retreated") else "submerged" if key.has("submerged") else "stays"
         survivors.setdefault((key.owner, key.type), []).extend([(key.damage, status)] * n)
 
-    def value(stack: Stack) -> tuple[int, int]:
+    def value(stack: Stack) -> tuple[bool, int, int]:
         load = sum(units[u].cost for _, u in flags.cargo(stack))
-        return (-stack.damage, load)
+        return (not flags.has(stack, flags.SUICIDE), -stack.damage, load)  # one-way units are lost first
 
     out: list[tuple[Stack, Fate]] = []
     pool: dict[tuple[str, str], list[Stack]] = {}
@@ -176,20 +186,30 @@ class Outcome:
         self._side("defender", [s for stacks in site.defenders.values() for s in stacks])
         self._side("attacker", site.attackers)
         if site.kind == "amphibious":
+            # the ships the battle let bombard (a rule module may have left some out, `battle_inputs`)
+            left = Counter({(k.owner, k.type): n for k, n in self.battle.setup.bombard})
             for zone, ship in bombarding(self.state, site, fought):
-                self._mark_bombarded(zone, ship)
+                take = min(ship.count, left[ship.owner, ship.unit])
+                left[ship.owner, ship.unit] -= take
+                if take:
+                    self._mark_bombarded(zone, ship.with_count(take))
         if site.kind == "sea":
             self._defending_planes()
             self._allied_planes()
-        elif self.battle.state.result == "attacker" and self._can_capture():
-            self.emit(*capture_territory_events(self.state, self.ruleset, site.space, site.attacker))
+        elif self.battle.state.result == "attacker" and (capturer := self._capturer()) is not None:
+            self.emit(*capture_territory_events(self.state, self.ruleset, site.space, capturer))
         return self.events
 
-    def _can_capture(self) -> bool:
+    def _capturer(self) -> str | None:
+        """Who takes the territory: the attacker when one of its land units that fought stands there, else a
+        power attacking with it (a joint attack) that has one."""
         units = self.ruleset.units
-        return any(s.owner == self.site.attacker and units[s.unit].domain == "land"
-                   and not units[s.unit].has("not_casualty") and flags.has(s, flags.COMBAT)
-                   for s in self.state.stacks(self.site.space))
+        owners = [self.site.attacker, *sorted({s.owner for s in self.site.attackers} - {self.site.attacker})]
+        for owner in owners:
+            if any(s.owner == owner and units[s.unit].domain == "land" and not units[s.unit].has("not_casualty")
+                   and flags.has(s, flags.COMBAT) for s in self.state.stacks(self.site.space)):
+                return owner
+        return None
 
     def _side(self, side: Side, stacks: Iterable[Stack]) -> None:
         space, units = self.site.space, self.ruleset.units
@@ -199,7 +219,7 @@ class Outcome:
         cleared = self.battle.state.result == "attacker" or not any(
             k.present and not units[k.type].has("not_casualty") for k, _ in self.battle.state.defender)
         for stack, fate in fates:
-            if side == "attacker" and units[stack.unit].has("transport") and flags.cargo_list(stack, flags.DROPPED):
+            if side == "attacker" and flags.cargo_list(stack, flags.DROPPED):  # a transport (or a carrying ship)
                 stack = self._landing(stack, fate, cleared)
             if fate.status == "lost":
                 self.emit(UnitsRemoved(space, stack, LOSS_RULE[self.site.kind]))

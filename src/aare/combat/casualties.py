@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from aare.board.units import UnitCatalogue
-from aare.combat.battle_state import HitBatch, Stacks, Target, UnitKey
+from aare.combat.battle_state import HitBatch, Stacks, Target, UnitKey, hit_points
 
 # A hit slot: (unit key, index of the unit within its stack, hits this unit has taken before the slot).
 Slot = tuple[UnitKey, int, int]
@@ -21,9 +21,15 @@ Slot = tuple[UnitKey, int, int]
 
 def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
     unit = catalogue[key.type]
-    if not key.present or key.marked or unit.has("not_casualty"):
+    if not key.present or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
         return False
     if target.types and key.type not in target.types:
+        return False
+    if target.owners and key.owner not in target.owners:
+        return False
+    if target.flags and not any(key.has(f) for f in target.flags):
+        return False
+    if any(key.has(f) for f in target.exclude_flags):
         return False
     if unit.domain in target.exclude_domains:
         return False
@@ -37,7 +43,7 @@ def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]
         mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
         if not mask:
             continue
-        remaining = catalogue[key.type].hits - key.damage
+        remaining = hit_points(catalogue, key) - key.damage
         for index in range(n):
             for taken in range(remaining):
                 out.append(((key, index, taken), mask))
@@ -114,7 +120,7 @@ def _choose(
 
     def priority(item: tuple[Slot, int]) -> tuple[object, ...]:
         (key, index, taken), _mask = item
-        last = taken == catalogue[key.type].hits - key.damage - 1
+        last = taken == hit_points(catalogue, key) - key.damage - 1
         # absorbing hits first; then losses by rank; damaged units before undamaged ones of a type
         return (last, rank.get(key.type, (99,)), -key.damage, key, index, taken)
 
@@ -145,7 +151,7 @@ def check_choice(
         used[key] = used.get(key, 0) + 1
         if used[key] > have.get(key, 0):
             return f"no {key.label()} left to take a hit"
-        remaining = catalogue[key.type].hits - key.damage
+        remaining = hit_points(catalogue, key) - key.damage
         if not 1 <= hits <= remaining:
             return f"a {key.label()} cannot take {hits} hit(s)"
         mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
@@ -170,4 +176,4 @@ def is_forced(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBat
         return False
     key = next(iter(keys))
     count = dict(stacks)[key]
-    return count == 1 or required == 1 or catalogue[key.type].hits - key.damage == 1
+    return count == 1 or required == 1 or hit_points(catalogue, key) - key.damage == 1

@@ -27,8 +27,14 @@ def binomial(n: int, p: float) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=1024)
-def damage_die(dice: int, bonus: int) -> tuple[float, ...]:
-    """Distribution of one bomber's damage: best of `dice` dice plus `bonus` (index = damage)."""
+def damage_die(dice: int, bonus: int, best_of: bool = True) -> tuple[float, ...]:
+    """Distribution of one bomber's damage: best of `dice` dice (or with `best_of` off their sum) plus `bonus`
+    (index = damage)."""
+    if not best_of:
+        total = [1.0]
+        for _ in range(dice):
+            total = convolve(total, [0.0] + [1 / 6] * 6)
+        return tuple([0.0] * bonus + total)
     out = [0.0] * (7 + bonus)
     for k in range(1, 7):
         out[k + bonus] = (k / 6) ** dice - ((k - 1) / 6) ** dice
@@ -57,7 +63,7 @@ def key_distributions(request: RollRequest) -> dict[tuple[Any, ...], list[float]
     dists: dict[tuple[Any, ...], list[float]] = {}
     for g in request.groups:
         if g.damage:
-            one = list(damage_die(g.dice_per_unit, g.bonus))
+            one = list(damage_die(g.dice_per_unit, g.bonus, g.best_of))
             d = [1.0]
             for _ in range(g.count):
                 d = convolve(d, one)

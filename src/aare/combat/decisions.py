@@ -47,7 +47,54 @@ class ChooseSubmerge:
     mark_stayers: str = ""
 
 
-Decision = ChooseCasualties | PressOrRetreat | ChooseSubmerge
+@dataclass(frozen=True)
+class ChooseTargets:
+    """`side` names `count` enemy units, in order, as the targets of its suicide attacks (AARe's Kaitens and
+    Kamikazes, declared at the start of a sea battle). `eligible`: ``(owner, unit type, hits)`` of the units
+    that may be named, with the hits they can take in all (a unit needing two hits may be named twice). The
+    answer is kept in the battle's notes (`targets_note`)."""
+
+    side: Side
+    count: int
+    eligible: tuple[tuple[str, str, int], ...]
+    rule: str
+
+    def resolve(self, answer: Targets) -> tuple[tuple[str, str], ...] | str:
+        """The answer's ``(owner, type)`` targets (an empty owner is the first eligible one), or why it is wrong."""
+        if len(answer.targets) != self.count:
+            return f"name {self.count} target(s), in order (primary first)"
+        room = {(o, t): h for o, t, h in self.eligible}
+        out = []
+        for owner, unit in answer.targets:
+            found = next(((o, t) for o, t, _ in self.eligible if t == unit and (not owner or o == owner)), None)
+            if found is None:
+                return f"{(owner + ' ') if owner else ''}{unit} cannot be a target here"
+            if not owner:
+                found = next(((o, t) for o, t, _ in self.eligible if t == unit and room[(o, t)] > 0), found)
+            if room[found] <= 0:
+                return f"{found[1]} is named more often than it can be hit"
+            room[found] -= 1
+            out.append(found)
+        return tuple(out)
+
+
+TARGETS_NOTE = "targets="
+
+
+def targets_note(targets: tuple[tuple[str, str], ...]) -> str:
+    return TARGETS_NOTE + "|".join(f"{o}:{t}" for o, t in targets)
+
+
+def declared_targets(notes: frozenset[str]) -> tuple[tuple[str, str], ...] | None:
+    """The targets a side declared in this battle (None: not declared yet)."""
+    for note in notes:
+        if note.startswith(TARGETS_NOTE):
+            body = note[len(TARGETS_NOTE):]
+            return tuple(tuple(item.split(":", 1)) for item in body.split("|") if item)  # type: ignore[misc]
+    return None
+
+
+Decision = ChooseCasualties | PressOrRetreat | ChooseSubmerge | ChooseTargets
 
 
 @dataclass(frozen=True)
@@ -75,4 +122,11 @@ class Submerge:
     count: int
 
 
-Answer = Casualties | Press | Retreat | Submerge
+@dataclass(frozen=True)
+class Targets:
+    """Targets in order: ``(owner, unit type)``; an empty owner means the first eligible one."""
+
+    targets: tuple[tuple[str, str], ...]
+
+
+Answer = Casualties | Press | Retreat | Submerge | Targets

@@ -18,6 +18,7 @@ from typing import Any
 from aare.board.units import UnitCatalogue, load_units
 from aare.combat import casualties as cas
 from aare.combat.battle_state import (
+    EXTRA_HIT,
     SIDES,
     BattleState,
     HitBatch,
@@ -26,6 +27,7 @@ from aare.combat.battle_state import (
     Stacks,
     UnitKey,
     add_units,
+    hit_points,
     make_stacks,
     other,
     remove_units,
@@ -35,10 +37,13 @@ from aare.combat.decisions import (
     Casualties,
     ChooseCasualties,
     ChooseSubmerge,
+    ChooseTargets,
     Press,
     PressOrRetreat,
     Retreat,
     Submerge,
+    Targets,
+    targets_note,
 )
 from aare.combat.events import (
     CasualtiesChosen,
@@ -85,10 +90,12 @@ def to_stacks(units: UnitsIn | Stacks, catalogue: UnitCatalogue, owner: str = ""
     return make_stacks(out)
 
 
-def _check_units(kind: str, side: Side, stacks: Stacks, catalogue: UnitCatalogue) -> None:
+def _check_units(kind: str, side: Side, stacks: Stacks, catalogue: UnitCatalogue, rules: CombatRules) -> None:
     for key, _ in stacks:
         unit = catalogue[key.type]
         name = unit.display
+        if kind == "bombing" and _raid_extra(side, key, unit, rules):
+            continue
         if kind in ("land", "amphibious") and unit.domain == "sea":
             raise MalformedInput(
                 f"{name} cannot fight in a land battle (LHTR-LANDCOMBAT-ships-not-in-land-battle; "
@@ -102,6 +109,14 @@ def _check_units(kind: str, side: Side, stacks: Stacks, catalogue: UnitCatalogue
             raise MalformedInput(f"only bombers may raid, not {name} (LHTR-SBR-eligibility)")
         if kind == "bombing" and side == "defender" and not unit.has("not_casualty"):
             raise MalformedInput(f"{name} takes no part in a bombing raid")
+
+
+def _raid_extra(side: Side, key: UnitKey, unit: Any, rules: CombatRules) -> bool:
+    """Units a raid admits besides bombers, AA guns and complexes: rockets (keyed as the AA gun that fired them,
+    flagged ``rocket``), escorting fighters (`sbr_escorts`) and standing-by fighters (`sbr_interceptors`)."""
+    if side == "attacker":
+        return key.has("rocket") or (rules.sbr_escorts and unit.has("fighter"))
+    return rules.sbr_interceptors and unit.has("fighter")
 
 
 def start_battle(
@@ -123,8 +138,10 @@ def start_battle(
     territory_value: int | None = None,
     already_lost: int = 0,
     treasury: int | None = None,
+    joint_attack: bool = False,
 ) -> Battle:
     """A battle at its first cycle. Bad inputs raise MalformedInput; forbidden ones IllegalAction.
+    Allies attack together only with `joint_attack` (a rule's exception, e.g. AARe's D-Day).
 
     `kind`: land, sea, amphibious or bombing. In an amphibious assault every attacking land unit came
     from the sea except those listed in `overland`. `bombard` ships may not come from a sea zone that
@@ -138,15 +155,17 @@ def start_battle(
     d = to_stacks(defender, catalogue)
     if defender_aa:
         d = add_units(d, UnitKey("aa_gun"))
+    combat_rules = rules or CombatRules()
     for side, stacks in (("attacker", a), ("defender", d)):
-        _check_units(kind, side, stacks, catalogue)  # type: ignore[arg-type]
+        _check_units(kind, side, stacks, catalogue, combat_rules)  # type: ignore[arg-type]
     if not a:
         raise MalformedInput("the attacker has no units")
-    if len({k.owner for k, _ in a}) > 1:
+    if kind == "bombing" and not any(catalogue[k.type].has("strategic_bomber") or k.has("rocket") for k, _ in a):
+        raise IllegalAction("a raid needs bombers (escorts fly only with them)", "LHTR-SBR-eligibility")
+    if len({k.owner for k, _ in a}) > 1 and not joint_attack:
         raise IllegalAction("allied powers never attack together", "LHTR-COMBAT-no-joint-attacks")
     if kind == "bombing" and not any(catalogue[k.type].has("bombing_target") for k, _ in d):
         raise IllegalAction("a raid needs an enemy industrial complex to bomb", "LHTR-SBR-eligibility")
-    combat_rules = rules or CombatRules()
     for check in combat_rules.declaration_checks:
         refused = check(kind, a, d, catalogue)
         if refused is not None:
@@ -188,7 +207,21 @@ def start_battle(
         already_lost=already_lost,
         treasury=treasury,
     )
-    return Battle(setup, BattleState(kind, a, d))
+    return Battle(setup, BattleState(kind, _extra_hits(setup, "attacker", a), _extra_hits(setup, "defender", d)))
+
+
+def _extra_hits(setup: BattleSetup, side: Side, stacks: Stacks) -> Stacks:
+    """Units that a "hits" tech bonus of their side makes sturdier carry the ``extra_hit`` flag (`TechBonus`)."""
+    bonuses = [b for b in setup.rules.tech_bonuses if b.role == "hits"]
+    if not bonuses:
+        return stacks
+    out = []
+    for key, n in stacks:
+        unit = setup.unit(key)
+        if any(b.tech in setup.techs(side, key) and unit.has(b.tag) for b in bonuses):
+            key = key.with_flag(EXTRA_HIT)
+        out.append((key, n))
+    return make_stacks(out)
 
 
 # ---------------------------------------------------------------- running steps
@@ -287,7 +320,7 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
             events.append(DiceRolled(request.step, g.side, g.unit, g.count, g.hit_on, values, hits, "lowest die"))
             continue
         if g.damage:
-            total = sum(max(v) + g.bonus for v in per)
+            total = sum((max(v) if g.best_of else sum(v)) + g.bonus for v in per)
             outcome[("damage",)] = outcome.get(("damage",), 0) + total
             events.append(
                 DiceRolled(request.step, g.side, g.unit, g.count, 0, values, total, "damage", g.dice_per_unit)
@@ -334,7 +367,7 @@ def apply_casualties(
     for key, hits in choice:
         stacks = remove_units(stacks, key)
         hurt = replace(key, damage=key.damage + hits)
-        if hurt.damage >= cat[key.type].hits:
+        if hurt.damage >= hit_points(cat, key):
             lost[key.type] = lost.get(key.type, 0) + 1
             if removal == "now":
                 removed[key.type] = removed.get(key.type, 0) + 1
@@ -375,7 +408,7 @@ def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] 
         while left and units:
             progressed = False
             for i, k in enumerate(units):
-                if left and taken[i] < cat[type_id].hits - k.damage:
+                if left and taken[i] < hit_points(cat, k) - k.damage:
                     taken[i] += 1
                     left -= 1
                     progressed = True
@@ -418,6 +451,13 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         if not 0 <= answer.count <= decision.available:
             raise IllegalAction(f"at most {decision.available} submarine(s) may submerge now", decision.rule)
         return _submerge(cleared, decision.side, answer.count, decision.exclude_flags, decision.mark_stayers)
+    if isinstance(decision, ChooseTargets):
+        if not isinstance(answer, Targets):
+            raise IllegalAction("the targets must be declared now", decision.rule)
+        found = decision.resolve(answer)
+        if isinstance(found, str):
+            raise IllegalAction(found, decision.rule)
+        return cleared.with_state(replace(st, notes=st.notes | {targets_note(found)})), []
     raise IllegalAction(f"unknown decision {decision!r}", "LHTR-COMBAT-land-sequence")
 
 
@@ -524,19 +564,29 @@ def repair_damage(stacks: Stacks) -> Stacks:
 
 
 def flyover_fire(
-    aircraft: UnitsIn, dice: DiceSource, units: UnitCatalogue | None = None, rules: CombatRules | None = None
+    aircraft: UnitsIn,
+    dice: DiceSource,
+    units: UnitCatalogue | None = None,
+    rules: CombatRules | None = None,
+    techs: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, int], list[Event]]:
-    """LHTR-AA-flyover: an AA gun overflown in combat move fires one die at each aircraft passing over it.
+    """LHTR-AA-flyover: an AA gun overflown in combat move fires one die at each aircraft passing over it
+    (fighters of a power with `rules.jet_tech` in `techs` are hit on `jet_aa_reduction` less).
 
     Returns the surviving aircraft and the dice events.
     """
     catalogue = units or default_units()
-    hit_on = (rules or CombatRules()).aa_hit_on
+    rules = rules or CombatRules()
     left: dict[str, int] = {}
     events: list[Event] = []
     for key, n in to_stacks(aircraft, catalogue):
         if catalogue[key.type].domain != "air":
             raise MalformedInput(f"AA guns fire only at aircraft, not {key.type} (LHTR-AA-targets-air-only)")
+        jet = catalogue[key.type].has("fighter") and rules.jet_tech in techs
+        hit_on = rules.aa_hit_on - (rules.jet_aa_reduction if jet else 0)
+        if hit_on <= 0:
+            left[key.type] = left.get(key.type, 0) + n
+            continue
         values = dice.roll(n)
         hits = sum(1 for v in values if v <= hit_on)
         events.append(DiceRolled("aa flyover", "defender", key.type, n, hit_on, values, hits, f"only {key.type}"))

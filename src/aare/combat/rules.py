@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from aare.board.units import UnitCatalogue
-    from aare.combat.battle_state import Stacks
+    from aare.combat.battle_state import Side, Stacks, UnitKey
+    from aare.combat.setup import Battle
     from aare.errors import IllegalAction
 
 # A check on a declared battle: (kind, attacking stacks, defending stacks, catalogue) -> why it is illegal.
@@ -17,13 +18,20 @@ DeclarationCheck = Callable[[str, "Stacks", "Stacks", "UnitCatalogue"], "Illegal
 
 @dataclass(frozen=True)
 class TechBonus:
-    """A tech that changes a combat value: units tagged `tag` of a side with `tech` get `delta` on `role`."""
+    """A tech that changes a combat value: units tagged `tag` of a side with `tech` get `delta` on `role`.
+
+    Role "hits": the units take `delta` more hits to destroy (`start_battle` flags them ``extra_hit``).
+    `cycles`: only in combat cycles up to this one (1: the first cycle only). `when`, if given, must also hold
+    for the unit at the time (e.g. only units that landed from the sea). National advantages put their
+    ability into a side's techs as ``na:<id>``."""
 
     tech: str
     tag: str
-    role: str  # "attack" or "defense"
+    role: str  # "attack", "defense", "hits" or "aa" (a defending unit's AA fire: guns, Combined Arms battleships)
     delta: int
     rule: str = ""
+    cycles: int | None = None
+    when: Callable[[Battle, Side, UnitKey], bool] | None = None
 
 
 LHTR_TECH_BONUSES = (
@@ -81,8 +89,19 @@ class CombatRules:
     heavy_bomber_dice: int = 2
     heavy_bomber_best_of: bool = True
     heavy_bombers_best_of_on_defense: bool = True
-    # LHTR-TECH-heavy-bombers-sbr: damage = best of the dice + bonus
+    # whether heavy bombers roll their extra dice when defending (AARe: attack and raids only)
+    heavy_bombers_on_defense: bool = True
+    # LHTR-TECH-heavy-bombers-sbr: damage = best of the dice + bonus (AARe: the sum of the dice, no bonus)
     heavy_bomber_sbr_bonus: int = 1
+    heavy_bomber_sbr_best_of: bool = True
+    # AARE-TECH-jet-aa-reduction: AA (guns, Combined Arms battleships) hits fighters of a power with the
+    # `jet_tech` on `aa_hit_on` - `jet_aa_reduction`
+    jet_tech: str = "jet_fighters"
+    jet_aa_reduction: int = 0
+    # Strategic bombing raids (AARe): escorting fighters may fly with the bombers and defending fighters may
+    # stand by to intercept; in LHTR only bombers raid and only AA guns and complexes defend.
+    sbr_escorts: bool = False
+    sbr_interceptors: bool = False
     # LHTR-SBR-turn-cap
     sbr_turn_cap: bool = True
     # LHTR-LANDCOMBAT-artillery-support: attack bonus of a supported infantry
@@ -96,3 +115,5 @@ class CombatRules:
     declaration_checks: tuple[DeclarationCheck, ...] = ()
     # Submarine detection (AARe); None: LHTR, every sub is treated as detected.
     sub_detection: SubDetection | None = None
+    # AA fire is rolled per attacking power when several attack together (AARE-DDAY-aa-per-nation)
+    aa_per_owner: bool = False

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from aare.board.units import UnitCatalogue, UnitType
 from aare.combat.battle_state import BattleState, Side, Stacks, UnitKey
-from aare.combat.rules import CombatRules
+from aare.combat.rules import CombatRules, TechBonus
 
 if TYPE_CHECKING:
     from aare.combat.sequences import Sequence
@@ -45,6 +45,23 @@ class BattleSetup:
         if key is not None and key.owner in self.owner_techs:
             return self.owner_techs[key.owner]
         return self.attacker_techs if side == "attacker" else self.defender_techs
+
+    def active_bonuses(self) -> tuple[TechBonus, ...]:
+        """The rules' tech bonuses whose tech some unit of the battle may have."""
+        have = self.attacker_techs | self.defender_techs
+        for techs in self.owner_techs.values():
+            have |= techs
+        return tuple(b for b in self.rules.tech_bonuses if b.tech in have)
+
+    @property
+    def value_horizon(self) -> int:
+        """First cycle from which no cycle-limited bonus (`TechBonus.cycles`) applies any more, or 0."""
+        return max((b.cycles + 1 for b in self.active_bonuses() if b.cycles is not None), default=0)
+
+    @property
+    def conditional_values(self) -> bool:
+        """Whether a unit's value may change during the battle (a cycle-limited or conditional bonus)."""
+        return any(b.cycles is not None or b.when is not None for b in self.active_bonuses())
 
     def __hash__(self) -> int:
         return id(self)

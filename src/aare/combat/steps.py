@@ -17,13 +17,14 @@ from aare.combat.battle_state import (
     RollRequest,
     Side,
     Target,
+    UnitKey,
     make_stacks,
     other,
 )
 from aare.combat.decisions import ChooseSubmerge, PressOrRetreat
 from aare.combat.events import BattleEnded, Event
 from aare.combat.setup import Battle
-from aare.combat.values import has_tag, main_fire_groups, present, sub_fire_groups
+from aare.combat.values import base_value, has_tag, main_fire_groups, present, sub_fire_groups
 
 StepResult = tuple[BattleState, list[Event]]
 
@@ -166,18 +167,55 @@ def _air(battle: Battle, side: Side) -> dict[str, int]:
     return out
 
 
+def aa_value(battle: Battle, key: UnitKey) -> int:
+    """What AA fire hits attacking aircraft `key` on: `aa_hit_on`, less `jet_aa_reduction` for fighters of a
+    power with the jet tech (AARE-TECH-jet-aa-reduction)."""
+    rules = battle.setup.rules
+    jet = battle.setup.unit(key).has("fighter") and rules.jet_tech in battle.setup.techs("attacker", key)
+    return rules.aa_hit_on + aa_bonus(battle) - (rules.jet_aa_reduction if jet else 0)
+
+
+def aa_bonus(battle: Battle) -> int:
+    """The best AA bonus of a defending unit: tech bonuses with role "aa" (e.g. an NA's ``na:<id>`` ability) on
+    units tagged `tag` of a power with the tech."""
+    setup = battle.setup
+    return max((b.delta for b in setup.rules.tech_bonuses if b.role == "aa"
+                for k, _ in present(battle, "defender")
+                if setup.unit(k).has(b.tag) and b.tech in setup.techs("defender", k)
+                and (b.when is None or b.when(battle, "defender", k))), default=0)
+
+
+def aa_groups(
+    battle: Battle, keep: Callable[[UnitKey], bool], value: Callable[[UnitKey], int], removal: str = "now",
+    rule: str = "LHTR-AA-rolled-per-aircraft",
+) -> list[DiceGroup]:
+    """One die per attacking aircraft that `keep` accepts, grouped by type and by what it is hit on (`value`);
+    a type whose owners are hit on different values is rolled per owner, and every type is with
+    `CombatRules.aa_per_owner` (AARE-DDAY-aa-per-nation)."""
+    cat = battle.setup.catalogue
+    per_owner = battle.setup.rules.aa_per_owner
+    per: dict[tuple[str, int, str], dict[str, int]] = {}
+    for key, n in sorted(present(battle, "attacker"), key=lambda kn: (cat.order(kn[0].type), kn[0])):
+        if battle.setup.unit(key).domain == "air" and keep(key):
+            owners = per.setdefault((key.type, value(key), key.owner if per_owner else ""), {})
+            owners[key.owner] = owners.get(key.owner, 0) + n
+    split = {t for t, _, _ in per if sum(1 for u, _, _ in per if u == t) > 1}
+    groups = []
+    for (t, hit_on, _), owners in per.items():
+        target = Target(types=(t,), rule=rule, owners=tuple(sorted(owners)) if t in split else ())
+        groups.append(DiceGroup("defender", t, sum(owners.values()), hit_on, target, removal))
+    return groups
+
+
 def aa_fire(battle: Battle) -> StepResult:
     """LHTR-AA-battle-fire, LHTR-AA-one-gun-per-territory, LHTR-AA-rolled-per-aircraft: one die per
-    attacking aircraft, grouped by type, hits on `aa_hit_on`, removed at once."""
-    hit_on = battle.setup.rules.aa_hit_on
-    air = _air(battle, "attacker")
-    if battle.state.kind == "bombing":
-        air = {t: n for t, n in air.items() if battle.setup.unit(t).has("strategic_bomber")}
-    groups = [
-        DiceGroup("defender", t, n, hit_on, Target(types=(t,), rule="LHTR-AA-rolled-per-aircraft"), "now")
-        for t, n in air.items()
-    ]
-    return roll(battle, "aa fire", groups)
+    attacking aircraft, grouped by type, hits on `aa_hit_on` (`aa_value`), removed at once."""
+    bombing = battle.state.kind == "bombing"
+
+    def keep(key: UnitKey) -> bool:
+        return not bombing or battle.setup.unit(key).has("strategic_bomber")
+
+    return roll(battle, "aa fire", aa_groups(battle, keep, lambda k: aa_value(battle, k)))
 
 
 def aa_applies(battle: Battle) -> bool:
@@ -185,7 +223,7 @@ def aa_applies(battle: Battle) -> bool:
 
 
 def bombardment(battle: Battle) -> StepResult:
-    """LHTR-BOMBARD-who-and-when: each bombarding ship rolls once at its attack value."""
+    """LHTR-BOMBARD-who-and-when: each bombarding ship rolls once at its attack value (with its side's bonuses)."""
     setup = battle.setup
     removal = "cycle" if setup.rules.bombard_casualties_fire_back else "opening"
     groups = []
@@ -195,7 +233,7 @@ def bombardment(battle: Battle) -> StepResult:
             unit.has("anti_submarine") and setup.rules.destroyer_bombard_tech in setup.techs("attacker", key)
         )
         if able:
-            groups.append(DiceGroup("attacker", key.type, n, unit.attack, Target(), removal))
+            groups.append(DiceGroup("attacker", key.type, n, base_value(battle, "attacker", key), Target(), removal))
     return roll(battle, "bombardment", groups)
 
 
@@ -282,16 +320,23 @@ def _submerge_step(side: Side, rule: str) -> Callable[[Battle], StepResult]:
 
 
 def bombing_damage(battle: Battle) -> StepResult:
-    """LHTR-SBR-damage-roll, LHTR-TECH-heavy-bombers-sbr: each surviving bomber rolls its damage."""
+    """LHTR-SBR-damage-roll, LHTR-TECH-heavy-bombers-sbr: each surviving bomber (not hit, not marked) rolls its
+    damage; a rocket in the raid (a key flagged ``rocket``) rolls one die."""
     setup = battle.setup
     groups = []
     for key, n in present(battle, "attacker"):
+        if key.marked:
+            continue
+        if key.has("rocket"):
+            groups.append(DiceGroup("attacker", "rocket", n, 0, Target(), "now", 1, True, True))
+            continue
         if not setup.unit(key).has("strategic_bomber"):
             continue
         heavy = "heavy_bombers" in setup.techs("attacker", key)
         dice = setup.rules.heavy_bomber_dice if heavy else 1
         bonus = setup.rules.heavy_bomber_sbr_bonus if heavy else 0
-        groups.append(DiceGroup("attacker", key.type, n, 0, Target(), "now", dice, True, True, bonus))
+        best = setup.rules.heavy_bomber_sbr_best_of or not heavy
+        groups.append(DiceGroup("attacker", key.type, n, 0, Target(), "now", dice, best, True, bonus))
     return roll(battle, "bombing damage", groups)
 
 

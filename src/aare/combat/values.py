@@ -21,7 +21,10 @@ def base_value(battle: Battle, side: Side, key: UnitKey) -> int:
     techs = setup.techs(side, key)
     for bonus in setup.rules.tech_bonuses:
         if bonus.role == role and bonus.tech in techs and unit.has(bonus.tag):
-            value += bonus.delta
+            if bonus.cycles is not None and battle.state.cycle > bonus.cycles:
+                continue
+            if bonus.when is None or bonus.when(battle, side, key):
+                value += bonus.delta
     return value
 
 
@@ -30,6 +33,8 @@ def dice_per_unit(battle: Battle, side: Side, key: UnitKey) -> tuple[int, bool]:
     rules = battle.setup.rules
     unit = battle.setup.unit(key)
     if unit.has("bomber") and "heavy_bombers" in battle.setup.techs(side, key):
+        if side == "defender" and not rules.heavy_bombers_on_defense:
+            return 1, False
         best_of = rules.heavy_bomber_best_of and (side == "attacker" or rules.heavy_bombers_best_of_on_defense)
         return rules.heavy_bomber_dice, best_of
     return 1, False

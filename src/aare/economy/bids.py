@@ -38,14 +38,21 @@ def funds(state: GameState) -> dict[str, int]:
     return dict(state.extra.get(BID) or {})
 
 
-def bidders(ruleset: Ruleset) -> list[str]:
+def bid_funds(ruleset: Ruleset, state: GameState | None = None) -> dict[str, int]:
+    """Side -> the bid IPCs it was granted before the game (the `bid_funds` hook; LHTR: the options `bid_axis`
+    and `bid_allies`; a straight bid: what the bidding settled)."""
+    granted: dict[str, int] = ruleset.modify("bid_funds", {}, state=state)
+    return {side: int(n) for side, n in granted.items()}
+
+
+def bidders(ruleset: Ruleset, state: GameState | None = None) -> list[str]:
     """The powers that place bid units, in turn order."""
-    options = {"Axis": ruleset.options.get("bid_axis", 0), "Allies": ruleset.options.get("bid_allies", 0)}
-    return [p.name for p in ruleset.board.powers if int(options.get(p.side, 0)) > 0]
+    granted = bid_funds(ruleset, state)
+    return [p.name for p in ruleset.board.powers if granted.get(p.side, 0) > 0]
 
 
-def last_of_side(ruleset: Ruleset, power: str) -> bool:
+def last_of_side(ruleset: Ruleset, power: str, state: GameState | None = None) -> bool:
     """Whether `power` is its side's last bidder."""
     side = ruleset.board.side_of(power)
-    order = [p for p in bidders(ruleset) if ruleset.board.side_of(p) == side]
+    order = [p for p in bidders(ruleset, state) if ruleset.board.side_of(p) == side]
     return bool(order) and order[-1] == power

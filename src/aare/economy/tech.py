@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aare.errors import IllegalAction
 from aare.events import Event, ExtraSet, TechGained
+from aare.rules.effects import Explained
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
@@ -30,9 +31,15 @@ def resolve_tech(ruleset: Ruleset, name: str) -> str:
     return key
 
 
-def research_cost(state: GameState, ruleset: Ruleset, power: str) -> int:
-    """IPCs per research die."""
-    return ruleset.value("research_cost", power, DIE_COST, "LHTR-TECH-research-dice", power=power, state=state).value
+def research_cost(state: GameState, ruleset: Ruleset, power: str, tech: str = "") -> int:
+    """IPCs per research die (for `tech`, when the price depends on it)."""
+    return research_price(state, ruleset, power, tech).value
+
+
+def research_price(state: GameState, ruleset: Ruleset, power: str, tech: str = "") -> Explained:
+    """The price of a research die with its explanation; `research_cost` effects see `power`, `state`, `tech`."""
+    return ruleset.value("research_cost", power, DIE_COST, "LHTR-TECH-research-dice", power=power, state=state,
+                         tech=tech)
 
 
 def pending(state: GameState, power: str) -> list[str]:

@@ -22,7 +22,8 @@ class BattleSite:
     """One fight waiting for conduct-combat.
 
     `kind`: "land", "amphibious" (a land battle with attackers from the sea), "sea", "bombing" (a strategic
-    bombing raid on `space`) or "flyover" (the AA gun in `space` fires at `overflying` aircraft).
+    bombing raid on `space`) or "flyover" (the AA gun in `space` fires at `overflying` aircraft); "rocket" is a
+    rocket strike on `space` with no raid, built only for the ``battle_inputs`` hook.
     `attackers`: the attacker's units in the fight (for flyover: none; see `overflying`).
     `defenders`: the enemy's units there, by owner (AA guns and complexes included).
     `allied`: the attacker's allies' units there; they neither attack nor defend (e.g. fighters riding on
@@ -78,14 +79,14 @@ def _defenders(view: Situation, space: str) -> dict[str, tuple[Stack, ...]]:
 
 
 def _allied(view: Situation, space: str) -> tuple[Stack, ...]:
-    return tuple(s for s in view.stacks(space) if s.owner != view.power and view.friend(s.owner))
+    return tuple(s for s in view.stacks(space) if not view.commands(s) and view.friend(s.owner))
 
 
 def _flyovers(view: Situation) -> list[BattleSite]:
     over: dict[str, list[tuple[str, Stack]]] = {}
     for space, stacks in sorted(view.state.units.items()):
         for stack in stacks:
-            if stack.owner == view.power:
+            if view.commands(stack):
                 for territory in flags.values(stack, flags.FLYOVER):
                     over.setdefault(territory, []).append((space, stack))
     return [
@@ -98,7 +99,7 @@ def _raids(view: Situation) -> list[BattleSite]:
     sites = []
     for space in sorted(view.state.units):
         raiders = tuple(s for s in view.own(space) if flags.value(s, flags.SBR) == space)
-        if raiders:
+        if any(view.unit(s).has("strategic_bomber") for s in raiders):  # escorts alone raid nothing
             sites.append(BattleSite(space, "bombing", view.power, raiders, _defenders(view, space)))
     return sites
 
@@ -158,6 +159,8 @@ def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
 
 
 def _bombards(view: Situation, stack: Stack) -> bool:
-    """Battleships, and destroyers with Combined Bombardment (LHTR-BOMBARD-who-and-when)."""
+    """Battleships, and destroyers whose owner has Combined Bombardment (LHTR-BOMBARD-who-and-when)."""
     unit = view.unit(stack)
-    return unit.has("bombard") or (unit.has("destroyer") and COMBINED_BOMBARDMENT in view.techs)
+    return unit.has("bombard") or (
+        unit.has("destroyer") and COMBINED_BOMBARDMENT in view.state.techs.get(stack.owner, ())
+    )

@@ -49,7 +49,7 @@ def _text(view: Situation, stack: Stack, count: int) -> str:
 
 def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterator[Move]:
     unit = view.unit(stack)
-    left = remaining(view, stack)
+    left = remaining(view, stack, where)
     if not left or unit.domain == "building":
         return
     probe = Leg(view, combat, stack, (where,))
@@ -112,5 +112,5 @@ def loads(view: Situation, combat: bool, territory: str, only: str | None = None
         ]
         for unit in sorted({s.unit for s in ready}):
             entry = (view.power, unit)
-            if any(fits(view, b, (*flags.cargo(b), entry)) for b in boats):
+            if any(fits(view, b, (*flags.cargo(b), entry), combat) for b in boats):
                 yield Load(units=format_units({unit: 1}, view.units), territory=territory, sea_zone=sea)

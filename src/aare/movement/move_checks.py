@@ -143,7 +143,7 @@ def domain(leg: Leg) -> Violation | None:
 
 
 def within_allowance(leg: Leg) -> Violation | None:
-    left = remaining(leg.view, leg.stack)
+    left = remaining(leg.view, leg.stack, leg.start)
     if leg.cost > left:
         reason = f"{leg.where}: {left} movement left, this path needs {leg.cost}"
         return Violation(reason, RANGE_RULE.get(leg.domain, RANGE_RULE["land"]))
@@ -263,7 +263,8 @@ def combat_purpose(leg: Leg) -> Violation | None:
         if assault_cargo(view, leg.stack) and can_reach_assault(view, end, left):
             return None
         reason = f"{end} is not hostile and the transport can make no amphibious assault from there"
-        return Violation(reason, rule)
+        if not leg.unit.attack:  # a warship that also carries (Tokyo Express) may still escort or bombard
+            return Violation(reason, rule)
     if _assault_from(view, end):
         return None
     reason = f"{end} holds no enemy ships and no amphibious assault is made from it (unload the transports first)"
@@ -275,7 +276,7 @@ def boarded_cargo(leg: Leg) -> Violation | None:
     if not leg.combat or not leg.unit.has("transport"):
         return None
     view = leg.view
-    if not any(o == view.power for o, _ in flags.cargo_list(leg.stack, flags.BOARDED)):
+    if not any(view.moves_for(o) for o, _ in flags.cargo_list(leg.stack, flags.BOARDED)):
         return None
     left = 0 if view.hostile(leg.end) else remaining(view, leg.stack) - leg.cost
     if can_reach_assault(view, leg.end, left):
@@ -356,8 +357,16 @@ def _assault_from(view: Situation, sea: str) -> bool:
 def assault_cargo(view: Situation, stack: Stack) -> tuple[tuple[str, str], ...]:
     """The mover's units aboard one transport of `stack` that could go ashore in an assault."""
     return tuple(
-        (o, u) for o, u in flags.cargo(stack) if o == view.power and not view.unit(u).has("noncombat_move_only")
+        (o, u) for o, u in flags.cargo(stack) if view.moves_for(o) and not view.unit(u).has("noncombat_move_only")
     )
+
+
+def assault_moves_left(view: Situation, transport: Stack) -> int:
+    """The sea moves a transport still has in combat move: none once it withdrew from a hostile zone and
+    moved (it moves only once then), else what its movement allows."""
+    if flags.has(transport, flags.COMBAT) and flags.has(transport, flags.WITHDREW):
+        return 0
+    return remaining(view, transport)
 
 
 def can_reach_assault(view: Situation, sea: str, left: int) -> bool:

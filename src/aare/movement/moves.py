@@ -43,7 +43,7 @@ def move_action_events(view: Situation, action: Move, combat: bool) -> list[Even
         return unload_events(view, combat, path[0], path[1], land)
     checks = leg_checks(view)
     cargo_wanted = Counter(land) if view.is_sea(path[0]) else Counter()
-    boats = [u for u in want if catalogue[u].has("transport")]
+    boats = [u for u in want if view.unit(u, view.power).has("transport")]
     movers = [u for u in want if not (cargo_wanted and u in land)]
     domains = {catalogue[u].domain for u in movers}
     picked: Picked = []
@@ -85,7 +85,7 @@ def pick(
             ok.append(stack)
         else:
             bad.append(found)
-    ok.sort(key=lambda s: (remaining(view, s), s.status))
+    ok.sort(key=lambda s: (s.owner != view.power, remaining(view, s), s.status))  # own units first
     picked: Picked = []
     need = count
     for stack in ok:
@@ -124,7 +124,7 @@ def pick_transports(
             ok.append(stack)
         else:
             bad.append(found)
-    ok.sort(key=lambda s: (remaining(view, s), s.status))
+    ok.sort(key=lambda s: (s.owner != view.power, remaining(view, s), s.status))  # own units first
     loads = [Counter(u for _, u in flags.cargo(s)) for s in ok]
 
     def search(i: int, left: int, need: Counter[str]) -> Picked | None:
@@ -206,7 +206,7 @@ def riders(view: Situation, path: tuple[str, ...], picked: Picked) -> list[Event
     if not moving or not view.is_sea(path[0]):
         return []
     stacks = view.stacks(path[0])
-    allied_air = [s for s in stacks if s.owner != view.power and view.friend(s.owner) and view.unit(s).carrier_size]
+    allied_air = [s for s in stacks if not view.commands(s) and view.friend(s.owner) and view.unit(s).carrier_size]
     if not allied_air:
         return []
     room = sum(view.unit(s).carrier_capacity * s.count for s in stacks if view.friend(s.owner))

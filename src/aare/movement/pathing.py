@@ -14,22 +14,28 @@ LONG_RANGE = "long_range_aircraft"
 STOPPED = (flags.LANDED, flags.AMPHIBIOUS, flags.HOVER)
 
 
-def allowance(view: Situation, unit: UnitType) -> int:
-    """Movement points per turn: the printed value, +2 for aircraft with Long-Range Aircraft
-    (LHTR-TECH-long-range-aircraft), then any rule module's "movement" effects."""
-    key = ("allowance", unit.id)
+def allowance(view: Situation, unit: UnitType, owner: str | None = None) -> int:
+    """Movement points per turn of `owner`'s (default: the mover's) `unit`: the printed value, +2 for aircraft
+    with Long-Range Aircraft (LHTR-TECH-long-range-aircraft), then any rule module's "movement" effects."""
+    owner = owner or view.power
+    key = ("allowance", unit.id, owner)
     if key not in view.cache:
-        base = unit.move + (2 if unit.domain == "air" and LONG_RANGE in view.techs else 0)
-        view.cache[key] = view.ruleset.value("movement", unit.id, base, unit.rule, power=view.power).value
+        techs = view.techs if owner == view.power else frozenset(view.state.techs.get(owner, ()))
+        base = unit.move + (2 if unit.domain == "air" and LONG_RANGE in techs else 0)
+        view.cache[key] = view.ruleset.value("movement", unit.id, base, unit.rule, power=owner,
+                                             state=view.state).value
     result: int = view.cache[key]
     return result
 
 
-def remaining(view: Situation, stack: Stack) -> int:
-    """Movement points `stack` has left this turn; units put ashore have none (LHTR-TRANSPORT-offloaded-units-stop)."""
+def remaining(view: Situation, stack: Stack, space: str | None = None) -> int:
+    """Movement points `stack` (standing in `space`, when known) has left this turn; units put ashore have none
+    (LHTR-TRANSPORT-offloaded-units-stop). Rule modules may change it (the ``movement_left`` hook)."""
     if any(f == s or f.startswith(s + "=") for f in stack.flags for s in STOPPED):
         return 0
-    return max(0, allowance(view, view.unit(stack)) - stack.moved)
+    left = max(0, allowance(view, view.unit(stack), stack.owner) - stack.moved)
+    found: int = view.ruleset.modify("movement_left", left, view=view, stack=stack, space=space)
+    return found
 
 
 def simple_paths(start: str, steps: int, nbrs: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
@@ -51,7 +57,7 @@ def air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[
         dist, aa, _ = best[here]
         if dist == steps:
             continue
-        over = aa + (1 if avoid_aa and here != start and here in view.enemy_aa else 0)
+        over = aa + (1 if avoid_aa and here != start and here in view.flyover_aa else 0)
         for nxt in graph.air[here]:
             seen = best.get(nxt)
             if seen is None:
@@ -73,8 +79,9 @@ def air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[
 
 
 def flown_over(view: Situation, path: tuple[str, ...]) -> tuple[str, ...]:
-    """Land territories with an enemy AA gun that `path` passes over without ending there (LHTR-AA-flyover)."""
-    return tuple(s for s in path[1:-1] if s in view.enemy_aa and view.is_land(s))
+    """Spaces whose enemy fire meets aircraft that `path` passes over without ending there: land territories
+    with an enemy AA gun (LHTR-AA-flyover) and what rule modules add (`Situation.flyover_aa`)."""
+    return tuple(s for s in path[1:-1] if s in view.flyover_aa)
 
 
 def blitzed(view: Situation, path: tuple[str, ...]) -> tuple[str, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from aare.board.board import Canal
@@ -32,6 +33,8 @@ class Situation:
         self.side = self.sides[power]
         self.start_owners = turn_start_owners(state)
         self.techs = frozenset(state.techs.get(power, ()))
+        # allies whose units carrying the given flag move with the power to move this turn (joint attacks)
+        self.co_movers: dict[str, str] = ruleset.modify("co_movers", {}, state=state, power=power)
         hostile: set[str] = set()
         destroyers: set[str] = set()
         aa: set[str] = set()
@@ -67,8 +70,19 @@ class Situation:
     def friend(self, power: str | None) -> bool:
         return power is not None and self.sides.get(power) == self.side
 
-    def unit(self, stack: Stack | str) -> UnitType:
-        return self.units[stack if isinstance(stack, str) else stack.unit]
+    def unit(self, stack: Stack | str, owner: str | None = None) -> UnitType:
+        """The unit type of `stack` (or of unit id `stack` of `owner`), as rule modules change it for its owner in
+        movement (the ``stack_unit`` hook); a bare unit id: the catalogue's."""
+        if isinstance(stack, str):
+            if owner is None:
+                return self.units[stack]
+            stack = Stack(owner, stack, 1)
+        key = ("stack_unit", stack.unit, stack.owner)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = self.ruleset.modify("stack_unit", self.units[stack.unit], view=self, stack=stack)
+        unit: UnitType = found
+        return unit
 
     def is_land(self, space: str) -> bool:
         return space in self.graph.land
@@ -86,6 +100,14 @@ class Situation:
         """Friendly now and when the turn began (LHTR-AIRMOVE-land-friendly-since-start)."""
         return self.friendly_land(space) and self.friend(self.start_owners.get(space))
 
+    @cached_property
+    def flyover_aa(self) -> dict[str, str]:
+        """Spaces whose enemy fire meets aircraft flying over them in combat move, with the rule: enemy AA guns
+        (LHTR-AA-flyover) and what rule modules add (the ``flyover_aa`` hook)."""
+        base = {s: "LHTR-AA-flyover" for s in sorted(self.enemy_aa) if self.is_land(s)}
+        found: dict[str, str] = self.ruleset.modify("flyover_aa", base, view=self)
+        return found
+
     def hostile(self, sea: str) -> bool:
         """A sea zone with enemy sea units other than submerged submarines."""
         return sea in self.hostile_seas
@@ -99,8 +121,20 @@ class Situation:
     def stacks(self, space: str) -> tuple[Stack, ...]:
         return self.state.stacks(space)
 
+    def commands(self, stack: Stack) -> bool:
+        """Whether the power to move moves `stack`: its own units, and an ally's units flagged to move with it
+        (the `co_movers` hook)."""
+        if stack.owner == self.power:
+            return True
+        flag = self.co_movers.get(stack.owner)
+        return flag is not None and flag in stack.flags
+
+    def moves_for(self, owner: str) -> bool:
+        """Whether units of `owner` (e.g. cargo aboard a transport the mover commands) move with the mover."""
+        return owner == self.power or owner in self.co_movers
+
     def own(self, space: str) -> tuple[Stack, ...]:
-        return tuple(s for s in self.state.stacks(space) if s.owner == self.power)
+        return tuple(s for s in self.state.stacks(space) if self.commands(s))
 
     def enemies(self, space: str) -> tuple[Stack, ...]:
         return tuple(s for s in self.state.stacks(space) if not self.friend(s.owner))

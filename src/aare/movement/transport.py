@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from aare.events import Event, UnitsLoaded, UnitsUnloaded
 from aare.movement import flags
-from aare.movement.move_checks import Violation, can_reach_assault
+from aare.movement.move_checks import Violation, assault_moves_left, can_reach_assault
 from aare.movement.pathing import remaining
 from aare.movement.situation import Situation
 from aare.state.unit_stacks import Stack
@@ -28,10 +28,28 @@ class Boat:
         return flags.cargo(self.now)
 
 
-def fits(view: Situation, transport: Stack, load: flags.Cargo) -> bool:
-    """Whether one transport of `transport` can carry `load` (LHTR-TRANSPORT-capacity)."""
-    room = view.unit(transport).transport_capacity
-    return sum(view.unit(u).transport_size for _, u in load) <= room
+CARRIES = "carries:"  # unit tag: the carrier takes only land units with this tag (e.g. ``carries:infantry``)
+COMBAT_CARGO = "combat_cargo:"  # unit tag: units it may take on or put off in combat move (``combat_cargo:1``)
+
+
+def fits(view: Situation, transport: Stack, load: flags.Cargo, combat: bool = False) -> bool:
+    """Whether one transport of `transport` can carry `load` (LHTR-TRANSPORT-capacity); a ship that carries only
+    some units (a ``carries:<tag>`` tag) or only a few in combat move (``combat_cargo:<n>``, counting the units it
+    took on or put off this turn) follows those limits too (e.g. AARE-NA-JPN-te-capacity)."""
+    unit = view.unit(transport)
+    if sum(view.unit(u).transport_size for _, u in load) > unit.transport_capacity:
+        return False
+    allowed = {t[len(CARRIES):] for t in unit.tags if t.startswith(CARRIES)}
+    if allowed and any(allowed.isdisjoint(view.unit(u).tags) for _, u in load):
+        return False
+    limit = combat_cargo(view, transport) if combat else None
+    return limit is None or len(flags.cargo_list(transport, flags.BOARDED)) + 1 <= limit
+
+
+def combat_cargo(view: Situation, transport: Stack) -> int | None:
+    """Units `transport` may take on or put off in combat move (None: no limit)."""
+    found = [int(t[len(COMBAT_CARGO):]) for t in view.unit(transport).tags if t.startswith(COMBAT_CARGO)]
+    return min(found) if found else None
 
 
 def _boats(stacks: list[Stack]) -> list[Boat]:
@@ -65,7 +83,7 @@ def load_violation(view: Situation, combat: bool, transport: Stack) -> Violation
     if flags.value(transport, flags.UNLOADED):
         reason = "that transport unloaded this turn and can do nothing else"
         return Violation(reason, "LHTR-TRANSPORT-unload-ends-activity")
-    own = transport.owner == view.power
+    own = view.commands(transport)
     if combat and not own:
         reason = "units loaded in combat move must go ashore this turn, which an ally's transport does not allow"
         return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")
@@ -76,7 +94,7 @@ def load_violation(view: Situation, combat: bool, transport: Stack) -> Violation
 
 
 def _assault_reach(view: Situation, transport: Stack, sea: str) -> Violation | None:
-    if can_reach_assault(view, sea, remaining(view, transport)):
+    if can_reach_assault(view, sea, assault_moves_left(view, transport)):
         return None
     reason = "units loaded in combat move must make an amphibious assault: this transport can reach no enemy coast"
     return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")
@@ -87,7 +105,7 @@ def _score(view: Situation, boat: Boat, size: int) -> tuple[int, int, int]:
     used = sum(view.unit(u).transport_size for _, u in boat.cargo)
     room = view.unit(boat.now).transport_capacity
     fill = 0 if used + size == room else 1 if not used else 2
-    return (0 if boat.now.owner == view.power else 1, fill, -remaining(view, boat.now))
+    return (0 if view.commands(boat.now) else 1, fill, -remaining(view, boat.now))
 
 
 def load_events(view: Situation, combat: bool, territory: str, sea: str, want: Mapping[str, int]) -> list[Event]:
@@ -105,6 +123,7 @@ def load_events(view: Situation, combat: bool, territory: str, sea: str, want: M
             reason = f"{unit.display_plural} load only in non-combat move"
             raise Violation(reason, "LHTR-TRANSPORT-aa-gun-cargo").error()
         ready = [s for s in view.own(territory) if s.unit == unit_id and s.moved == 0 and not flags.turn_flags(s)]
+        ready.sort(key=lambda s: s.owner != view.power)  # own units first
         have = sum(s.count for s in ready)
         if have < count:
             reason = f"{view.power} has {have} {unit.display_plural} in {territory} that have not moved; {count} asked"
@@ -124,8 +143,8 @@ def load_events(view: Situation, combat: bool, territory: str, sea: str, want: M
     boats = _boats(ready_boats)
     size = {s.unit: view.unit(s).transport_size for s in riders}
     for rider in sorted(riders, key=lambda s: -size[s.unit]):
-        entry = (view.power, rider.unit)
-        open_boats = [b for b in boats if fits(view, b.now, (*b.cargo, entry))]
+        entry = (rider.owner, rider.unit)
+        open_boats = [b for b in boats if fits(view, b.now, (*b.cargo, entry), combat)]
         if not open_boats:
             reason = (
                 f"no room for the {view.unit(rider).display}: "
@@ -154,7 +173,7 @@ def unload_violation(view: Situation, combat: bool, transport: Stack, territory:
     if done is not None:
         reason = "that transport unloaded in combat move and can do nothing else"
         return Violation(reason, "LHTR-TRANSPORT-unload-ends-activity")
-    if transport.owner == view.power:
+    if view.commands(transport):
         reason = "that transport moved or fought in combat move: its cargo can go ashore only as part of the combat"
         return Violation(reason, "LHTR-TRANSPORT-combat-transport-no-ncm-unload")
     return None
@@ -162,12 +181,13 @@ def unload_violation(view: Situation, combat: bool, transport: Stack, territory:
 
 def unloadable(view: Situation, transport: Stack) -> flags.Cargo:
     """The mover's units aboard one transport of `transport` that may go ashore now: not those that boarded
-    an ally's transport this turn (LHTR-TRANSPORT-allied-transports)."""
+    an ally's transport this turn (LHTR-TRANSPORT-allied-transports). On a transport the mover commands, the
+    cargo of the allies moving with it (`Situation.moves_for`) goes ashore too."""
+    if view.commands(transport):
+        return tuple(e for e in flags.cargo(transport) if view.moves_for(e[0]))
     mine = tuple(e for e in flags.cargo(transport) if e[0] == view.power)
-    if transport.owner != view.power:
-        boarded = tuple(e for e in flags.cargo_list(transport, flags.BOARDED) if e[0] == view.power)
-        mine = flags.minus(mine, boarded)
-    return mine
+    boarded = tuple(e for e in flags.cargo_list(transport, flags.BOARDED) if e[0] == view.power)
+    return flags.minus(mine, boarded)
 
 
 def unload_events(view: Situation, combat: bool, sea: str, territory: str, want: Mapping[str, int]) -> list[Event]:
@@ -192,7 +212,7 @@ def unload_events(view: Situation, combat: bool, sea: str, territory: str, want:
         if combat and view.unit(unit_id).has("noncombat_move_only"):
             raise Violation("AA guns unload only in non-combat move", "LHTR-TRANSPORT-aa-gun-cargo").error()
     transports = [s for s in view.stacks(sea) if view.friend(s.owner) and view.unit(s).has("transport")]
-    carrying = [s for s in transports if any(o == view.power for o, _ in flags.cargo(s))]
+    carrying = [s for s in transports if unloadable(view, s) or any(o == view.power for o, _ in flags.cargo(s))]
     problems = [v for v in (unload_violation(view, combat, s, territory) for s in carrying) if v]
     ready = [s for s in carrying if unload_violation(view, combat, s, territory) is None]
     boats = _boats(ready)
@@ -206,21 +226,25 @@ def unload_events(view: Situation, combat: bool, sea: str, territory: str, want:
     boats.sort(key=order)
     flag_set = [flags.COMBAT, f"{flags.AMPHIBIOUS}={sea}"] if combat else [f"{flags.LANDED}={sea}"]
     for boat in boats:
+        limit = combat_cargo(view, boat.now) if combat else None
         for entry in unloadable(view, boat.now):
             if need[entry[1]] <= 0:
                 continue
+            if limit is not None and len(flags.cargo_list(boat.now, flags.DROPPED)) + 1 > limit:
+                break
             need[entry[1]] -= 1
             left = flags.minus(boat.cargo, (entry,))
             after = flags.with_cargo(boat.now, left)
             after = flags.with_cargo_list(after, flags.DROPPED, (*flags.cargo_list(boat.now, flags.DROPPED), entry))
             after = flags.with_flags(after, [f"{flags.UNLOADED}={territory}", *([flags.COMBAT] if combat else [])])
-            boat.steps.append((Stack(view.power, entry[1], 1, flags=tuple(sorted(flag_set))), after))
+            marks = [*flag_set, *([view.co_movers[entry[0]]] if entry[0] in view.co_movers else [])]
+            boat.steps.append((Stack(entry[0], entry[1], 1, flags=tuple(sorted(marks))), after))
             boat.now = after
     short = +need
     if short:
         if problems:
             raise problems[0].error()
-        allied = [s for s in carrying if s.owner != view.power and flags.cargo_list(s, flags.BOARDED)]
+        allied = [s for s in carrying if not view.commands(s) and flags.cargo_list(s, flags.BOARDED)]
         if allied:
             reason = "units that boarded an ally's transport this turn go ashore on a later turn"
             raise Violation(reason, "LHTR-TRANSPORT-allied-transports").error()

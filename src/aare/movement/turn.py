@@ -10,8 +10,7 @@ from aare.economy.turn import start_turn_event
 from aare.events import Event, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.landing import hover_spots
-from aare.movement.move_checks import Violation, _assault_from, can_reach_assault
-from aare.movement.pathing import remaining
+from aare.movement.move_checks import Violation, _assault_from, assault_moves_left, can_reach_assault
 from aare.movement.situation import Situation
 from aare.state.game_state import GameState
 
@@ -38,15 +37,17 @@ def combat_move_violation(view: Situation) -> Violation | None:
             unit = view.unit(stack)
             moved = flags.has(stack, flags.COMBAT) and not flags.has(stack, flags.WITHDREW)
             if unit.has("transport"):
-                mine = [e for e in flags.cargo_list(stack, flags.BOARDED) if e[0] == view.power]
-                aboard = flags.minus(mine, [e for e in flags.cargo_list(stack, flags.DROPPED) if e[0] == view.power])
+                mine = [e for e in flags.cargo_list(stack, flags.BOARDED) if view.moves_for(e[0])]
+                aboard = flags.minus(mine, [e for e in flags.cargo_list(stack, flags.DROPPED) if view.moves_for(e[0])])
                 loaded = bool(aboard and Counter(aboard) & Counter(flags.cargo(stack)))
-                stranded = loaded and not can_reach_assault(view, space, remaining(view, stack))
+                stranded = loaded and not can_reach_assault(view, space, assault_moves_left(view, stack))
                 if loaded and not stranded:
                     what = ", ".join(u for _, u in aboard)
                     reason = f"units loaded in combat move ({what}, in {space}) must go ashore in an amphibious assault"
                     return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")
-                if moved and not stranded and not view.hostile(space) and flags.value(stack, flags.UNLOADED) is None:
+                escort = unit.attack > 0 and _assault_from(view, space)  # a warship that also carries
+                if moved and not stranded and not view.hostile(space) and flags.value(stack, flags.UNLOADED) is None \
+                        and not escort:
                     reason = f"the transport moved to {space} in combat move but makes no amphibious assault"
                     return Violation(reason, "LHTR-TURN-combat-move-attack-only")
             elif unit.domain == "sea" and moved and not view.hostile(space) and not _assault_from(view, space):
@@ -63,7 +64,7 @@ def landing_events(view: Situation) -> list[Event]:
     spots, budget = hover_spots(view)
     for space in sorted(view.state.units):
         stacks = view.stacks(space)
-        air = [s for s in stacks if s.owner == view.power and view.unit(s).domain == "air"]
+        air = [s for s in stacks if view.commands(s) and view.unit(s).domain == "air"]
         if not air:
             continue
         if view.is_land(space):
@@ -71,7 +72,7 @@ def landing_events(view: Situation) -> list[Event]:
                 out += [UnitsRemoved(space, s, "LHTR-AIRMOVE-unlanded-destroyed") for s in air]
             continue
         room = sum(view.unit(s).carrier_capacity * s.count for s in stacks if view.friend(s.owner))
-        allied = [s for s in stacks if view.friend(s.owner) and s.owner != view.power]
+        allied = [s for s in stacks if view.friend(s.owner) and not view.commands(s)]
         room -= sum(view.unit(s).carrier_size * s.count for s in allied)
         for stack in sorted(air, key=lambda s: (flags.has(s, flags.HOVER), s.status)):
             size = view.unit(stack).carrier_size

@@ -43,7 +43,7 @@ def build_battle(
     rs = _ruleset(rules, options)
     known = set(rs.modify("technologies", ()))
     for side in ("attacker_techs", "defender_techs"):
-        unknown = sorted(set(inputs.get(side, ())) - known)
+        unknown = sorted(t for t in set(inputs.get(side, ())) - known if not t.startswith("na:"))  # NA abilities
         if known and unknown:
             raise MalformedInput(f"unknown technology {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     combat_rules = rs.modify("combat_rules", CombatRules())
@@ -69,12 +69,21 @@ def odds(
     attacker_submerge_undetected: bool = False,
     defender_submerge_undetected: bool = False,
     explain: bool = False,
+    kaitens: int = 0,
+    kamikazes: int = 0,
+    targets: Sequence[str] | str = (),
     **inputs: Any,
 ) -> BattleOdds:
     """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
     game options. `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa, attacker_techs,
     defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge after opening fire
-    (rulesets with sub detection)."""
+    (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are Japan's
+    Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default: the dearest ships)."""
+    if kaitens or kamikazes:
+        from aare.advantages.japan_combat import suicide_attackers
+
+        flagged = suicide_attackers(attacker, _ruleset(rules, options).units, kaitens, kamikazes)
+        attacker = {key: n for key, n in flagged}  # type: ignore[misc]
     b = build_battle(attacker, defender, rules, battle, options, **inputs)
     cat = b.setup.catalogue
 
@@ -90,6 +99,7 @@ def odds(
         retreat_when_only_air=retreat_when_only_air,
         attacker_submerge_undetected=attacker_submerge_undetected,
         defender_submerge_undetected=defender_submerge_undetected,
+        targets=order(targets),
     )
     if method == "exact":
         result = exact_odds(b, policy)

@@ -14,7 +14,7 @@ import heapq
 import itertools
 from dataclasses import replace
 
-from aare.combat.battle_state import BattleState
+from aare.combat.battle_state import BattleState, hit_points
 from aare.combat.chance import outcomes
 from aare.combat.engine import apply_answer, resolve_roll, run
 from aare.combat.setup import Battle
@@ -25,7 +25,7 @@ from aare.odds.report import BattleOdds, Tally, freeze
 
 def _hp(battle: Battle, state: BattleState) -> int:
     cat = battle.setup.catalogue
-    return sum((cat[k.type].hits - k.damage) * n for k, n in state.attacker + state.defender if k.present)
+    return sum((hit_points(cat, k) - k.damage) * n for k, n in state.attacker + state.defender if k.present)
 
 
 def expand(
@@ -62,7 +62,7 @@ def solve(battle: Battle, policy: Policy = DEFAULT_POLICY) -> Tally:
     """Exact terminal distribution of `battle` under `policy`, as a Tally of probabilities."""
     cat = battle.setup.catalogue
     tally = Tally(freeze(survivors(battle, "attacker")), freeze(survivors(battle, "defender")), cat)
-    horizon = max(battle.setup.sequence.horizon, policy.horizon, battle.state.cycle)
+    horizon = max(battle.setup.sequence.horizon, policy.horizon, battle.state.cycle, battle.setup.value_horizon)
     counter = itertools.count()
     start = battle.state
     heap = [(start.cycle, -_hp(battle, start), next(counter), start)]

@@ -19,7 +19,7 @@ from math import lgamma
 import numpy as np
 
 from aare.combat import steps as s
-from aare.combat.battle_state import SIDES, BattleState, DiceGroup, Side, UnitKey
+from aare.combat.battle_state import SIDES, BattleState, DiceGroup, Side, UnitKey, hit_points
 from aare.combat.casualties import order_rank
 from aare.combat.sequences import LHTR_SEQUENCES
 from aare.combat.setup import Battle
@@ -104,7 +104,13 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     seq = setup.sequence
     std = STEADY.get(seq.kind)
     live = tuple(step for step in seq.steps if not s.is_anchor(step))  # empty anchors never run
+    if seq.kind in ("land", "amphibious") and std is not None:
+        # other first-cycle opening steps (e.g. AARe's German 88s) lie before the steady point: the opening
+        # branches run them in the step engine
+        live = tuple(step for step in live if step in std or step.cycles != 1)
     if std is None or seq.kind == "bombing" or live != tuple(std):
+        return False
+    if setup.conditional_values:
         return False
     rules = setup.rules
     if rules.destroyer_moves_sub_fire_to_main_step or policy.attacker_submerge or policy.defender_submerge:
@@ -127,8 +133,8 @@ def _slot_runs(battle: Battle, side: Side, policy: Policy) -> list[tuple[UnitKey
         unit = cat[key.type]
         if not key.present or unit.has("not_casualty") or n <= 0:
             continue
-        if unit.hits - key.damage > 1:
-            absorb.append(((rank[key.type], key), i, key, n * (unit.hits - key.damage - 1)))
+        if hit_points(cat, key) - key.damage > 1:
+            absorb.append(((rank[key.type], key), i, key, n * (hit_points(cat, key) - key.damage - 1)))
         last.append(((rank[key.type], -key.damage, key), i, key, n))
     # equal sort keys keep their stacking order (the units of one stack are contiguous and alike)
     absorb.sort(key=lambda x: (x[0], x[1]))

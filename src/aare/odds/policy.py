@@ -11,10 +11,12 @@ from aare.combat.decisions import (
     Casualties,
     ChooseCasualties,
     ChooseSubmerge,
+    ChooseTargets,
     Press,
     PressOrRetreat,
     Retreat,
     Submerge,
+    Targets,
 )
 from aare.combat.setup import Battle
 from aare.combat.steps import combat_units
@@ -29,7 +31,9 @@ class Policy:
     cheapest first); two-hit units always absorb a hit first. Retreat (attacker, at "press or retreat"):
     after `retreat_after` cycles; when down to `retreat_at_units` units or fewer; when only aircraft remain
     (`retreat_when_only_air`). Submarines submerge when the side's flag is set; `*_submerge_undetected`
-    answers the submerge offered right after opening fire (AARe undetected subs).
+    answers the submerge offered right after opening fire (AARe undetected subs). `targets`: the unit types a
+    side's suicide attacks aim at, in order (AARe Kaitens and Kamikazes); by default the dearest enemy units,
+    a two-hit unit named twice.
     """
 
     attacker_order: tuple[str, ...] = ()
@@ -41,6 +45,7 @@ class Policy:
     defender_submerge: bool = False
     attacker_submerge_undetected: bool = False
     defender_submerge_undetected: bool = False
+    targets: tuple[str, ...] = ()
 
     @property
     def horizon(self) -> int:
@@ -85,7 +90,21 @@ class Policy:
             else:
                 wanted = self.attacker_submerge if decision.side == "attacker" else self.defender_submerge
             return Submerge(decision.available if wanted else 0)
+        if isinstance(decision, ChooseTargets):
+            return default_targets(battle, decision, self.targets)
         raise TypeError(f"no policy for {decision!r}")
+
+
+def default_targets(battle: Battle, decision: ChooseTargets, wanted: Sequence[str] = ()) -> Targets:
+    """`wanted` (unit types in order) when it names exactly the targets asked for, else the dearest eligible
+    units first, each named as often as it can be hit."""
+    mine = Targets(tuple(("", t) for t in wanted))
+    if wanted and not isinstance(decision.resolve(mine), str):
+        return mine
+    cat = battle.setup.catalogue
+    ranked = sorted(decision.eligible, key=lambda e: (-cat[e[1]].cost, cat.order(e[1]), e[0]))
+    names = [(o, t) for o, t, hits in ranked for _ in range(hits)]
+    return Targets(tuple(names[: decision.count]))
 
 
 DEFAULT_POLICY = Policy()

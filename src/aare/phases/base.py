@@ -86,3 +86,38 @@ def phase_handler(name: str) -> PhaseHandler:
         generic.name = name
         return generic
     return handler
+
+
+class PhaseExtension(PhaseHandler):
+    """Extra actions a rule module adds to an existing phase (the `phase_actions` hook).
+
+    `action_types` are the action types it handles itself (`events_for`); `before` sees every other action
+    of the phase first (those other extensions handle too) and may refuse it or emit events ahead of it,
+    `after` follows every action applied. `candidates`, `can_end`, `on_enter` and `on_exit` run alongside the
+    phase handler's own. While a decision is pending only its answers are accepted: the battle answers, or the
+    actions of an extension whose `answers` name the decision's kind.
+    """
+
+    action_types: frozenset[str] = frozenset()
+    # kinds of pending decision (`state.pending["kind"]`) that its own actions answer
+    answers: frozenset[str] = frozenset()
+
+    def before(self, ctx: TurnContext, action: Any) -> None:
+        """Refuse (IllegalAction) or precede an action that the phase handler will judge."""
+
+    def after(self, ctx: TurnContext, action: Any) -> None:
+        """Follow an action once its events are in (e.g. a rule triggered by a move); may refuse it too."""
+
+
+def phase_extensions(ctx: TurnContext) -> list[PhaseExtension]:
+    """The extensions the ruleset's modules add to the current phase."""
+    found: list[PhaseExtension] = ctx.ruleset.modify("phase_actions", [], phase=ctx.state.phase, state=ctx.state)
+    return found
+
+
+def phase_candidates(ctx: TurnContext, space: str | None = None) -> list[Any]:
+    """The phase handler's candidate actions followed by those of the phase's extensions."""
+    found = list(phase_handler(ctx.state.phase).candidates(ctx, space))
+    for extension in phase_extensions(ctx):
+        found.extend(extension.candidates(ctx, space))
+    return found

@@ -11,11 +11,12 @@ battle ends.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from aare.actions import ChooseCasualties, Fight, Press, Retreat, Rocket, Submerge, parse_action
+from aare.actions import ChooseCasualties, DeclareTargets, Fight, Press, Retreat, Rocket, Submerge, parse_action
 from aare.combat import casualties as cas
 from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
@@ -26,11 +27,12 @@ from aare.combat.setup import Battle
 from aare.dice import ScriptedDice, SeededDice
 from aare.economy.damage import economic_damage_events
 from aare.economy.turn import turn_start_owners
-from aare.errors import IllegalAction
+from aare.errors import AareError, IllegalAction
 from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.battles import BattleSite, pending_battles
 from aare.movement.graph import graph_of
+from aare.movement.situation import situation
 from aare.phases.base import PhaseHandler, TurnContext, register_phase
 from aare.state.game_state import GameState
 from aare.state.notation import format_units, parse_units
@@ -215,7 +217,31 @@ def _answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, 
         if set(wanted) - {u for u in wanted if ctx.ruleset.units[u].has("submerge")}:
             raise IllegalAction("only submarines submerge", decision.rule)
         return dec.Submerge(sum(wanted.values())), None
+    if isinstance(action, DeclareTargets):
+        if not isinstance(decision, dec.ChooseTargets):
+            raise IllegalAction("no targets are to be declared now", _rule(decision))
+        return _targets(ctx, decision, action.targets), None
     raise IllegalAction(f"{action.type} does not answer this decision", _rule(decision))
+
+
+def _targets(ctx: TurnContext, decision: dec.ChooseTargets, text: str) -> dec.Targets:
+    """``"carrier, battleship"`` or with owners ``"United States:carrier, United Kingdom:destroyer"``, in order."""
+    out = []
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        owner, sep, unit = item.rpartition(":")
+        try:
+            power = ctx.ruleset.board.resolve_power(owner.strip()) if sep else ""
+            found = (power, ctx.ruleset.units.resolve(unit.strip()))
+        except AareError as exc:
+            raise IllegalAction(str(exc), decision.rule) from None
+        out.append(found)
+    return dec.Targets(tuple(out))
+
+
+def _targets_text(targets: Iterable[tuple[str, str]]) -> str:
+    return ", ".join(f"{o}:{t}" if o else t for o, t in targets)
 
 
 def _rule(decision: object) -> str:
@@ -247,6 +273,12 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
         return out
     if isinstance(decision, dec.ChooseSubmerge):
         return [Submerge(units=f"{n} submarine" if n else "") for n in range(decision.available + 1)]
+    if isinstance(decision, dec.ChooseTargets):
+        from aare.odds.policy import default_targets
+
+        first = default_targets(battle, decision).targets
+        orders = dict.fromkeys([first, *itertools.islice(itertools.permutations(first), 24)])
+        return [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
     if isinstance(decision, dec.ChooseCasualties):
         cat = battle.setup.catalogue
         stacks = battle.state.units(decision.side)
@@ -290,6 +322,14 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
             "destinations": list(decision.destinations),
             "aircraft_only": decision.can_retreat_air and not decision.can_retreat_all,
         }
+    elif isinstance(decision, dec.ChooseTargets):
+        view |= {
+            "kind": "choose_targets",
+            "side": decision.side,
+            "power": site.attacker,
+            "count": decision.count,
+            "eligible": [f"{o}:{t} ({h} hit{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
+        }
     elif isinstance(decision, dec.ChooseSubmerge):
         view |= {
             "kind": "submerge",
@@ -330,7 +370,7 @@ class ConductCombat(PhaseHandler):
             battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
             self._run(ctx, site, battle, {"space": site.space, "kind": site.kind, "dice": [], "answers": []})
             return
-        if action.type in ("choose_casualties", "press", "retreat", "submerge"):
+        if action.type in ("choose_casualties", "press", "retreat", "submerge", "declare_targets"):
             current = record["current"]
             if current is None:
                 raise IllegalAction("no battle is waiting for an answer", ORDER_RULE)
@@ -408,7 +448,10 @@ class ConductCombat(PhaseHandler):
         fought = _fought_spaces(ctx.state)
         ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought))
         done = [*combat_record(ctx.state)["fought"], _fought_key(site)]
-        ctx.emit(_record_event(ctx.state, fought=done, current=None))
+        # how each battle ended and in which cycle (e.g. AARE-NA-GER-pb-bonus-move reads it)
+        ended = {**(combat_record(ctx.state).get("ended") or {}),
+                 _fought_key(site): {"result": battle.state.result, "cycle": battle.state.cycle}}
+        ctx.emit(_record_event(ctx.state, fought=done, current=None, ended=ended))
         if ctx.state.pending is not None:
             ctx.emit(DecisionPending(None))
 
@@ -420,14 +463,16 @@ class ConductCombat(PhaseHandler):
             if site is None:
                 return
             mark = f"{flags.FLYOVER}={site.space}"
+            rule = situation(ctx.state, ctx.ruleset).flyover_aa.get(site.space, "LHTR-AA-flyover")
             for space, stack in site.overflying:
                 holder = ctx.state.owners.get(site.space, "defender")
                 dice = _BattleDice(ctx, f"AA gun in {site.space}", [], {"defender": holder})
-                left, engine_events = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules)
+                techs = frozenset(ctx.state.techs.get(stack.owner, ()))
+                left, engine_events = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules, techs)
                 dice.flush(engine_events)
                 alive = left.get(stack.unit, 0)
                 if stack.count - alive:
-                    ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive), "LHTR-AA-flyover"))
+                    ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive), rule))
                 if alive:
                     after = replace(stack, flags=tuple(f for f in stack.flags if f != mark))
                     ctx.emit(UnitsChanged(space, stack.with_count(alive), after.with_count(alive)))

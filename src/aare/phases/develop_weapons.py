@@ -36,7 +36,7 @@ class DevelopWeaponsPhase(PhaseHandler):
         developing = pending(state, power)
         if tech in state.techs.get(power, ()) or tech in developing:
             raise IllegalAction(f"{power} already has {tech}", "LHTR-TECH-choose-target")
-        cost = action.dice * research_cost(state, ctx.ruleset, power)
+        cost = action.dice * research_cost(state, ctx.ruleset, power, tech)
         bank = state.banks.get(power, 0)
         if cost > bank:
             raise IllegalAction(f"{action.dice} research dice cost {cost} IPCs; {power} has {bank}",

@@ -17,8 +17,11 @@ from aare.state.notation import format_units, parse_units
 
 
 def order_cost(state: GameState, ruleset: Ruleset, power: str, units: Mapping[str, int]) -> int:
-    """What `power` pays for `units` (LHTR-PURCHASE-price-list, as rule modules' `cost` effects change it)."""
-    return sum(ruleset.unit_cost(u, power=power, state=state).value * n for u, n in units.items())
+    """What `power` pays for `units` (LHTR-PURCHASE-price-list, as rule modules' `cost` effects change it; the
+    ``order_cost`` hook may change the order's total, e.g. a discount on one unit)."""
+    cost = sum(ruleset.unit_cost(u, power=power, state=state).value * n for u, n in units.items())
+    total: int = ruleset.modify("order_cost", cost, state=state, power=power, units=units)
+    return total
 
 
 def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:

@@ -105,9 +105,9 @@ class SetupBidPhase(PhaseHandler):
         ruleset, power = ctx.ruleset, ctx.power
         side = ruleset.board.side_of(power)
         fund = funds(ctx.state)
-        if last_of_side(ruleset, power) and fund.get(side, 0) > 0:
+        if last_of_side(ruleset, power, ctx.state) and fund.get(side, 0) > 0:
             ctx.emit(BankChanged(power, fund[side], "bid", RULE), ExtraSet(BID, {**fund, side: 0}, RULE))
-        order = bidders(ruleset)
+        order = bidders(ruleset, ctx.state)
         later = order[order.index(power) + 1 :] if power in order else []
         if later:
             ctx.emit(PhaseEntered(ctx.state.round, later[0], PHASE))

@@ -16,7 +16,7 @@ HOOKS: dict[str, str] = {
     "victory_cities": "territory -> city name of the cities that count for victory",
     "initial_state": "the game state at set-up, before the first action",
     "phase_table": "the ordered list of phases of a turn",
-    "phase_actions": "the legal actions of the current phase",
+    "phase_actions": "PhaseExtension objects adding actions to a phase, context: phase, state",
     "income": "a power's income at collect-income, context: power, state",
     "technologies": "the technologies a power may research (ids)",
     "victory": "the winning side after a round, or None, context: state",
@@ -24,6 +24,17 @@ HOOKS: dict[str, str] = {
     "combat_rules": "the combat rule switches",
     "combat_sequence": "a battle's ordered steps, context: kind",
     "move_checks": "the list of movement checks",
+    "bid_funds": "each side's bid IPCs granted before the game ({side: n}), context: state (None before set-up)",
+    "co_movers": "{ally: flag}: the ally's units carrying the flag move and attack with the power to move this "
+    "turn (a joint attack such as D-Day), context: state, power",
+    "battle_decider": "the power that answers a battle decision of one side, context: state, site, side",
+    "battle_inputs": "the start_battle inputs of a battle on the board (dict), context: state, site",
+    "flyover_aa": "space -> rule id of the spaces whose enemy fire meets aircraft flying over, context: view",
+    "movement_left": "movement points a stack has left this turn (int), context: view, stack, space (where it "
+    "stands, None when not known)",
+    "order_cost": "the IPCs an order of units costs (int), context: state, power, units ({unit: count})",
+    "stack_unit": "the unit type of a stack in movement, e.g. destroyers that carry infantry (UnitType), context: "
+    "view, stack (cached per unit and owner)",
 }
 
 

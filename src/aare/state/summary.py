@@ -36,6 +36,13 @@ def victory_cities_held(state: GameState, ruleset: Ruleset) -> dict[str, list[st
     return held
 
 
+def declared_advantages(state: GameState, power: str) -> list[str]:
+    """The ids of the national advantages `power` has declared (`extra["advantages"]`), in order."""
+    record = state.extra.get("advantages")
+    entries = record.get("declared", {}).get(power, []) if isinstance(record, dict) else []
+    return [str(e["id"]) for e in entries]
+
+
 def summary(state: GameState) -> dict[str, Any]:
     """The machine-readable summary of a game (`aare show --json`)."""
     ruleset = ruleset_of(state)
@@ -50,6 +57,7 @@ def summary(state: GameState) -> dict[str, Any]:
             "capital": p.capital,
             "capital_held": state.owners.get(p.capital) == p.name,
             "techs": list(state.techs.get(p.name, ())),
+            "advantages": declared_advantages(state, p.name),
         }
         for p in board.powers
     }
@@ -77,6 +85,9 @@ def summary(state: GameState) -> dict[str, Any]:
         "version": state.version,
         "winner": state.winner,
         "pending": state.pending,
+        "treaty": state.extra.get("treaty"),
+        "d_day": state.extra.get("d_day"),
+        "straight_bid": state.extra.get("straight_bid"),
         "victory_cities": {"total": len(ruleset.victory_cities()), "by_side": sides},
         "nations": nations,
         "spaces": spaces,

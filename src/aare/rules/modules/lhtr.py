@@ -62,10 +62,16 @@ def _technologies(techs: tuple[str, ...], **_: Any) -> tuple[str, ...]:
     return (*techs, *(t for t in TECHNOLOGIES if t not in techs))
 
 
+def _bid_funds(funds: dict[str, int], ruleset: Any, **_: Any) -> dict[str, int]:
+    """Each side's bid: the options `bid_axis` and `bid_allies` (LHTR-SETUP-bid-placement)."""
+    options = {"Axis": int(ruleset.options.get("bid_axis", 0)), "Allies": int(ruleset.options.get("bid_allies", 0))}
+    return {**funds, **{side: n for side, n in options.items() if n > 0}}
+
+
 def _bid_start(state: Any, ruleset: Any, **_: Any) -> Any:
     """With a bid, play starts in the setup-bid phase of round 0, with the first power of a bidding side
     in turn order; `extra["bid"]` holds each side's unspent bid (LHTR-SETUP-bid-placement)."""
-    funds = {"Axis": int(ruleset.options.get("bid_axis", 0)), "Allies": int(ruleset.options.get("bid_allies", 0))}
+    funds = _bid_funds({}, ruleset)
     bidders = [p.name for p in ruleset.board.powers if funds.get(p.side, 0) > 0]
     if not bidders:
         return state
@@ -95,6 +101,7 @@ LHTR = register_module(
             "income": _income,
             "technologies": _technologies,
             "initial_state": _bid_start,
+            "bid_funds": _bid_funds,
         },
         options=(
             OptionSpec(

@@ -1,0 +1,205 @@
+"""Crash test of the online table: run `aare serve` as a process, play a game against it with a random bot,
+SIGKILL the server at random moments, restart it, and check that every acknowledged action is in the log at
+the place it was acknowledged, with the state hash it was acknowledged with, and that the log replays.
+
+    .venv/bin/python bench/crash_test.py --kills 20
+    .venv/bin/python bench/crash_test.py --kills 5 --database-url postgresql://user:pw@127.0.0.1/db
+
+Prints a JSON report; exits 1 if any acknowledged action was lost or changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from aare.ai import NoLegalAction, make_bot
+from aare.engine import Game
+from aare.events import apply_events, event_from_json
+from aare.game_log import GameLog
+from aare.server.verify import verify_export
+
+NATIONS = ("Russia", "Germany", "United Kingdom", "Japan", "United States")
+
+
+def aare_command() -> list[str]:
+    script = Path(sys.executable).with_name("aare")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from aare.cli.main import main; main()"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """`aare serve` on 127.0.0.1, started and killed at will."""
+
+    def __init__(self, data_dir: Path, database_url: str | None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.data_dir = data_dir
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("AARE_")}
+        if database_url:
+            self.env["AARE_DATABASE_URL"] = database_url
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = open(data_dir / "server.log", "ab")  # noqa: SIM115 (kept open across restarts)
+
+    def start(self, timeout: float = 30.0) -> None:
+        command = [*aare_command(), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
+                   "--bots", "off", "--log-level", "warning"]
+        self.process = subprocess.Popen(command, env=self.env, stdout=self.log, stderr=self.log)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"aare serve exited with {self.process.returncode}; see {self.log.name}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("aare serve did not start")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=15)
+        self.log.close()
+
+
+def hashes_after_each_entry(log: GameLog) -> list[str]:
+    state, out = log.initial, []
+    for entry in log.entries:
+        state = replace(apply_events(state, entry.events), version=state.version + 1)
+        out.append(state.hash())
+    return out
+
+
+def run(kills: int = 20, seed: int = 0, min_life: float = 0.2, max_life: float = 1.5,
+        data_dir: Path | None = None, database_url: str | None = None) -> dict[str, Any]:
+    """Play, kill, restart `kills` times; return the counts."""
+    rng = random.Random(seed)
+    folder = Path(data_dir or tempfile.mkdtemp(prefix="aare-crash-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    server = ServerProcess(folder, database_url)
+    acked: dict[int, tuple[Any, str]] = {}
+    counts = {"kills": 0, "acknowledged": 0, "undos_acknowledged": 0, "in_flight_at_kill": 0,
+              "in_flight_committed": 0, "checked_after_restart": 0, "lost_or_changed": 0}
+    problems: list[str] = []
+    server.start()
+    try:
+        http = httpx.Client(base_url=server.url, timeout=10)
+        name = f"crash-{uuid.uuid4().hex[:8]}"
+        csrf = http.post("/auth/register", json={"username": name, "password": "crash test password"}).json()
+        token = http.post("/auth/tokens", json={"name": "crash"}, headers={"X-CSRF-Token": csrf["csrf_token"]}).json()
+        http.close()
+        auth = {"Authorization": f"Bearer {token['token']}"}
+        http = httpx.Client(base_url=server.url, timeout=10, headers=auth)
+        game_id = http.post("/games", json={"seats": dict.fromkeys(NATIONS, "me")}).json()["id"]
+        bot = make_bot("random", seed)
+        in_flight: tuple[int, Any] | None = None
+        for life in range(kills + 1):
+            export = http.get(f"/games/{game_id}/export").json()
+            log = GameLog.from_json(export)  # replays, and checks the state hash
+            hashes = hashes_after_each_entry(log)
+            for seq, (action, state_hash) in sorted(acked.items()):
+                counts["checked_after_restart"] += 1
+                if seq >= len(log.entries) or log.entries[seq].action != action or hashes[seq] != state_hash:
+                    counts["lost_or_changed"] += 1
+                    problems.append(f"life {life}: acknowledged entry {seq} is missing or changed")
+            if in_flight is not None and in_flight[0] < len(log.entries):
+                counts["in_flight_committed"] += 1
+            if life == kills:
+                break
+            killer = threading.Timer(rng.uniform(min_life, max_life), server.kill)
+            killer.start()
+            in_flight = play_until_killed(http, game_id, log, bot, acked, counts)
+            killer.join()
+            counts["kills"] += 1
+            server.start()
+        view = http.get(f"/games/{game_id}").json()
+        final = http.get(f"/games/{game_id}/export").json()
+        report = verify_export(final)
+        if not report.ok:
+            problems += report.problems
+        if GameLog.from_json(final).state.hash() != view["state_hash"]:
+            problems.append("the exported log does not replay to the game's stored state hash")
+        http.close()
+    finally:
+        server.stop()
+    return {**counts, "final_version": view["version"], "dice_checked": report.dice_checked,
+            "ok": not problems, "problems": problems[:20], "data_dir": str(folder)}
+
+
+def play_until_killed(http: httpx.Client, game_id: str, log: GameLog, bot: Any,
+                      acked: dict[int, tuple[Any, str]], counts: dict[str, int]) -> tuple[int, Any] | None:
+    """Submit random legal actions until the server dies; returns the unanswered (seq, action), if any."""
+    game = Game(log)
+    while True:
+        version = log.state.version
+        try:
+            action = bot.choose(game).to_json()
+        except NoLegalAction:
+            action = None
+        try:
+            if action is None:  # a dead end: take the phase back, then end it
+                answer = http.post(f"/games/{game_id}/undo", json={"version": version})
+                if answer.status_code == 200:
+                    counts["undos_acknowledged"] += 1
+                    for seq in [s for s in acked if s >= version - 1]:
+                        del acked[seq]
+                    del log.entries[version - 1:]
+                    log.state = log.replay()
+                    continue
+                action = {"type": "end_phase"}
+            answer = http.post(f"/games/{game_id}/actions", json={"action": action, "version": version})
+        except httpx.TransportError:
+            counts["in_flight_at_kill"] += 1
+            return version, action
+        if answer.status_code != 200:
+            raise RuntimeError(f"the server refused {action}: {answer.status_code} {answer.text}")
+        message = answer.json()
+        log.append(message["action"], [event_from_json(e) for e in message["events"]])
+        acked[message["seq"]] = (message["action"], message["state_hash"])
+        counts["acknowledged"] += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--min-life", type=float, default=0.2, help="seconds of play before a kill, at least")
+    parser.add_argument("--max-life", type=float, default=1.5, help="seconds of play before a kill, at most")
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: SQLite in --data-dir)")
+    args = parser.parse_args(argv)
+    report = run(args.kills, args.seed, args.min_life, args.max_life, args.data_dir, args.database_url)
+    print(json.dumps(report, indent=2))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

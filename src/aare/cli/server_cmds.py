@@ -1,0 +1,112 @@
+"""`aare serve`, `aare db upgrade` and `aare verify`: running the online table and checking its dice.
+
+The server's libraries (the `server` extra) are imported inside the commands, so the rest of the command
+line works without them; `aare verify` needs none of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from aare.server.settings import BOT_MODES, Settings
+
+DATA_DIR_HELP = "folder of the SQLite database (default: $AARE_DATA_DIR or ./aare-data); unused with AARE_DATABASE_URL"
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=DATA_DIR_HELP)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="worker processes (more than one: set AARE_REDIS_URL so live updates reach every worker)")
+@click.option("--bots", "bot_mode", type=click.Choice(BOT_MODES), default=None,
+              help="how bots act (default: $AARE_BOT_MODE or background)")
+@click.option("--log-level", default="info", show_default=True)
+def serve(host: str, port: int, data_dir: Path | None, workers: int, bot_mode: str | None, log_level: str) -> None:
+    """Run the online table (FastAPI on uvicorn). The database schema is brought up to date first."""
+    import uvicorn
+
+    from aare.server.api import create_app
+    from aare.server.api.app import quieter_garbage_collection
+    from aare.server.db import make_engine
+    from aare.server.migrate import upgrade
+
+    settings = Settings.from_env(data_dir)
+    if bot_mode:
+        settings = dataclasses.replace(settings, bot_mode=bot_mode)
+    engine = make_engine(settings.database_url, settings.sqlite_synchronous)
+    revision = upgrade(engine)
+    engine.dispose()
+    click.echo(f"database {_safe(settings.database_url)} at revision {revision}", err=True)
+    if workers > 1 and not settings.redis_url:
+        click.echo("warning: several workers without AARE_REDIS_URL: live updates stay within each worker", err=True)
+    if workers == 1:
+        app = create_app(settings)
+        quieter_garbage_collection()
+        uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3)
+        return
+    os.environ.update({"AARE_DATABASE_URL": settings.database_url, "AARE_BOT_MODE": settings.bot_mode})
+    uvicorn.run("aare.server.api:create_app_from_env", factory=True, workers=workers, host=host, port=port,
+                log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3)
+
+
+@click.group("db")
+def db_group() -> None:
+    """The server database."""
+
+
+@db_group.command("upgrade")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=DATA_DIR_HELP)
+@click.option("--database-url", default=None, help="a SQLAlchemy URL (default: $AARE_DATABASE_URL)")
+def db_upgrade(data_dir: Path | None, database_url: str | None) -> None:
+    """Run the database migrations up to the newest schema."""
+    from aare.server.db import make_engine
+    from aare.server.migrate import upgrade
+
+    settings = Settings.from_env(data_dir, database_url)
+    engine = make_engine(settings.database_url)
+    revision = upgrade(engine)
+    engine.dispose()
+    click.echo(f"database {_safe(settings.database_url)} at revision {revision}")
+
+
+@click.command("verify")
+@click.argument("export", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def verify(export: Path, as_json: bool) -> None:
+    """Check an exported server game offline: the log replays, every revealed seed matches its commitment
+    and every die recomputes from its seed. Exits 1 if anything is wrong."""
+    from aare.server.verify import verify_export
+
+    try:
+        raw = json.loads(export.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.ClickException(f"{export}: cannot read: {exc}") from None
+    report = verify_export(raw)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        click.echo(f"{export}: {report.entries} entries, {report.turns} dice turns, {report.dice_checked} dice "
+                   f"recomputed, {report.dice_pending} in the unrevealed current turn"
+                   + (f", {report.unverifiable_entries} imported entries not covered" if report.unverifiable_entries
+                      else ""))
+        for problem in report.problems:
+            click.echo(f"  problem: {problem}")
+        click.echo("verified" if report.ok else f"NOT verified: {len(report.problems)} problem(s)")
+    sys.exit(0 if report.ok else 1)
+
+
+def _safe(url: str) -> str:
+    """A database URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+COMMANDS = [serve, db_group, verify]

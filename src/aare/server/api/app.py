@@ -1,0 +1,139 @@
+"""The FastAPI application: engine, broker, game service and bot runner, error answers, routes."""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownName
+from aare.server.accounts import AccountError
+from aare.server.api import auth_routes, game_routes, stream
+from aare.server.api.context import ServerContext
+from aare.server.bots import BotRunner
+from aare.server.broker import make_broker
+from aare.server.db import make_engine
+from aare.server.errors import ServiceError
+from aare.server.migrate import upgrade
+from aare.server.service import GameService
+from aare.server.settings import Settings
+
+DESCRIPTION = """An online table for Axis & Allies variants. Log in with a session cookie (form posts then need
+the CSRF token) or send `Authorization: Bearer <API token>`. Every action goes through
+`POST /games/{id}/actions`; `GET /games/{id}/events` streams what happens."""
+
+
+def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
+    """The application for `settings`; `migrate`: bring the database schema up to date first."""
+    engine = make_engine(settings.database_url, settings.sqlite_synchronous)
+    if migrate:
+        upgrade(engine)
+    broker = make_broker(settings.redis_url)
+    runner_box: list[BotRunner] = []
+    service = GameService(engine, broker, on_change=lambda game_id: runner_box[0].notify(game_id))
+    runner = BotRunner(service, settings.bot_mode)
+    runner_box.append(runner)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
+        runner.start()
+        yield
+        runner.stop()
+        service.close()
+        broker.close()
+        engine.dispose()
+
+    app = FastAPI(title="aare table", version="1", description=DESCRIPTION, lifespan=lifespan)
+    app.state.aare = ServerContext(settings, engine, broker, service, runner)
+    _add_error_answers(app)
+    app.add_middleware(ServerTiming)
+    for module in (auth_routes, game_routes, stream):
+        app.include_router(module.router)
+    return app
+
+
+class ServerTiming:
+    """Adds `Server-Timing: app;dur=<ms>` to every answer: the time the server spent before answering."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed_send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                took = (time.perf_counter() - start) * 1000
+                message["headers"] = [*message.get("headers", []), (b"server-timing", f"app;dur={took:.2f}".encode())]
+            await send(message)
+
+        await self.app(scope, receive, timed_send)
+
+
+def create_app_from_env() -> FastAPI:
+    """The application configured by `AARE_*` variables (for `uvicorn --factory` and worker processes)."""
+    app = create_app(Settings.from_env())
+    quieter_garbage_collection()
+    return app
+
+
+def quieter_garbage_collection() -> None:
+    """For a server process: collect cyclic garbage less often. The cached game logs make a large heap, and a
+    full collection over it stalls every request for 100 ms or more; what is loaded at start is never scanned."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 10)
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
+
+
+def _add_error_answers(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        return _error(exc.status, _snake(type(exc).__name__), exc.message, **exc.detail)
+
+    @app.exception_handler(IllegalAction)
+    async def illegal(request: Request, exc: IllegalAction) -> JSONResponse:
+        return _error(422, "illegal_action", exc.reason, rule_id=exc.rule_id)
+
+    @app.exception_handler(UnknownName)
+    async def unknown_name(request: Request, exc: UnknownName) -> JSONResponse:
+        return _error(400, "unknown_name", str(exc))
+
+    @app.exception_handler(MalformedInput)
+    async def malformed(request: Request, exc: MalformedInput) -> JSONResponse:
+        return _error(400, "malformed_input", str(exc))
+
+    @app.exception_handler(ReplayMismatch)
+    async def mismatch(request: Request, exc: ReplayMismatch) -> JSONResponse:
+        return _error(400, "replay_mismatch", str(exc))
+
+    @app.exception_handler(AccountError)
+    async def account(request: Request, exc: AccountError) -> JSONResponse:
+        return _error(exc.status, "account", str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = exc.errors()
+        first = problems[0] if problems else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        if first.get("type") == "json_invalid":
+            return _error(400, "malformed_json", f"the body is not valid JSON: {first.get('ctx', {}).get('error')}")
+        return _error(400, "malformed_request", f"{where}: {first.get('msg', 'invalid request')}")
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")

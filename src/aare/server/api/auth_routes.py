@@ -1,0 +1,85 @@
+"""Accounts: register, log in, log out, who am I, API tokens."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from aare.server import accounts, db
+from aare.server.api.auth import SESSION_COOKIE, AnyCaller, PostingCaller, Unauthorized
+from aare.server.api.context import Ctx, ServerContext
+from aare.server.api.models import Credentials, LoginOut, TokenCreate, TokenInfo, TokenOut, UserOut, errors
+
+router = APIRouter(prefix="/auth", tags=["accounts"])
+
+
+def _secure(request: Request, ctx: ServerContext) -> bool:
+    mode = ctx.settings.cookie_secure
+    return mode == "always" or (mode == "auto" and request.url.scheme == "https")
+
+
+def _start_session(request: Request, response: Response, ctx: ServerContext, user: accounts.User) -> LoginOut:
+    with db.write(ctx.engine) as conn:
+        token, csrf = accounts.new_session(conn, user, ctx.settings.session_days)
+    response.set_cookie(SESSION_COOKIE, token, max_age=int(ctx.settings.session_days * 86400), path="/",
+                        httponly=True, samesite="lax", secure=_secure(request, ctx))
+    return LoginOut(user=UserOut(id=user.id, username=user.username), csrf_token=csrf)
+
+
+@router.post("/register", summary="Create an account (and log in)", status_code=201, response_model=LoginOut,
+             responses=errors(400, 409))
+def register(body: Credentials, request: Request, response: Response, ctx: Ctx) -> LoginOut:
+    password_hash = accounts.hash_password(body.password)
+    with db.write(ctx.engine) as conn:
+        user = accounts.create_user(conn, body.username, password_hash)
+    return _start_session(request, response, ctx, user)
+
+
+@router.post("/login", summary="Log in: sets the session cookie, returns the CSRF token", response_model=LoginOut,
+             responses=errors(400, 401))
+def login(body: Credentials, request: Request, response: Response, ctx: Ctx) -> LoginOut:
+    with db.read(ctx.engine) as conn:
+        record = accounts.password_record(conn, body.username)
+    user = accounts.verify_password(record, body.username, body.password)
+    if user is None:
+        raise Unauthorized("wrong username or password")
+    return _start_session(request, response, ctx, user)
+
+
+@router.post("/logout", summary="Log out: ends the session", status_code=204, responses=errors(401, 403))
+def logout(who: PostingCaller, request: Request, ctx: Ctx) -> Response:
+    if who.session_token is not None:
+        with db.write(ctx.engine) as conn:
+            accounts.end_session(conn, who.session_token)
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=_secure(request, ctx))
+    return response
+
+
+@router.get("/me", summary="The logged-in user (and the session's CSRF token)", response_model=LoginOut,
+            responses=errors(401))
+def me(who: AnyCaller) -> LoginOut:
+    return LoginOut(user=UserOut(id=who.user.id, username=who.user.username), csrf_token=who.csrf_token)
+
+
+@router.post("/tokens", summary="Create an API token for a bot or script", status_code=201, response_model=TokenOut,
+             responses=errors(400, 401, 403))
+def create_token(body: TokenCreate, who: PostingCaller, ctx: Ctx) -> TokenOut:
+    with db.write(ctx.engine) as conn:
+        token_id, token = accounts.new_api_token(conn, who.user, body.name)
+    return TokenOut(id=token_id, name=body.name, token=token)
+
+
+@router.get("/tokens", summary="List your API tokens (never the tokens themselves)", response_model=list[TokenInfo],
+            responses=errors(401))
+def list_tokens(who: AnyCaller, ctx: Ctx) -> list[TokenInfo]:
+    with db.read(ctx.engine) as conn:
+        return [TokenInfo(**row) for row in accounts.list_api_tokens(conn, who.user)]
+
+
+@router.delete("/tokens/{token_id}", summary="Revoke an API token", status_code=204, responses=errors(401, 403, 404))
+def revoke_token(token_id: int, who: PostingCaller, ctx: Ctx) -> Response:
+    with db.write(ctx.engine) as conn:
+        accounts.revoke_api_token(conn, who.user, token_id)
+    return Response(status_code=204)
+
+

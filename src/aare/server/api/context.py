@@ -1,0 +1,32 @@
+"""What every request handler reaches through `request.app.state.aare`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy import Engine
+
+from aare.server.bots import BotRunner
+from aare.server.broker import Broker
+from aare.server.service import GameService
+from aare.server.settings import Settings
+
+
+@dataclass
+class ServerContext:
+    settings: Settings
+    engine: Engine
+    broker: Broker
+    service: GameService
+    bots: BotRunner
+
+
+async def server(request: Request) -> ServerContext:
+    """The server context (async: no worker thread needed to fetch it)."""
+    ctx: ServerContext = request.app.state.aare
+    return ctx
+
+
+Ctx = Annotated[ServerContext, Depends(server)]

@@ -1,0 +1,163 @@
+"""Request and response bodies of the HTTP API (they make the OpenAPI document)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class ErrorOut(BaseModel):
+    """Every error answer: a code, a message, and for some errors the rule ID or the current version."""
+
+    error: str
+    message: str
+    rule_id: str | None = None
+    version: int | None = None
+
+
+class Credentials(BaseModel):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class UserOut(BaseModel):
+    id: int
+    username: str
+
+
+class LoginOut(BaseModel):
+    """The user, and the CSRF token to send as `X-CSRF-Token` (or form field `csrf_token`) with cookie-authenticated
+    posts."""
+
+    user: UserOut
+    csrf_token: str | None = None
+
+
+class TokenCreate(BaseModel):
+    name: str = Field(min_length=1, max_length=64, description="what the token is for, e.g. the bot's name")
+
+
+class TokenOut(BaseModel):
+    """A new API token; `token` is shown only this once. Send it as `Authorization: Bearer <token>`."""
+
+    id: int
+    name: str
+    token: str
+
+
+class TokenInfo(BaseModel):
+    id: int
+    name: str
+    created_at: float
+    revoked_at: float | None = None
+
+
+class SeatOut(BaseModel):
+    seat: str
+    user: str | None = None
+    bot: str | None = None
+    open: bool
+
+
+SeatSpec = dict[str, str]
+SEAT_SPEC_HELP = 'seat name → "me", "open" or a bot ("random", "pass"); unnamed seats are open'
+
+
+class GameCreate(BaseModel):
+    ruleset: str = Field("lhtr-1.3", description="ruleset id (see `aare rulesets`)")
+    options: dict[str, Any] = Field(default_factory=dict, description="ruleset options")
+    seating: Literal["nations", "sides"] = Field("nations", description="one seat per nation, or per side")
+    seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
+
+
+class GameImport(BaseModel):
+    game: dict[str, Any] = Field(description="a game file (`aare new`, `aare play`) or a server export")
+    seating: Literal["nations", "sides"] = "nations"
+    seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
+
+
+class GameSummary(BaseModel):
+    id: str
+    ruleset: str
+    options: dict[str, Any]
+    seating: str
+    version: int
+    winner: str | None = None
+    bot_error: str | None = None
+    seats: list[SeatOut]
+
+
+class DiceInfo(BaseModel):
+    scheme: str
+    turn: int = Field(description="dice turn in force (counts the times play passed to another nation)")
+    commitment: str | None = Field(description="sha256 of the secret seed of this turn's dice")
+
+
+class GameView(GameSummary):
+    """What the caller's seats may see of a game."""
+
+    state_hash: str
+    to_act: str = Field(description="the power that must act now (a pending decision's power, else the nation)")
+    acting_seat: str
+    your_seats: list[str]
+    your_turn: bool
+    dice: DiceInfo
+    state: dict[str, Any]
+    summary: dict[str, Any]
+
+
+class LegalOut(BaseModel):
+    version: int
+    to_act: str
+    seat: str
+    your_turn: bool
+    actions: list[dict[str, Any]]
+
+
+class ActionRequest(BaseModel):
+    action: dict[str, Any] = Field(description='an action, e.g. {"type": "end_phase"} (see GET /schema/actions)')
+    version: int = Field(description="the game version the action was chosen at")
+
+
+class VersionRequest(BaseModel):
+    version: int
+
+
+class DiceChange(BaseModel):
+    turn: int
+    commitment: str
+    revealed: dict[str, Any] = Field(description="the turn that ended and its seed")
+
+
+class EntryOut(BaseModel):
+    """One new log entry (the answer to an accepted action, and a live-update message)."""
+
+    kind: Literal["entry"]
+    game_id: str
+    seq: int
+    version: int
+    state_hash: str
+    actor: str
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    round: int
+    nation: str
+    phase: str
+    to_act: str
+    winner: str | None = None
+    dice: DiceChange | None = None
+
+
+class UndoOut(BaseModel):
+    kind: Literal["undo"]
+    game_id: str
+    version: int
+    state_hash: str
+    actor: str
+    to_act: str
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for error answers."""
+    return {code: {"model": ErrorOut} for code in codes}

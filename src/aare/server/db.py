@@ -1,0 +1,166 @@
+"""Database engines for SQLite (WAL) and PostgreSQL, and the two kinds of transaction the server uses.
+
+A write transaction on SQLite starts with ``BEGIN IMMEDIATE`` so it holds the write lock from its first
+statement (no lock upgrade, no deadlock); reads run concurrently under WAL. Game actions on SQLite go through
+`Writer`: the actions waiting at one moment share one transaction, so one disk flush, each in its own
+savepoint. On PostgreSQL both are plain
+READ COMMITTED writes (the server's conditional updates and unique keys settle races) and REPEATABLE READ
+reads, so a game row and its log entries are always read from the same snapshot.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager, nullcontext
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+T = TypeVar("T")
+
+
+def normalise_url(url: str) -> str:
+    """Use psycopg (v3) for PostgreSQL URLs that name no driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
+    """An engine for `url`; SQLite databases get WAL mode, a busy timeout and foreign keys."""
+    url = normalise_url(url)
+    if make_url(url).get_backend_name() != "sqlite":
+        return create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+    if sqlite_synchronous.upper() not in SYNCHRONOUS:
+        raise ValueError(f"sqlite synchronous must be one of {SYNCHRONOUS}")
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=20,
+                           max_overflow=40)
+    synchronous = sqlite_synchronous.upper()
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # transactions are begun explicitly below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("aare_write") else "BEGIN")
+
+    return engine
+
+
+_SQLITE_WRITERS: dict[str, threading.Lock] = {}
+_REGISTRY_LOCK = threading.Lock()
+
+
+def _writer_lock(engine: Engine) -> threading.Lock | None:
+    """One lock per SQLite file: threads of a process queue for the write lock here, in order, instead of in
+    SQLite's busy handler, which sleeps in steps of up to 100 ms."""
+    if not is_sqlite(engine):
+        return None
+    with _REGISTRY_LOCK:
+        return _SQLITE_WRITERS.setdefault(str(engine.url), threading.Lock())
+
+
+@contextmanager
+def write(engine: Engine) -> Iterator[Connection]:
+    """A transaction that will write: committed on success, rolled back on any error."""
+    lock = _writer_lock(engine)
+    with engine.connect() as conn, lock or nullcontext():
+        conn.execution_options(aare_write=True)
+        with conn.begin():
+            yield conn
+
+
+@contextmanager
+def read(engine: Engine) -> Iterator[Connection]:
+    """A read-only transaction on one consistent snapshot (WAL on SQLite, REPEATABLE READ on PostgreSQL)."""
+    with engine.connect() as conn:
+        if not is_sqlite(engine):
+            conn.execution_options(isolation_level="REPEATABLE READ")
+        with conn.begin():
+            yield conn
+
+
+class Writer:
+    """Runs write jobs. On SQLite (`grouped`) one thread runs them, as many per transaction as are waiting:
+    one commit, so one flush to disk, for the batch. Each job runs in its own savepoint, so a job that raises
+    is undone alone and gets its exception; no job is reported done before its batch has committed. On
+    PostgreSQL each job is its own transaction (the database server groups concurrent commits itself)."""
+
+    def __init__(self, engine: Engine, max_batch: int = 64) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self.grouped = is_sqlite(engine)
+        self._jobs: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        if self.grouped:
+            self._thread = threading.Thread(target=self._work, name="aare-group-commit", daemon=True)
+            self._thread.start()
+
+    def run(self, job: Callable[[Connection], T]) -> T:
+        """Run `job(conn)` in a write transaction; returns its result once committed, or raises its error."""
+        if not self.grouped:
+            with write(self.engine) as conn:
+                return job(conn)
+        done: Future[T] = Future()
+        self._jobs.put((job, done))
+        return done.result()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def _work(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.max_batch:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._jobs.put(None)  # stop after this batch
+                    break
+                batch.append(job)
+            self._run_batch(batch)
+
+    def _run_batch(self, batch: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
+        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+        try:
+            with write(self.engine) as conn:
+                for job, done in batch:
+                    savepoint = conn.begin_nested()
+                    try:
+                        outcomes.append((done, job(conn), None))
+                        savepoint.commit()
+                    except Exception as exc:
+                        savepoint.rollback()
+                        outcomes.append((done, None, exc))
+        except Exception as exc:  # the commit failed: nothing of the batch is stored
+            outcomes = [(done, None, exc) for _, done in batch]
+        for done, result, error in outcomes:
+            if error is None:
+                done.set_result(result)
+            else:
+                done.set_exception(error)

@@ -1,0 +1,38 @@
+"""Errors of the server's game service, each with the HTTP status it is answered with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+
+    def __init__(self, message: str, **detail: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Forbidden(ServiceError):
+    """The caller may not do this (e.g. act for a seat it does not hold)."""
+
+    status = 403
+
+
+class VersionConflict(ServiceError):
+    """The game moved on: the caller's version is not the current one (`detail["version"]`)."""
+
+    status = 409
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at version {current}", version=current)
+        self.current = current
+
+
+class BadRequest(ServiceError):
+    status = 400

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server database (run by `aare db upgrade` and on `aare serve`)."""

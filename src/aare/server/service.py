@@ -1,0 +1,423 @@
+"""The game service: creating, seating, viewing and exporting games, and the one guarded door through which
+every action (a player's or a bot's) reaches a stored game.
+
+`submit` checks the seat, the version and the rules, then writes the action, its events, the new version and
+any dice commitment in one transaction. The version update is conditional and (game_id, seq) is a primary
+key, so of two submissions on the same version exactly one lands; the other gets `VersionConflict`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from aare.engine import Game
+from aare.events import apply_events
+from aare.game_log import GameLog
+from aare.game_setup import new_game
+from aare.server import db
+from aare.server.broker import Broker
+from aare.server.errors import BadRequest, Forbidden, VersionConflict
+from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
+from aare.server.live import LiveCache, LiveGame, game_row, load_live
+from aare.server.schema import dice_turns, games, log_entries, seats, users
+from aare.server.seats import BOTS, SEATINGS, Seat, acting_power, seat_names, seat_of
+from aare.server.views import dumps, entry_message, player_view
+
+log = logging.getLogger("aare.server")
+
+SEATS = (select(seats.c.seat, seats.c.user_id, users.c.username, seats.c.bot)
+         .outerjoin(users, users.c.id == seats.c.user_id).where(seats.c.game_id == bindparam("game_id")))
+BUMP_VERSION = (
+    update(games).where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected"))
+    .values(version=bindparam("version"), state_hash=bindparam("state_hash"), winner=bindparam("winner"),
+            updated_at=bindparam("updated_at"))
+)
+INSERT_ENTRY = insert(log_entries)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who submits an action: a user (by id) or the bot holding `bot_seat`."""
+
+    user_id: int | None = None
+    bot_seat: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"bot:{self.bot_seat}" if self.bot_seat else f"user:{self.user_id}"
+
+    def holds(self, seat: Seat) -> bool:
+        if self.bot_seat is not None:
+            return seat.bot is not None and seat.name == self.bot_seat
+        return seat.user_id is not None and seat.user_id == self.user_id
+
+
+@dataclass(frozen=True)
+class PreparedAction:
+    """An action checked and applied to `work`, a copy of `live`; `new_turn`: it hands play to another nation;
+    `bot_next`: a bot holds the seat that acts after it."""
+
+    live: LiveGame
+    work: LiveGame
+    actor: Actor
+    new_turn: bool
+    bot_next: bool
+
+
+class GameService:
+    """Games stored in `engine`, replayed logs cached per process, new entries published on `broker`;
+    `on_change(game_id)` is called after every committed change (the bot runner listens there)."""
+
+    def __init__(self, engine: Engine, broker: Broker, on_change: Callable[[str], None] | None = None) -> None:
+        self.engine = engine
+        self.writer = db.Writer(engine)
+        self.broker = broker
+        self.cache = LiveCache()
+        self.on_change = on_change or (lambda game_id: None)
+
+    def close(self) -> None:
+        self.writer.close()
+
+    # -- creating -------------------------------------------------------------------------------------
+
+    def create_game(self, user_id: int, ruleset: str, options: Mapping[str, Any], seating: str,
+                    seat_spec: Mapping[str, str]) -> str:
+        """A new game; `seat_spec` maps seat names to "me", "open" or a bot name (others stay open)."""
+        log = new_game(ruleset, options)
+        return self._store_new(user_id, log, seating, seat_spec)
+
+    def import_game(self, user_id: int, raw: Any, seating: str, seat_spec: Mapping[str, str]) -> str:
+        """A game file (or export) brought onto the server; its entries so far keep the dice they had."""
+        return self._store_new(user_id, GameLog.from_json(raw), seating, seat_spec)
+
+    def _store_new(self, user_id: int, log: GameLog, seating: str, seat_spec: Mapping[str, str]) -> str:
+        state = log.initial
+        if seating not in SEATINGS:
+            raise BadRequest(f"seating must be one of {list(SEATINGS)}")
+        names = seat_names(state.ruleset, state.options, seating)
+        holders = {name: _holder(user_id, name, seat_spec.get(name, "open")) for name in names}
+        unknown = sorted(set(seat_spec) - set(names))
+        if unknown:
+            raise BadRequest(f"no seat {unknown[0]!r}; the seats are {names}")
+        game_id = uuid.uuid4().hex
+        seed, now = new_seed(), time.time()
+        live = LiveGame(game_id, seating, GameLog(state), state.hash(), len(log.entries), 0, 0, seed)
+        hashes = []
+        for entry in log.entries:
+            live.advance(entry.action, entry.events)
+            hashes.append(live.state_hash)
+        with db.write(self.engine) as conn:
+            conn.execute(insert(games).values(
+                id=game_id, ruleset=state.ruleset, options=dumps(dict(state.options)), seating=seating,
+                initial_state=dumps(state.to_json()), version=live.version, state_hash=live.state_hash,
+                dice_from_seq=live.dice_from_seq, winner=live.state.winner, created_by=user_id, created_at=now,
+                updated_at=now,
+            ))
+            conn.execute(insert(seats), [{"game_id": game_id, "seat": n, **h} for n, h in holders.items()])
+            for seq, entry in enumerate(log.entries):
+                self._insert_entry(conn, game_id, seq, entry.action, entry.events, hashes[seq], "import", now)
+            self._insert_turn(conn, game_id, 0, live.state.nation, live.version, seed)
+        self.cache.put(live)
+        self.on_change(game_id)
+        return game_id
+
+    # -- reading --------------------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> tuple[LiveGame, dict[str, Seat], Any]:
+        """The live game, its seats and its row, read in one transaction."""
+        with db.read(self.engine) as conn:
+            live, row = load_live(conn, game_id, self.cache)
+            return live, self._seats(conn, game_id), row
+
+    def list_games(self, user_id: int | None, limit: int = 100) -> list[dict[str, Any]]:
+        with db.read(self.engine) as conn:
+            query = select(games).order_by(games.c.updated_at.desc()).limit(limit)
+            if user_id is not None:
+                query = query.where(games.c.id.in_(select(seats.c.game_id).where(seats.c.user_id == user_id)))
+            rows = conn.execute(query).all()
+            return [self._summary(row, self._seats(conn, row.id)) for row in rows]
+
+    def view(self, game_id: str, user_id: int | None) -> dict[str, Any]:
+        """The game as the caller sees it: its seats, who acts, the dice commitment and the player view."""
+        with db.read(self.engine) as conn:
+            live, row = load_live(conn, game_id, self.cache)
+            seat_map = self._seats(conn, game_id)
+            turn = self._turn_record(conn, game_id, live.turn)
+        mine = [s.name for s in seat_map.values() if user_id is not None and s.user_id == user_id]
+        state = live.state
+        acting = acting_power(state)
+        acting_seat = seat_of(state, live.seating, acting)
+        return {
+            **self._summary(row, seat_map),
+            "state_hash": live.state_hash,
+            "to_act": acting,
+            "acting_seat": acting_seat,
+            "your_seats": mine,
+            "your_turn": acting_seat in mine and state.winner is None,
+            "dice": {"scheme": SCHEME, "turn": live.turn, "commitment": turn["commitment"] if turn else None},
+            **player_view(state, mine),
+        }
+
+    def legal(self, game_id: str, user_id: int, space: str | None = None) -> dict[str, Any]:
+        """The legal actions of the caller now (none when it does not hold the acting seat)."""
+        live, seat_map, _ = self.load(game_id)
+        acting = acting_power(live.state)
+        seat = seat_map[seat_of(live.state, live.seating, acting)]
+        mine = Actor(user_id=user_id).holds(seat) and live.state.winner is None
+        actions = [a.to_json() for a in Game(live.log).legal_actions(space)] if mine else []
+        return {"version": live.version, "to_act": acting, "seat": seat.name, "your_turn": mine,
+                "actions": actions}
+
+    def entries_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+        """Messages for the stored entries after `version` (as live updates send them)."""
+        live, _, _ = self.load(game_id)
+        version = max(version, 0)
+        with db.read(self.engine) as conn:
+            rows = {r.seq: r for r in conn.execute(select(log_entries.c.seq, log_entries.c.actor,
+                                                          log_entries.c.state_hash).where(
+                log_entries.c.game_id == game_id, log_entries.c.seq >= version))}
+        out = []
+        state = live.log.replay(version) if version < live.version else live.state
+        for seq in range(version, live.version):
+            entry = live.log.entries[seq]
+            state = replace(apply_events(state, entry.events), version=seq + 1)
+            row = rows.get(seq)
+            out.append(entry_message(game_id, seq, entry, state, row.state_hash if row else state.hash(),
+                                     row.actor if row else "?", acting_power(state)))
+        return out
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        """The game file (`aare show` reads it) plus a `server` section: seats and every dice commitment, with
+        the seeds of finished turns revealed (`aare verify` checks them)."""
+        with db.read(self.engine) as conn:
+            live, row = load_live(conn, game_id, self.cache)
+            seat_map = self._seats(conn, game_id)
+            turns = conn.execute(select(dice_turns).where(dice_turns.c.game_id == game_id)
+                                 .order_by(dice_turns.c.turn)).all()
+        data = live.log.to_json()
+        data["server"] = {
+            "game_id": game_id, "ruleset": row.ruleset, "seating": row.seating,
+            "seats": [s.to_json() for s in seat_map.values()], "version": live.version, "exported_at": time.time(),
+            "dice": {
+                "scheme": SCHEME, "from_seq": row.dice_from_seq,
+                "turns": [{"turn": t.turn, "nation": t.nation, "from_seq": t.from_seq, "commitment": t.commitment,
+                           "seed": t.seed if t.revealed else None} for t in turns if t.turn <= live.turn],
+            },
+        }
+        return data
+
+    # -- seats ----------------------------------------------------------------------------------------
+
+    def take_seat(self, game_id: str, user_id: int, seat: str) -> None:
+        with db.write(self.engine) as conn:
+            game_row(conn, game_id)
+            done = conn.execute(update(seats).where(
+                seats.c.game_id == game_id, seats.c.seat == seat, seats.c.user_id.is_(None), seats.c.bot.is_(None),
+            ).values(user_id=user_id))
+            if done.rowcount != 1:
+                raise Forbidden(f"seat {seat!r} is not open")
+        self.on_change(game_id)
+
+    def leave_seat(self, game_id: str, user_id: int, seat: str) -> None:
+        with db.write(self.engine) as conn:
+            done = conn.execute(update(seats).where(
+                seats.c.game_id == game_id, seats.c.seat == seat, seats.c.user_id == user_id).values(user_id=None))
+            if done.rowcount != 1:
+                raise Forbidden(f"you do not hold seat {seat!r}")
+
+    # -- the guarded door -----------------------------------------------------------------------------
+
+    def submit(self, game_id: str, actor: Actor, action: Any, version: int) -> dict[str, Any]:
+        """Apply `action` for `actor` if it holds the acting seat, `version` is current and the rules allow it;
+        stored in one transaction before this returns. Raises Forbidden, VersionConflict, IllegalAction or
+        MalformedInput, and then nothing is stored."""
+        return self.commit(self.prepare(game_id, actor, action, version))
+
+    def prepare(self, game_id: str, actor: Actor, action: Any, version: int) -> PreparedAction:
+        """Check and apply an action on a copy of the game; nothing is stored yet."""
+        live, seat_map, _ = self.load(game_id)
+        self._check_turn(live, seat_map, actor, version)
+        work = live.fork()
+        before = work.state.nation
+        Game(work.log, CommittedDice(work.seed, game_id, work.turn, work.dice_used)).apply(action)
+        new_turn = work.appended(before)
+        if new_turn:
+            work.seed = new_seed()
+        next_seat = seat_map[seat_of(work.state, work.seating, acting_power(work.state))]
+        return PreparedAction(live, work, actor, new_turn, next_seat.bot is not None)
+
+    def commit(self, prepared: PreparedAction) -> dict[str, Any]:
+        """Store a prepared action in one transaction, if the game is still at the version it was prepared at
+        (else VersionConflict); then publish it and wake the bots."""
+        live, work, game_id, version = prepared.live, prepared.work, prepared.live.id, prepared.live.version
+        entry = work.log.entries[-1]
+
+        def store(conn: Connection) -> None:
+            self._bump_version(conn, game_id, version, work)
+            self._insert_entry(conn, game_id, version, entry.action, entry.events, work.state_hash,
+                               prepared.actor.label, time.time())
+            if prepared.new_turn:
+                conn.execute(update(dice_turns).where(dice_turns.c.game_id == game_id,
+                                                      dice_turns.c.turn == live.turn).values(revealed=True))
+                self._insert_turn(conn, game_id, work.turn, work.state.nation, work.version, work.seed)
+
+        try:
+            self.writer.run(store)
+        except IntegrityError:
+            raise VersionConflict(self._current_version(game_id)) from None
+        self.cache.put(work)
+        dice = None
+        if prepared.new_turn:
+            dice = {"turn": work.turn, "commitment": commitment(work.seed),
+                    "revealed": {"turn": live.turn, "seed": live.seed.hex()}}
+        message = entry_message(game_id, version, entry, work.state, work.state_hash, prepared.actor.label,
+                                acting_power(work.state), dice)
+        self._publish(game_id, message)
+        if prepared.bot_next:
+            self.on_change(game_id)
+        return message
+
+    def undo(self, game_id: str, actor: Actor, version: int) -> dict[str, Any]:
+        """Take back the last action (within the phase, never past a die roll: `Game.undo`'s rules)."""
+        live, seat_map, _ = self.load(game_id)
+        self._check_turn(live, seat_map, actor, version)
+        work = live.fork()
+        Game(work.log).undo()
+        return self._truncate(live, work, actor)
+
+    def _truncate(self, live: LiveGame, work: LiveGame, actor: Actor) -> dict[str, Any]:
+        """Store `work`, a copy of `live` with its last entries taken back (none with dice or a new turn)."""
+        work.state_hash = work.state.hash()
+        with db.write(self.engine) as conn:
+            self._bump_version(conn, live.id, live.version, work)
+            conn.execute(delete(log_entries).where(log_entries.c.game_id == live.id,
+                                                   log_entries.c.seq >= work.version))
+        self.cache.put(work, force=True)
+        message = {"kind": "undo", "game_id": live.id, "version": work.version, "state_hash": work.state_hash,
+                   "actor": actor.label, "to_act": acting_power(work.state)}
+        self._publish(live.id, message)
+        self.on_change(live.id)
+        return message
+
+    def _publish(self, game_id: str, message: dict[str, Any]) -> None:
+        """Tell the live streams; the change is stored already, so a broker fault is only logged (streams
+        catch up from the database when they reconnect)."""
+        try:
+            self.broker.publish(game_id, message)
+        except Exception:
+            log.exception("could not publish an update of game %s", game_id)
+
+    def _check_turn(self, live: LiveGame, seat_map: Mapping[str, Seat], actor: Actor, version: int) -> None:
+        acting = acting_power(live.state)
+        seat = seat_map[seat_of(live.state, live.seating, acting)]
+        if not actor.holds(seat):
+            raise Forbidden(f"{acting} is to act, and you do not hold the seat {seat.name!r} ({seat.holder})",
+                            seat=seat.name, power=acting)
+        if version != live.version:
+            raise VersionConflict(live.version)
+
+    def _bump_version(self, conn: Connection, game_id: str, version: int, work: LiveGame) -> None:
+        done = conn.execute(BUMP_VERSION, {"game_id": game_id, "expected": version, "version": work.version,
+                                           "state_hash": work.state_hash, "winner": work.state.winner,
+                                           "updated_at": time.time()})
+        if done.rowcount != 1:
+            current = conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+            raise VersionConflict(int(current or 0))
+
+    def _current_version(self, game_id: str) -> int:
+        with db.read(self.engine) as conn:
+            return int(game_row(conn, game_id).version)
+
+    # -- bots -----------------------------------------------------------------------------------------
+
+    def bot_seat_to_act(self, game_id: str) -> tuple[LiveGame, Seat] | None:
+        """The live game and the acting seat, when a bot holds it and the game goes on."""
+        live, seat_map, row = self.load(game_id)
+        seat = seat_map[seat_of(live.state, live.seating, acting_power(live.state))]
+        if seat.bot is None or live.state.winner is not None or row.bot_error:
+            return None
+        return live, seat
+
+    def record_bot_error(self, game_id: str, message: str) -> None:
+        with db.write(self.engine) as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(bot_error=message[:2000]))
+
+    def back_out_phase(self, live: LiveGame, actor: Actor) -> bool:
+        """Take back this phase's undoable entries (as self-play does at a dead end); False if none."""
+        keep = len(live.log.entries)
+        while keep > live.dice_from_seq and _undoable(live.log.entries[keep - 1]):
+            keep -= 1
+        if keep == len(live.log.entries):
+            return False
+        work = live.fork()
+        del work.log.entries[keep:]
+        work.log.state = work.log.replay()
+        self._truncate(live, work, actor)
+        return True
+
+    def games_with_bots(self) -> list[str]:
+        """Unfinished games with a bot seat (the bot runner looks at them on start)."""
+        with db.read(self.engine) as conn:
+            rows = conn.execute(select(games.c.id).where(
+                games.c.winner.is_(None), games.c.bot_error.is_(None),
+                games.c.id.in_(select(seats.c.game_id).where(seats.c.bot.is_not(None))))).all()
+        return [r.id for r in rows]
+
+    # -- rows -----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _seats(conn: Connection, game_id: str) -> dict[str, Seat]:
+        rows = conn.execute(SEATS, {"game_id": game_id}).all()
+        return {r.seat: Seat(r.seat, r.user_id, r.username, r.bot) for r in rows}
+
+    @staticmethod
+    def _summary(row: Any, seat_map: Mapping[str, Seat]) -> dict[str, Any]:
+        return {"id": row.id, "ruleset": row.ruleset, "options": json.loads(row.options), "seating": row.seating,
+                "version": row.version, "winner": row.winner, "bot_error": row.bot_error,
+                "seats": [s.to_json() for s in seat_map.values()]}
+
+    @staticmethod
+    def _turn_record(conn: Connection, game_id: str, turn: int) -> dict[str, Any] | None:
+        row = conn.execute(select(dice_turns.c.commitment).where(
+            dice_turns.c.game_id == game_id, dice_turns.c.turn == turn)).first()
+        return None if row is None else {"commitment": row.commitment}
+
+    @staticmethod
+    def _insert_entry(conn: Connection, game_id: str, seq: int, action: Any, events: Any, state_hash: str,
+                      actor: str, now: float) -> None:
+        conn.execute(INSERT_ENTRY, {
+            "game_id": game_id, "seq": seq, "action": None if action is None else dumps(action),
+            "events": dumps([e.to_json() for e in events]), "state_hash": state_hash, "actor": actor,
+            "created_at": now,
+        })
+
+    @staticmethod
+    def _insert_turn(conn: Connection, game_id: str, turn: int, nation: str, from_seq: int, seed: bytes) -> None:
+        conn.execute(insert(dice_turns).values(game_id=game_id, turn=turn, nation=nation, from_seq=from_seq,
+                                               commitment=commitment(seed), seed=seed.hex(), revealed=False))
+
+
+def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:
+    """Seat columns for a creation request: "me", "open", or a bot name (optionally "bot:NAME")."""
+    name = spec.removeprefix("bot:")
+    if spec == "me":
+        return {"user_id": user_id, "bot": None}
+    if spec == "open":
+        return {"user_id": None, "bot": None}
+    if name in BOTS:
+        return {"user_id": None, "bot": name}
+    raise BadRequest(f"seat {seat!r}: {spec!r} is not 'me', 'open' or a bot ({', '.join(BOTS)})")
+
+
+def _undoable(entry: Any) -> bool:
+    action = entry.action or {}
+    return action.get("type") != "end_phase" and not any(e.type == "dice_rolled" for e in entry.events)

@@ -1,0 +1,55 @@
+"""Server settings: from the command line, else from `AARE_*` environment variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA_DIR = "aare-data"
+COOKIE_MODES = ("auto", "always", "never")
+BOT_MODES = ("background", "inline", "off")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """`database_url`: SQLAlchemy URL (``postgresql://…`` or ``sqlite:///…``); `redis_url`: live updates across
+    workers (in-process when None); `cookie_secure`: ``auto`` (Secure when the request came over https),
+    ``always`` or ``never``; `bot_mode`: bots act in a ``background`` thread, ``inline`` before the
+    answer (deterministic, for tests) or ``off``."""
+
+    database_url: str
+    redis_url: str | None = None
+    cookie_secure: str = "auto"
+    bot_mode: str = "background"
+    session_days: float = 30.0
+    sqlite_synchronous: str = "FULL"
+    worker_threads: int = 40
+
+    def __post_init__(self) -> None:
+        if self.cookie_secure not in COOKIE_MODES:
+            raise ValueError(f"cookie_secure must be one of {COOKIE_MODES}")
+        if self.bot_mode not in BOT_MODES:
+            raise ValueError(f"bot_mode must be one of {BOT_MODES}")
+
+    @classmethod
+    def from_env(cls, data_dir: str | Path | None = None, database_url: str | None = None) -> Settings:
+        """Settings from the environment: `AARE_DATABASE_URL` (else SQLite in `data_dir` or `AARE_DATA_DIR`),
+        `AARE_REDIS_URL`, `AARE_COOKIE_SECURE`, `AARE_BOT_MODE`, `AARE_SQLITE_SYNCHRONOUS`, `AARE_WORKER_THREADS`."""
+        env = os.environ
+        url = database_url or env.get("AARE_DATABASE_URL") or sqlite_url(data_dir or env.get("AARE_DATA_DIR"))
+        return cls(
+            database_url=url,
+            redis_url=env.get("AARE_REDIS_URL") or None,
+            cookie_secure=env.get("AARE_COOKIE_SECURE", "auto"),
+            bot_mode=env.get("AARE_BOT_MODE", "background"),
+            sqlite_synchronous=env.get("AARE_SQLITE_SYNCHRONOUS", "FULL"),
+            worker_threads=int(env.get("AARE_WORKER_THREADS", "40")),
+        )
+
+
+def sqlite_url(data_dir: str | Path | None) -> str:
+    """The SQLite database in `data_dir` (created if missing; ./aare-data by default)."""
+    folder = Path(data_dir or DEFAULT_DATA_DIR).expanduser().resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'aare.db'}"

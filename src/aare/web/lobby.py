@@ -1,0 +1,157 @@
+"""The lobby: register, log in and out, create a game, join an open seat, list your games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from aare.errors import AareError
+from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
+from aare.server import accounts, db
+from aare.server.accounts import AccountError, User
+from aare.server.api.auth import SESSION_COOKIE, OptionalCaller, PostingCaller
+from aare.server.api.context import Ctx, ServerContext
+from aare.server.errors import ServiceError
+from aare.server.seats import BOTS, seat_names
+from aare.web.templating import phase_title, power_colours, render
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+SEAT_CHOICES = [("me", "me"), ("open", "open seat"), *((b, f"{b} bot") for b in BOTS)]
+GAMES_SHOWN = 30
+
+
+def ruleset_forms() -> list[dict[str, Any]]:
+    """Each ruleset with its options and its seats (by nation and by side) for the new-game form."""
+    out = []
+    for rid in available_rulesets():
+        spec, ruleset = load_spec(rid), load_ruleset(rid)
+        powers = sorted(ruleset.board.powers, key=lambda p: p.order)
+        out.append({
+            "id": rid, "title": spec.title,
+            "options": [{"key": o.key, "type": o.type.__name__, "default": o.default, "choices": list(o.choices),
+                         "help": o.help} for o in spec.option_specs],
+            "nations": [{"name": p.name, "side": p.side, "colours": power_colours(p.name)} for p in powers],
+            "sides": list(dict.fromkeys(p.side for p in powers)),
+        })
+    return out
+
+
+def _game_rows(ctx: ServerContext, user: User) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(your games, newest first, with whose move it is; other games with an open seat)."""
+    mine = []
+    for game in ctx.service.list_games(user.id, GAMES_SHOWN):
+        view = ctx.service.view(game["id"], user.id)
+        s = view["summary"]
+        mine.append({**game, "your_turn": view["your_turn"], "to_act": view["to_act"], "round": s["round"],
+                     "phase": phase_title(s["phase"]), "colours": power_colours(view["to_act"]),
+                     "your_seats": view["your_seats"]})
+    ids = {g["id"] for g in mine}
+    open_games = [g for g in ctx.service.list_games(None, GAMES_SHOWN)
+                  if g["id"] not in ids and g["winner"] is None and any(s["open"] for s in g["seats"])]
+    return mine, open_games
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request, who: OptionalCaller, ctx: Ctx) -> Response:
+    return await _lobby(request, who.user if who else None, who.csrf_token if who else None, ctx)
+
+
+async def _lobby(request: Request, user: User | None, csrf: str | None, ctx: ServerContext, error: str = "",
+                 status: int = 200) -> Response:
+    mine: list[dict[str, Any]] = []
+    open_games: list[dict[str, Any]] = []
+    if user is not None:
+        mine, open_games = await run_in_threadpool(_game_rows, ctx, user)
+    return render(request, "lobby.html", status, user=user, csrf=csrf, error=error, games=mine,
+                  open_games=open_games, rulesets=ruleset_forms() if user else [], seat_choices=SEAT_CHOICES)
+
+
+def _signed_in(request: Request, ctx: ServerContext, user: User) -> Response:
+    """Start a session for `user` and go to the lobby."""
+    with db.write(ctx.engine) as conn:
+        token, _ = accounts.new_session(conn, user, ctx.settings.session_days)
+    mode = ctx.settings.cookie_secure
+    secure = mode == "always" or (mode == "auto" and request.url.scheme == "https")
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(SESSION_COOKIE, token, max_age=int(ctx.settings.session_days * 86400), path="/",
+                        httponly=True, samesite="lax", secure=secure)
+    return response
+
+
+def _credentials(form: FormData) -> tuple[str, str]:
+    return str(form.get("username") or "").strip(), str(form.get("password") or "")
+
+
+@router.post("/register", response_class=HTMLResponse)
+async def register(request: Request, ctx: Ctx) -> Response:
+    username, password = _credentials(await request.form())
+
+    def work() -> Response:
+        password_hash = accounts.hash_password(password)
+        with db.write(ctx.engine) as conn:
+            user = accounts.create_user(conn, username, password_hash)
+        return _signed_in(request, ctx, user)
+
+    try:
+        return await run_in_threadpool(work)
+    except AccountError as exc:
+        return await _lobby(request, None, None, ctx, f"Could not register: {exc}", exc.status)
+
+
+@router.post("/login", response_class=HTMLResponse)
+async def login(request: Request, ctx: Ctx) -> Response:
+    username, password = _credentials(await request.form())
+
+    def work() -> Response | None:
+        with db.read(ctx.engine) as conn:
+            record = accounts.password_record(conn, username)
+        user = accounts.verify_password(record, username, password)
+        return None if user is None else _signed_in(request, ctx, user)
+
+    found = await run_in_threadpool(work)
+    return found or await _lobby(request, None, None, ctx, "Wrong username or password.", 401)
+
+
+@router.post("/logout")
+async def logout(who: PostingCaller, ctx: Ctx) -> Response:
+    token = who.session_token
+    if token is not None:
+        def work() -> None:
+            with db.write(ctx.engine) as conn:
+                accounts.end_session(conn, token)
+
+        await run_in_threadpool(work)
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+def new_game_request(form: FormData) -> tuple[str, dict[str, str], str, dict[str, str]]:
+    """(ruleset, options, seating, seats) from the new-game form: option fields `opt:<ruleset>:<key>` (a
+    checkbox follows a hidden "false"), seat fields `seat:<ruleset>:<seating>:<seat>`."""
+    ruleset = str(form.get("ruleset") or "lhtr-1.3")
+    seating = str(form.get("seating") or "nations")
+    spec = load_spec(ruleset)
+    options = {}
+    for option in spec.option_specs:
+        values = form.getlist(f"opt:{ruleset}:{option.key}")
+        if values:
+            options[option.key] = str(values[-1])
+    names = seat_names(ruleset, options, seating)
+    seats = {name: str(form.get(f"seat:{ruleset}:{seating}:{name}") or "open") for name in names}
+    return ruleset, options, seating, seats
+
+
+@router.post("/new", response_class=HTMLResponse)
+async def create_game(request: Request, who: PostingCaller, ctx: Ctx) -> Response:
+    try:
+        ruleset, options, seating, seats = new_game_request(await request.form())
+        game_id = await run_in_threadpool(ctx.service.create_game, who.user.id, ruleset, options, seating, seats)
+    except (AareError, ServiceError, ValueError) as exc:
+        message = exc.message if isinstance(exc, ServiceError) else str(exc)
+        return await _lobby(request, who.user, who.csrf_token, ctx, f"Could not create the game: {message}", 400)
+    return RedirectResponse(f"/play/{game_id}", status_code=303)

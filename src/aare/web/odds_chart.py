@@ -1,0 +1,56 @@
+"""Inline SVG charts of battle odds: the outcome split and each side's survivor distribution."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from aare.odds.report import BattleOdds, Units
+from aare.state.notation import format_units
+
+ATTACKER = "#b3412f"
+DEFENDER = "#2f6d9e"
+DRAW = "#8a8f96"
+ROWS = 10
+
+
+def outcome_bar(result: BattleOdds, width: int = 320, height: int = 22) -> str:
+    """One bar split into attacker win, draw or stalemate, and defender holds."""
+    parts = [(result.attacker_win, ATTACKER, "attacker wins"), (result.draw + result.stalemate, DRAW, "draw"),
+             (result.defender_win, DEFENDER, "defender holds")]
+    total = sum(p for p, _, _ in parts) or 1.0
+    x = 0.0
+    out = [f'<svg class="outcome" viewBox="0 0 {width} {height}" role="img" '
+           f'aria-label="attacker wins {result.attacker_win:.1%}, defender holds {result.defender_win:.1%}">']
+    for p, colour, label in parts:
+        w = width * p / total
+        if w <= 0:
+            continue
+        out.append(f'<rect x="{x:.2f}" y="0" width="{w:.2f}" height="{height}" fill="{colour}">'
+                   f"<title>{label}: {p:.1%}</title></rect>")
+        x += w
+    out.append("</svg>")
+    return "".join(out)
+
+
+def survivors_chart(result: BattleOdds, side: str, width: int = 340) -> str:
+    """Horizontal bars: the likeliest survivor sets of `side` ("attacker" or "defender")."""
+    rows: tuple[tuple[Units, float], ...] = (result.attacker_survivors if side == "attacker"
+                                            else result.defender_survivors)[:ROWS]
+    colour = ATTACKER if side == "attacker" else DEFENDER
+    line, label_w, pct_w = 20, 150, 52
+    top = max((p for _, p in rows), default=1.0) or 1.0
+    height = line * len(rows) + 4
+    out = [f'<svg class="survivors" viewBox="0 0 {width} {height}" role="img" '
+           f'aria-label="{side} survivors" font-size="11">']
+    for i, (units, p) in enumerate(rows):
+        y = i * line + 2
+        label = format_units(dict(units), result.catalogue) or "nothing"
+        short = label if len(label) <= 26 else label[:25] + "…"
+        w = (width - label_w - pct_w) * p / top
+        out.append(f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end"><title>{escape(label)}</title>'
+                   f"{escape(short)}</text>")
+        out.append(f'<rect x="{label_w}" y="{y + 3}" width="{max(w, 1):.1f}" height="{line - 7}" rx="2" '
+                   f'fill="{colour}"/>')
+        out.append(f'<text x="{label_w + w + 5:.1f}" y="{y + 13}">{p:.1%}</text>')
+    out.append("</svg>")
+    return "".join(out)

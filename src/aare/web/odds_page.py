@@ -1,0 +1,124 @@
+"""The battle calculator in the browser: unit pickers, order of loss, retreat policy, and the result with
+its survivor charts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from aare.errors import AareError
+from aare.odds import odds
+from aare.odds.report import BattleOdds
+from aare.rules.ruleset import available_rulesets, load_ruleset
+from aare.server.api.auth import OptionalCaller
+from aare.state.notation import format_units
+from aare.web.battle_odds import SOLVING
+from aare.web.odds_chart import outcome_bar, survivors_chart
+from aare.web.templating import is_htmx, render
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+KINDS = ("land", "sea", "amphibious")
+RETREATS = (("never", "fight to the end"), ("after", "retreat after N cycles"),
+            ("at", "retreat when down to N units"), ("air", "retreat when only aircraft remain"))
+MAX_UNITS = 99
+MAX_RUNS = 20_000
+
+
+@dataclass
+class OddsForm:
+    """The calculator form's values."""
+
+    rules: str = "lhtr-1.3"
+    battle: str = "land"
+    attacker: dict[str, int] = field(default_factory=lambda: {"infantry": 3, "artillery": 1, "armour": 2})
+    defender: dict[str, int] = field(default_factory=lambda: {"infantry": 4})
+    ool_attacker: str = ""
+    ool_defender: str = ""
+    retreat: str = "never"
+    retreat_n: int = 1
+    defender_aa: bool = False
+    bombard: str = ""
+    method: str = "exact"
+    runs: int = 5000
+
+    @classmethod
+    def read(cls, form: FormData) -> OddsForm:
+        def number(key: str, default: int, top: int) -> int:
+            try:
+                return max(0, min(top, int(str(form.get(key) or default))))
+            except ValueError:
+                return default
+
+        rules = str(form.get("rules") or "lhtr-1.3")
+        units = load_ruleset(rules if rules in available_rulesets() else "lhtr-1.3").units
+        picked = {side: {u.id: number(f"{side}:{u.id}", 0, MAX_UNITS) for u in units} for side in ("att", "def")}
+        return cls(
+            rules=rules, battle=str(form.get("battle") or "land"),
+            attacker={k: v for k, v in picked["att"].items() if v},
+            defender={k: v for k, v in picked["def"].items() if v},
+            ool_attacker=str(form.get("ool_attacker") or ""), ool_defender=str(form.get("ool_defender") or ""),
+            retreat=str(form.get("retreat") or "never"), retreat_n=number("retreat_n", 1, 99),
+            defender_aa=form.get("defender_aa") is not None, bombard=str(form.get("bombard") or ""),
+            method=str(form.get("method") or "exact"), runs=max(100, number("runs", 5000, MAX_RUNS)),
+        )
+
+    def calculate(self) -> BattleOdds:
+        extra: dict[str, Any] = {}
+        if self.defender_aa:
+            extra["defender_aa"] = True
+        if self.bombard.strip() and self.battle == "amphibious":
+            extra["bombard"] = self.bombard
+        with SOLVING:
+            return odds(
+                self.attacker, self.defender, self.rules, battle=self.battle, method=self.method, runs=self.runs,
+                ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
+                retreat_after=self.retreat_n if self.retreat == "after" else None,
+                retreat_at_units=self.retreat_n if self.retreat == "at" else None,
+                retreat_when_only_air=self.retreat == "air", **extra,
+            )
+
+
+def _context(form: OddsForm) -> dict[str, Any]:
+    units = load_ruleset(form.rules).units
+    pickers: list[dict[str, Any]] = [
+        {"id": u.id, "name": u.display, "domain": u.domain, "attack": u.attack, "defense": u.defense, "cost": u.cost}
+        for u in units if u.domain != "building"
+    ]
+    return {"form": form, "rulesets": available_rulesets(), "kinds": KINDS, "retreats": RETREATS,
+            "pickers": pickers, "default_ool": ", ".join(p["id"] for p in sorted(pickers, key=lambda p: p["cost"]))}
+
+
+def _result(form: OddsForm) -> dict[str, Any]:
+    if not form.attacker or not form.defender:
+        return {"error": "Choose units for both sides."}
+    try:
+        result = form.calculate()
+    except AareError as exc:
+        return {"error": str(exc)}
+    units = load_ruleset(form.rules).units
+    return {
+        "result": result, "bar": outcome_bar(result), "attacker_chart": survivors_chart(result, "attacker"),
+        "defender_chart": survivors_chart(result, "defender"),
+        "attacker_text": format_units(form.attacker, units), "defender_text": format_units(form.defender, units),
+    }
+
+
+@router.get("/odds", response_class=HTMLResponse)
+async def odds_page(request: Request, who: OptionalCaller) -> Response:
+    return render(request, "odds.html", user=who.user if who else None, csrf=who.csrf_token if who else None,
+                  outcome=None, **_context(OddsForm()))
+
+
+@router.post("/odds", response_class=HTMLResponse)
+async def odds_result(request: Request, who: OptionalCaller) -> Response:
+    form = OddsForm.read(await request.form())
+    outcome = await run_in_threadpool(_result, form)
+    if is_htmx(request):
+        return render(request, "_odds_result.html", outcome=outcome)
+    return render(request, "odds.html", user=who.user if who else None, csrf=who.csrf_token if who else None,
+                  outcome=outcome, **_context(form))

@@ -1,0 +1,73 @@
+"""The game page's side panel: everything it shows for one caller at one moment, as template context."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aare.engine import Game
+from aare.game_log import GameLog
+from aare.rules.ruleset import load_ruleset
+from aare.server.live import LiveGame
+from aare.server.seats import Seat
+from aare.web import table_view as tv
+from aare.web.log_view import event_log, last_battle
+
+MOVE_PHASES = ("combat-move", "non-combat-move")
+
+
+def my_seats(seats: Mapping[str, Seat], user_id: int | None) -> list[str]:
+    return [s.name for s in seats.values() if user_id is not None and s.user_id == user_id]
+
+
+def can_undo(log: GameLog, dice_from_seq: int) -> bool:
+    """Whether the last entry may be taken back (`Game.undo`: never past a roll or a finished phase)."""
+    if len(log.entries) <= dice_from_seq or not log.entries:
+        return False
+    last = log.entries[-1]
+    return (last.action or {}).get("type") not in (None, "end_phase") and not any(
+        e.type == "dice_rolled" for e in last.events)
+
+
+def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None, space: str | None,
+                 bot_error: str | None = None) -> dict[str, Any]:
+    """Template context of the side panel for `user_id` with `space` selected."""
+    state = live.state
+    ruleset = load_ruleset(state.ruleset, state.options)
+    mine = my_seats(seats, user_id)
+    turn = tv.turn_info(state, live.seating, seats, mine)
+    game = Game(live.log)
+    legal = [a.to_json() for a in game.legal_actions()] if turn["your_turn"] else []
+    if space is not None and space not in ruleset.board.spaces:
+        space = None
+    moving = turn["your_turn"] and state.phase in MOVE_PHASES and state.pending is None
+    from_here = [a.to_json() for a in game.legal_actions(space)] if moving and space else []
+    placement = tv.placement_panel(state, ruleset, legal)
+    return {
+        "game_id": live.id,
+        "ruleset": state.ruleset,
+        "version": live.version,
+        "turn": turn,
+        "seats": [{**s.to_json(), "mine": s.name in mine} for s in seats.values()],
+        "signed_in": user_id is not None,
+        "bot_error": bot_error,
+        "legal": legal,
+        "can_end": any(a["type"] == "end_phase" for a in legal),
+        "can_undo": turn["your_turn"] and can_undo(live.log, live.dice_from_seq),
+        "decision": tv.decision_panel(state, ruleset, legal),
+        "advantages": tv.advantages_panel(legal),
+        "research": tv.research_panel(legal),
+        "purchase": tv.purchase_panel(state, ruleset, legal),
+        "placement": placement,
+        "battles": tv.battles_panel(state, ruleset, legal) if state.phase == "conduct-combat" else [],
+        "last_battle": last_battle(live.log) if state.phase == "conduct-combat" else None,
+        "moving": moving,
+        "selected": space,
+        "space": tv.space_info(state, ruleset, space) if space else None,
+        "move_rows": tv.move_rows(state, ruleset, space, from_here) if moving and space else [],
+        "targets": tv.move_targets(from_here),
+        "place_targets": [s["name"] for s in placement["spaces"]] if placement else [],
+        "other": tv.other_actions(legal),
+        "nations": tv.nations(state),
+        "log": event_log(live.log),
+    }

@@ -1,0 +1,180 @@
+"""The game page and its fragments: the map, the side panel, move routes, battle odds, and the form posts
+that play (`act`, `undo`, taking a seat). Every action goes through `GameService.submit`, the same door as
+`POST /games/{id}/actions`."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from aare.engine import Game
+from aare.errors import AareError
+from aare.rules.ruleset import load_ruleset
+from aare.server.api.auth import OptionalCaller, PostingCaller
+from aare.server.api.context import Ctx, ServerContext
+from aare.server.errors import ServiceError, VersionConflict
+from aare.server.service import Actor
+from aare.web.battle_odds import board_odds, preview_odds
+from aare.web.compose import compose
+from aare.web.map_svg import render_map
+from aare.web.odds_chart import outcome_bar, survivors_chart
+from aare.web.side import side_context
+from aare.web.templating import is_htmx, render
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+SpaceArg = Annotated[str | None, Query()]
+MAP_CACHE = 64
+_maps: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+_maps_lock = threading.Lock()
+
+
+def _map_svg(ctx: ServerContext, game_id: str) -> tuple[bytes, int]:
+    """The map of the game as it stands (SVG, gzip-compressed) and its version; cached per state."""
+    live, _, _ = ctx.service.load(game_id)
+    key = (game_id, live.state_hash)
+    with _maps_lock:
+        if key in _maps:
+            _maps.move_to_end(key)
+            return _maps[key], live.version
+    state = live.state
+    svg = render_map(state, load_ruleset(state.ruleset, state.options).board)
+    packed = gzip.compress(svg.encode(), 5)
+    with _maps_lock:
+        _maps[key] = packed
+        while len(_maps) > MAP_CACHE:
+            _maps.popitem(last=False)
+    return packed, live.version
+
+
+def _side(ctx: ServerContext, game_id: str, user_id: int | None, space: str | None) -> dict[str, Any]:
+    live, seats, row = ctx.service.load(game_id)
+    return side_context(live, seats, user_id, space, row.bot_error)
+
+
+@router.get("/play/{game_id}", response_class=HTMLResponse)
+async def game_page(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx, space: SpaceArg = None) -> Response:
+    user_id = who.user.id if who else None
+    try:
+        side = await run_in_threadpool(_side, ctx, game_id, user_id, space)
+        packed, _ = await run_in_threadpool(_map_svg, ctx, game_id)
+    except ServiceError as exc:
+        return render(request, "error.html", exc.status, user=who.user if who else None, message=exc.message)
+    return render(request, "game.html", user=who.user if who else None, csrf=who.csrf_token if who else None,
+                  map_svg=gzip.decompress(packed).decode(), **side)
+
+
+@router.get("/play/{game_id}/map")
+async def map_fragment(game_id: str, request: Request, ctx: Ctx) -> Response:
+    packed, version = await run_in_threadpool(_map_svg, ctx, game_id)
+    headers = {"X-Aare-Version": str(version), "Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(packed, media_type="image/svg+xml", headers={**headers, "Content-Encoding": "gzip"})
+    return Response(gzip.decompress(packed), media_type="image/svg+xml", headers=headers)
+
+
+@router.get("/play/{game_id}/side", response_class=HTMLResponse)
+async def side_fragment(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx,
+                        space: SpaceArg = None) -> Response:
+    side = await run_in_threadpool(_side, ctx, game_id, who.user.id if who else None, space or None)
+    return render(request, "_side.html", **side)
+
+
+@router.get("/play/{game_id}/route", response_class=HTMLResponse)
+async def route_fragment(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx,
+                         origin: Annotated[str, Query(alias="from")], target: Annotated[str, Query(alias="to")],
+                         units: str = "") -> Response:
+    def work() -> dict[str, Any]:
+        live, seats, _ = ctx.service.load(game_id)
+        side = side_context(live, seats, who.user.id if who else None, origin)
+        if not side["moving"]:
+            return {"route": None, "reason": "it is not your move"}
+        candidates = [a.to_json() for a in Game(live.log).legal_actions(origin)]
+        try:
+            return {"route": compose(live.log, origin, target, units, candidates), "reason": ""}
+        except AareError as exc:
+            return {"route": None, "reason": str(exc)}
+
+    found = await run_in_threadpool(work)
+    return render(request, "_route.html", game_id=game_id, **found)
+
+
+@router.get("/play/{game_id}/odds", response_class=HTMLResponse)
+async def odds_fragment(game_id: str, request: Request, ctx: Ctx, space: SpaceArg = None,
+                        action: Annotated[str | None, Query()] = None) -> Response:
+    def work() -> Any:
+        live, _, _ = ctx.service.load(game_id)
+        if action:
+            try:
+                return preview_odds(live.log, json.loads(action))
+            except (ValueError, AareError):
+                return None
+        return board_odds(live.state, space) if space else None
+
+    found = await run_in_threadpool(work)
+    charts = None
+    if found is not None and found.odds is not None:
+        charts = {"bar": outcome_bar(found.odds), "attacker": survivors_chart(found.odds, "attacker"),
+                  "defender": survivors_chart(found.odds, "defender")}
+    return render(request, "_board_odds.html", found=found, charts=charts, preview=bool(action))
+
+
+async def _after_post(request: Request, ctx: ServerContext, game_id: str, user_id: int, error: str) -> Response:
+    if not is_htmx(request):
+        return RedirectResponse(f"/play/{game_id}", status_code=303)
+    space = str((await request.form()).get("space") or "") or None
+    side = await run_in_threadpool(_side, ctx, game_id, user_id, space if error else None)
+    response = render(request, "_side.html", error=error, **side)
+    response.headers["HX-Trigger"] = json.dumps({"aare-played": {"version": side["version"]}})
+    return response
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, VersionConflict):
+        return "The game moved on before your action arrived; here is where it stands now."
+    if isinstance(exc, ServiceError):
+        return exc.message
+    return str(exc)
+
+
+@router.post("/play/{game_id}/act", response_class=HTMLResponse)
+async def act(game_id: str, request: Request, who: PostingCaller, ctx: Ctx) -> Response:
+    form = await request.form()
+    error = ""
+    try:
+        action = json.loads(str(form.get("action") or ""))
+        version = int(str(form.get("version") or ""))
+        await run_in_threadpool(ctx.service.submit, game_id, Actor(user_id=who.user.id), action, version)
+    except ValueError:
+        error = "That action could not be read."
+    except (ServiceError, AareError) as exc:
+        error = _problem(exc)
+    return await _after_post(request, ctx, game_id, who.user.id, error)
+
+
+@router.post("/play/{game_id}/undo", response_class=HTMLResponse)
+async def undo(game_id: str, request: Request, who: PostingCaller, ctx: Ctx) -> Response:
+    form = await request.form()
+    error = ""
+    try:
+        version = int(str(form.get("version") or ""))
+        await run_in_threadpool(ctx.service.undo, game_id, Actor(user_id=who.user.id), version)
+    except ValueError:
+        error = "That request could not be read."
+    except (ServiceError, AareError) as exc:
+        error = _problem(exc)
+    return await _after_post(request, ctx, game_id, who.user.id, error)
+
+
+@router.post("/play/{game_id}/seats/{seat}/take")
+async def take_seat(game_id: str, seat: str, who: PostingCaller, ctx: Ctx) -> Response:
+    with contextlib.suppress(ServiceError):  # the page then shows the seat as it is now
+        await run_in_threadpool(ctx.service.take_seat, game_id, who.user.id, seat)
+    return RedirectResponse(f"/play/{game_id}", status_code=303)

@@ -1,0 +1,215 @@
+"""What the game page shows, read from a game state and the caller's legal actions: the turn, the nations,
+a space's units, the phase panels (purchase, moves, battles, placement, advantages, a pending decision)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from aare.action_text import format_action
+from aare.movement import flags
+from aare.phases.conduct_combat import open_battles
+from aare.rules.ruleset import Ruleset
+from aare.server.seats import Seat, acting_power, seat_of
+from aare.state.game_state import GameState
+from aare.state.notation import format_units, parse_units
+from aare.state.summary import summary
+from aare.state.unit_stacks import Stack, count_units
+from aare.web.templating import phase_title, power_colours
+
+Action = dict[str, Any]
+DECISIONS = ("choose_casualties", "press", "retreat", "submerge", "declare_targets")
+PANEL_TYPES = frozenset({"end_phase", "purchase", "move", "load", "fight", "place", "declare_advantage", "research",
+                         *DECISIONS})
+
+
+def turn_info(state: GameState, seating: str, seats: Mapping[str, Seat], mine: Sequence[str]) -> dict[str, Any]:
+    """Round, nation, phase, who must act now and who holds that seat."""
+    acting = acting_power(state)
+    seat = seats.get(seat_of(state, seating, acting))
+    if seat is None or seat.is_open:
+        holder = "an open seat"
+    elif seat.name in mine:
+        holder = "you"
+    elif seat.bot:
+        holder = f"the {seat.bot} bot"
+    else:
+        holder = seat.username or "another player"
+    return {
+        "round": state.round, "nation": state.nation, "phase": state.phase, "phase_title": phase_title(state.phase),
+        "acting": acting, "holder": holder, "winner": state.winner, "version": state.version,
+        "your_turn": seat is not None and seat.name in mine and state.winner is None,
+        "colours": power_colours(acting),
+    }
+
+
+def nations(state: GameState) -> dict[str, Any]:
+    """Each nation's bank, income and victory cities; victory cities per side."""
+    data = summary(state)
+    rows = [
+        {"name": name, **info, "colours": power_colours(name), "to_move": name == state.nation}
+        for name, info in data["nations"].items()
+    ]
+    return {"rows": rows, "sides": data["victory_cities"]["by_side"], "total": data["victory_cities"]["total"]}
+
+
+def units_by_owner(stacks: Iterable[Stack], ruleset: Ruleset) -> list[dict[str, Any]]:
+    """One line of units per owner, in turn order."""
+    stacks = tuple(stacks)
+    order = {p.name: p.order for p in ruleset.board.powers}
+    owners = sorted({s.owner for s in stacks}, key=lambda o: order.get(o, 99))
+    return [{"owner": o, "units": format_units(count_units(stacks, o), ruleset.units), "colours": power_colours(o)}
+            for o in owners]
+
+
+def space_info(state: GameState, ruleset: Ruleset, space: str) -> dict[str, Any] | None:
+    """A space's kind, controller, value and units (None for an unknown name)."""
+    found = ruleset.board.spaces.get(space)
+    if found is None:
+        return None
+    owner = state.owner(space) if found.is_land else None
+    return {
+        "name": space, "kind": found.kind, "land": found.is_land, "owner": owner, "ipc": found.ipc,
+        "victory_city": found.victory_city, "colours": power_colours(owner),
+        "units": units_by_owner(state.stacks(space), ruleset),
+    }
+
+
+def _parsed(text: str, ruleset: Ruleset) -> dict[str, int]:
+    return parse_units(text, ruleset.units) if text else {}
+
+
+def move_rows(state: GameState, ruleset: Ruleset, space: str, candidates: Sequence[Action]) -> list[dict[str, Any]]:
+    """The mover's stacks in `space`, one row each, with the units one of them stands for (a transport with its
+    cargo) and whether any legal move from here takes that type."""
+    movable = {u for a in candidates if a["type"] in ("move", "load") for u in _parsed(a["units"], ruleset)}
+    rows = []
+    for i, stack in enumerate(state.stacks(space)):
+        if stack.owner != state.nation:
+            continue
+        unit = ruleset.units[stack.unit]
+        per = Counter({stack.unit: 1})
+        for _, aboard in flags.cargo(stack):
+            per[aboard] += 1
+        extras = []
+        if per.total() > 1:
+            extras.append("with " + format_units(per - Counter({stack.unit: 1}), ruleset.units))
+        if stack.damage:
+            extras.append(f"{stack.damage} hit")
+        if stack.moved:
+            extras.append(f"moved {stack.moved}")
+        rows.append({
+            "key": i, "unit": stack.unit, "name": unit.display, "count": stack.count, "extras": ", ".join(extras),
+            "per": dict(per), "movable": stack.unit in movable,
+        })
+    return rows
+
+
+def move_targets(candidates: Sequence[Action]) -> list[str]:
+    """Spaces a legal move or load from the selected space can end in."""
+    ends = [a["path"][-1] for a in candidates if a["type"] == "move"]
+    ends += [a["sea_zone"] for a in candidates if a["type"] == "load"]
+    return sorted(set(ends))
+
+
+def purchase_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) -> dict[str, Any] | None:
+    """Unit types on sale with their prices, the bank and what was bought so far this turn."""
+    offered = [u for a in legal if a["type"] == "purchase" for u in _parsed(a["units"], ruleset)]
+    if not offered:
+        return None
+    power = state.nation
+    rows = []
+    for unit_id in dict.fromkeys(offered):
+        unit = ruleset.units[unit_id]
+        cost = ruleset.unit_cost(unit_id, power=power, state=state).value
+        rows.append({"unit": unit_id, "name": unit.display, "cost": cost, "attack": unit.attack,
+                     "defense": unit.defense, "move": unit.move, "domain": unit.domain})
+    return {"rows": rows, "bank": state.banks.get(power, 0), "bought": _pool_text(state, ruleset)}
+
+
+def _pool(state: GameState) -> dict[str, int]:
+    pool = state.extra.get("purchased")
+    mine = pool.get(state.nation) if isinstance(pool, Mapping) else None
+    return {str(k): int(v) for k, v in mine.items() if v} if isinstance(mine, Mapping) else {}
+
+
+def _pool_text(state: GameState, ruleset: Ruleset) -> str:
+    return format_units(_pool(state), ruleset.units)
+
+
+def placement_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) -> dict[str, Any] | None:
+    """The units waiting to be placed and the spaces that take them."""
+    places = [a for a in legal if a["type"] == "place"]
+    free = [a for a in legal if a["type"] == "place_free"]
+    if not places and not free:
+        return None
+    pool = _pool(state)
+    rows = [{"unit": u, "name": ruleset.units[u].display, "count": n} for u, n in pool.items()]
+    spaces: dict[str, list[str]] = {}
+    for a in places:
+        spaces.setdefault(a["space"], []).extend(_parsed(a["units"], ruleset))
+    return {"rows": rows, "spaces": [{"name": s, "units": sorted(set(u))} for s, u in sorted(spaces.items())],
+            "free": free, "pool": format_units(pool, ruleset.units)}
+
+
+def battles_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """The battles still to fight (conduct combat), each with both sides' units."""
+    fights = {a["space"] for a in legal if a["type"] == "fight"}
+    out = []
+    for site in open_battles(state, ruleset):
+        defenders = [s for stacks in site.defenders.values() for s in stacks]
+        out.append({
+            "space": site.space, "kind": site.kind, "can_fight": site.space in fights,
+            "attackers": format_units(count_units(site.attackers), ruleset.units),
+            "defenders": units_by_owner(defenders, ruleset),
+        })
+    return out
+
+
+def decision_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) -> dict[str, Any] | None:
+    """The pending battle decision: who answers, both sides and the answers on offer."""
+    pending = state.pending
+    if pending is None:
+        return None
+    answers = [a for a in legal if a["type"] in DECISIONS] or list(pending.get("options", ()))
+    return {
+        "kind": pending.get("kind"), "power": pending.get("power"), "space": pending.get("space"),
+        "hits": pending.get("hits"), "available": pending.get("available"), "count": pending.get("count"),
+        "attacker": _side_units(pending.get("attacker")), "defender": _side_units(pending.get("defender")),
+        "casualties": [a for a in answers if a["type"] == "choose_casualties"],
+        "others": [a for a in answers if a["type"] != "choose_casualties"],
+        "colours": power_colours(pending.get("power")),
+    }
+
+
+def _side_units(side: Any) -> list[dict[str, Any]]:
+    if not isinstance(side, Mapping):
+        return []
+    return [{"owner": o, "units": t, "colours": power_colours(o)} for o, t in side.items()]
+
+
+def advantages_panel(legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """National advantages that may be declared now (AARe), with their titles."""
+    declares = [a for a in legal if a["type"] == "declare_advantage"]
+    if not declares:
+        return []
+    from aare.advantages.base import all_advantages
+
+    known = all_advantages()
+    out = []
+    for a in declares:
+        record = known.get(a["advantage"])
+        out.append({"action": a, "id": a["advantage"], "title": record.title if record else a["advantage"],
+                    "number": record.number if record else 0, "timing": record.timing if record else ""})
+    return out
+
+
+def research_panel(legal: Sequence[Action]) -> list[str]:
+    """Technologies research dice may be bought for."""
+    return list(dict.fromkeys(a.get("tech", "") for a in legal if a["type"] == "research"))
+
+
+def other_actions(legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """Legal actions no panel offers (bids, rockets, lend-lease, ...), as text and JSON."""
+    return [{"action": a, "text": format_action(a)} for a in legal if a["type"] not in PANEL_TYPES]

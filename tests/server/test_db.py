@@ -1,0 +1,53 @@
+"""The database layer: grouped SQLite commits keep each job's effects and errors to itself."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from aare.server.db import Writer, make_engine, read
+from aare.server.settings import sqlite_url
+
+
+class Boom(Exception):
+    pass
+
+
+def test_grouped_writes_isolate_failing_jobs(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path))
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE t (n INTEGER PRIMARY KEY)")
+    writer = Writer(engine)
+    assert writer.grouped
+    results: dict[int, str] = {}
+
+    def job(n: int) -> None:
+        def insert(conn: sa.Connection) -> int:
+            conn.exec_driver_sql(f"INSERT INTO t (n) VALUES ({n})")
+            if n % 3 == 0:
+                raise Boom(n)  # its insert is undone, the others in its batch stay
+            return n
+
+        try:
+            results[n] = f"stored {writer.run(insert)}"
+        except Boom:
+            results[n] = "failed"
+
+    threads = [threading.Thread(target=job, args=(n,)) for n in range(1, 61)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    writer.close()
+    with read(engine) as conn:
+        stored = {row[0] for row in conn.exec_driver_sql("SELECT n FROM t")}
+    assert stored == {n for n in range(1, 61) if n % 3}
+    assert all(results[n] == ("failed" if n % 3 == 0 else f"stored {n}") for n in range(1, 61))
+    again = Writer(engine)
+    with pytest.raises(sa.exc.IntegrityError):
+        again.run(lambda conn: conn.exec_driver_sql("INSERT INTO t (n) VALUES (1)"))
+    again.close()
+    engine.dispose()
