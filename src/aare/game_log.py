@@ -6,9 +6,6 @@ initial state; a log read from a file must replay to the state hash it recorded,
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,6 +13,7 @@ from typing import Any
 
 from aare.errors import DataFileError, MalformedInput, ReplayMismatch
 from aare.events import Event, apply_events, event_from_json
+from aare.json_files import read_json, write_json_atomic
 from aare.state.game_state import GameState
 
 FORMAT = "aare-game"
@@ -102,30 +100,12 @@ class GameLog:
 
 def save_log(log: GameLog, path: Path) -> None:
     """Write atomically: a temporary file in the same folder, then rename over the target."""
-    text = json.dumps(log.to_json(), indent=1, ensure_ascii=False)
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_json_atomic(path, log.to_json())
 
 
 def load_log(path: Path) -> GameLog:
     """Read a game file; a missing, unreadable or inconsistent file raises DataFileError."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataFileError(str(path), "<file>", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(str(path), "<file>", str(exc)) from None
-    except json.JSONDecodeError as exc:
-        raise DataFileError(str(path), f"line {exc.lineno}", f"invalid JSON: {exc.msg}") from None
+    raw = read_json(path)
     try:
         return GameLog.from_json(raw)
     except MalformedInput as exc:

@@ -7,9 +7,7 @@ new). The champion is tracked apart from rank 1 and changes only in a title matc
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +16,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from aare.errors import AareError, DataFileError, MalformedInput
+from aare.json_files import read_json, write_json_atomic
 from aare.ladder.ranking import rank_change, unranked_rank
 
 FORMAT: Final = "aare-ladder"
@@ -200,16 +199,9 @@ def default_ladder_path() -> Path:
 
 def load_ladder(path: Path, *, missing_ok: bool = False) -> Ladder:
     """Read a ladder file; a missing file is an empty ladder only with ``missing_ok``."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        if missing_ok:
-            return Ladder()
-        raise DataFileError(str(path), "<file>", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(str(path), "<file>", str(exc)) from None
-    except json.JSONDecodeError as exc:
-        raise DataFileError(str(path), f"line {exc.lineno}", f"invalid JSON: {exc.msg}") from None
+    if missing_ok and not path.exists():
+        return Ladder()
+    raw = read_json(path)
     try:
         return Ladder.from_json(raw)
     except MalformedInput as exc:
@@ -218,17 +210,7 @@ def load_ladder(path: Path, *, missing_ok: bool = False) -> Ladder:
 
 def save_ladder(ladder: Ladder, path: Path) -> None:
     """Write atomically: a temporary file in the same folder, then os.replace over the target."""
-    text = json.dumps(ladder.to_json(), indent=1, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.resolve().parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_json_atomic(path, ladder.to_json(), trailing_newline=True)
 
 
 def add_result(winner: str, loser: str, path: Path | None = None, *, title_match: bool = False) -> Result:
