@@ -4,7 +4,8 @@ violations (empty when all is well):
 - units appear only through a rule (every `UnitsAdded` names one), and units placed in mobilize leave the
   purchase pool one for one; units leave only through a rule (`UnitsRemoved` names one); a status change
   keeps the unit type and changes the owner only of units that are captured (complexes, AA guns). Units
-  aboard transports count too: they travel in their transports' `cargo=` flag;
+  aboard transports count too: they travel in their transports' `cargo=` flag, which a status change may
+  hand to another owner but never fill or empty;
 - IPCs move only for known reasons, each naming a rule; what a purchase adds to the pool is paid for
   exactly, and a bid fund shrinks by exactly what its bid units cost;
 - the state after a step is the state before with the step's events applied, and the whole log replays
@@ -45,6 +46,13 @@ def cargo(stack: Stack) -> Counter[tuple[str, str]]:
     return out
 
 
+def _by_unit(load: Counter[tuple[str, str]]) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for (_, unit), n in load.items():
+        out[unit] += n
+    return out
+
+
 def _totals(state: GameState, spaces: Iterable[str]) -> Counter[tuple[str, str]]:
     """(owner, unit) -> units in `spaces`, those aboard transports included."""
     out: Counter[tuple[str, str]] = Counter()
@@ -71,6 +79,7 @@ def check_step(
     for e in events:
         if isinstance(e, UnitsAdded):
             expected[e.stack.owner, e.stack.unit] += e.stack.count
+            expected.update(cargo(e.stack))  # a stack that appears with a load (a converted transport)
             if not e.rule_id:
                 problems.append(f"units created without a rule: {e.stack.count} {e.stack.unit} in {e.space}")
             if e.rule_id in PLACEMENT_RULES:
@@ -84,6 +93,12 @@ def check_step(
             b, a = e.before, e.after
             if a.unit != b.unit:
                 problems.append(f"{b.unit} turned into {a.unit} in {e.space}")
+            load_before, load_after = cargo(b), cargo(a)
+            if load_before != load_after:  # cargo may change hands (a rule converting it), never appear or vanish
+                if _by_unit(load_before) != _by_unit(load_after):
+                    problems.append(f"the load of {b.count} {b.unit} in {e.space} changed without loading")
+                expected.subtract(load_before)
+                expected.update(load_after)
             if a.owner != b.owner:
                 if not ruleset.units[b.unit].has("captured"):
                     problems.append(f"{b.unit} changed owner {b.owner} -> {a.owner} in {e.space}")

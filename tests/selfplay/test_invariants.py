@@ -57,3 +57,17 @@ def test_a_tampered_log_is_reported() -> None:
     assert check_log(game.log) == []
     game.log.state = replace(game.log.state, banks={**game.log.state.banks, "Germany": 99})
     assert check_log(game.log)
+
+
+def test_a_load_may_change_hands_but_never_appear_or_vanish_in_a_status_change() -> None:
+    us = Stack("United States", "transport", 1, flags=("cargo=United States:infantry",))
+    uk = Stack("United Kingdom", "transport", 1, flags=("cargo=United States:infantry",))
+    start = scenario(clear=True).state.with_stacks("SZ 8", (us,))
+
+    def found(events: list[Event]) -> list[str]:
+        return check_step(start, events, apply_events(start, events))
+
+    handed = replace(us, flags=("cargo=United Kingdom:infantry",))
+    assert found([UnitsChanged("SZ 8", us, handed)]) == []
+    assert found([UnitsChanged("SZ 8", us, replace(us, flags=()))])  # the infantry vanished
+    assert found([UnitsRemoved("SZ 8", us, "a-rule"), UnitsAdded("SZ 8", uk, "a-rule")]) == []
