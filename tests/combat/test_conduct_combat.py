@@ -393,3 +393,15 @@ def test_every_legal_combat_action_applies_and_mutations_change_nothing(seed: in
                 with pytest.raises(AareError):
                     game.apply(bad)
                 assert game.state.hash() == before
+
+
+@pytest.mark.rule("LHTR-COMBAT-battle-order", "AARE-AIRSUB-air-only-vs-subs-only")
+def test_a_battle_the_rules_refuse_to_start_does_not_hold_up_the_phase() -> None:
+    from aare.scenario import scenario
+
+    game = scenario("aare-5.0", nation="Japan", phase="conduct-combat", clear=True,
+                    units={"SZ 60": "Japan: 1 bomber; United States: 1 submarine"},
+                    options={"national_advantages": False})
+    assert not game.is_legal({"type": "fight", "space": "SZ 60"})
+    end(game)
+    assert game.state.phase == "non-combat-move"

@@ -388,7 +388,7 @@ class ConductCombat(PhaseHandler):
         super().events_for(ctx, action)
 
     def can_end(self, ctx: TurnContext) -> None:
-        left = open_battles(ctx.state, ctx.ruleset)
+        left = [s for s in open_battles(ctx.state, ctx.ruleset) if self._can_start(ctx, s)]
         if left:
             where = ", ".join(sorted({s.space for s in left}))
             raise IllegalAction(f"every battle must be fought before combat ends: {where}", ORDER_RULE)
@@ -399,6 +399,15 @@ class ConductCombat(PhaseHandler):
         self._flyovers(ctx)
 
     # ------------------------------------------------------------ internals
+
+    def _can_start(self, ctx: TurnContext, site: BattleSite) -> bool:
+        """A battle the rules refuse to start (e.g. aircraft left alone against submarines after their ship
+        moved on) is not fought: the units stay and move on in non-combat move (docs/rulings.md)."""
+        try:
+            build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+        except IllegalAction:
+            return False
+        return True
 
     def _choose(self, ctx: TurnContext, space: str) -> BattleSite:
         space = ctx.ruleset.board.resolve(space)
