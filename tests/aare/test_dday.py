@@ -163,6 +163,11 @@ def test_the_assault_comes_from_sz7() -> None:
     rejected(game, mv("2 infantry", "SZ 6", WEUR), "AARE-DDAY-amphib-from-sz7")
     move(game, "2 infantry", SZ7, WEUR)
     assert count_units(game.state.stacks(WEUR), US) == {"infantry": 2}
+    spent = build(US, "combat-move", {"United Kingdom": "United States: 1 infantry", WEUR: "Germany: 1 infantry"},
+                  [("SZ 6", Stack(US, "transport", 1, moved=2, flags=("turn:combat",)))], owners={"Norway": UK},
+                  extra=DECLARED)
+    rejected(spent, {"type": "load", "units": "1 infantry", "territory": "United Kingdom", "sea_zone": "SZ 6"},
+             "AARE-DDAY-amphib-from-sz7")  # from SZ 6 they could only land in Western Europe
 
 
 @pytest.mark.rule("AARE-DDAY-overland-exception")
@@ -207,6 +212,9 @@ def test_uk_units_fight_in_western_europe_only() -> None:
                    owners={"Southern Europe": US, "Karelia S.S.R.": GER})
     rejected(game, mv("1 destroyer", "SZ 6", "SZ 5"), "AARE-DDAY-amphib-from-sz7")
     rejected(game, mv("1 infantry", "Archangel", "Karelia S.S.R."), "AARE-DDAY-target-weur")
+    far = us_turn({"New Guinea": "Japan: 1 infantry"}, [("Australia", uk("infantry")), ("SZ 40", uk("transport"))])
+    rejected(far, {"type": "load", "units": "1 infantry", "territory": "Australia", "sea_zone": "SZ 40"},
+             "AARE-DDAY-uk-units-weur-only")  # SZ 7 is out of reach
     move(game, "1 armour", "Southern Europe", WEUR)
     through(game, US, "conduct-combat")
     game.apply({"type": "fight", "space": WEUR})

@@ -227,7 +227,7 @@ def unload_events(view: Situation, combat: bool, sea: str, territory: str, want:
     flag_set = [flags.COMBAT, f"{flags.AMPHIBIOUS}={sea}"] if combat else [f"{flags.LANDED}={sea}"]
     for boat in boats:
         limit = combat_cargo(view, boat.now) if combat else None
-        for entry in unloadable(view, boat.now):
+        for entry in sorted(unloadable(view, boat.now), key=lambda e: e[0] != view.power):  # own units first
             if need[entry[1]] <= 0:
                 continue
             if limit is not None and len(flags.cargo_list(boat.now, flags.DROPPED)) + 1 > limit:

@@ -19,7 +19,7 @@ def outcome_bar(result: BattleOdds, width: int = 320, height: int = 22) -> str:
              (result.defender_win, DEFENDER, "defender holds")]
     total = sum(p for p, _, _ in parts) or 1.0
     x = 0.0
-    out = [f'<svg class="outcome" viewBox="0 0 {width} {height}" role="img" '
+    out = [f'<svg class="outcome" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="img" '
            f'aria-label="attacker wins {result.attacker_win:.1%}, defender holds {result.defender_win:.1%}">']
     for p, colour, label in parts:
         w = width * p / total

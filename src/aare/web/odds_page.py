@@ -26,7 +26,9 @@ KINDS = ("land", "sea", "amphibious")
 RETREATS = (("never", "fight to the end"), ("after", "retreat after N cycles"),
             ("at", "retreat when down to N units"), ("air", "retreat when only aircraft remain"))
 MAX_UNITS = 99
-MAX_RUNS = 20_000
+MAX_RUNS = 10_000
+MAX_BATTLE = 80  # units on both sides together
+MAX_EXACT_SEA = 16  # exact sea battles this large take minutes (the general step engine): use Monte Carlo
 
 
 @dataclass
@@ -96,6 +98,12 @@ def _context(form: OddsForm) -> dict[str, Any]:
 def _result(form: OddsForm) -> dict[str, Any]:
     if not form.attacker or not form.defender:
         return {"error": "Choose units for both sides."}
+    size = sum(form.attacker.values()) + sum(form.defender.values())
+    if size > MAX_BATTLE:
+        return {"error": f"At most {MAX_BATTLE} units in one battle here ({size} chosen)."}
+    if form.method == "exact" and form.battle == "sea" and size > MAX_EXACT_SEA:
+        return {"error": f"Sea battles of more than {MAX_EXACT_SEA} units take minutes to solve exactly: "
+                         "choose Monte Carlo."}
     try:
         result = form.calculate()
     except AareError as exc:

@@ -7,7 +7,7 @@ from typing import Any
 
 from aare.engine import Game
 from aare.game_log import GameLog
-from aare.rules.ruleset import load_ruleset
+from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.server.live import LiveGame
 from aare.server.seats import Seat
 from aare.web import table_view as tv
@@ -29,6 +29,21 @@ def can_undo(log: GameLog, dice_from_seq: int) -> bool:
         e.type == "dice_rolled" for e in last.events)
 
 
+def _in_turn_order(seats: Mapping[str, Seat], ruleset: Ruleset) -> list[Seat]:
+    order = {name: i for i, name in enumerate(p.name for p in ruleset.board.powers)}
+    order.update({side: i for i, side in enumerate(dict.fromkeys(p.side for p in ruleset.board.powers))})
+    return sorted(seats.values(), key=lambda s: order.get(s.name, 99))
+
+
+def focus_space(ruleset: Ruleset, mine: list[str], nation: str) -> str:
+    """Where the map opens: the capital of the caller's first nation, else of the nation to move."""
+    powers = sorted(ruleset.board.powers, key=lambda p: p.order)
+    for power in powers:
+        if power.name in mine or power.side in mine:
+            return power.capital
+    return next((p.capital for p in powers if p.name == nation), powers[0].capital)
+
+
 def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None, space: str | None,
                  bot_error: str | None = None) -> dict[str, Any]:
     """Template context of the side panel for `user_id` with `space` selected."""
@@ -43,12 +58,16 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
     moving = turn["your_turn"] and state.phase in MOVE_PHASES and state.pending is None
     from_here = [a.to_json() for a in game.legal_actions(space)] if moving and space else []
     placement = tv.placement_panel(state, ruleset, legal)
+    battles = tv.battles_panel(state, ruleset, legal) if state.phase == "conduct-combat" else []
+    fighting = [str(state.pending["space"])] if state.pending and state.pending.get("space") else []
     return {
         "game_id": live.id,
         "ruleset": state.ruleset,
+        "focus": focus_space(ruleset, mine, state.nation),
         "version": live.version,
+        "state_hash": live.state_hash,
         "turn": turn,
-        "seats": [{**s.to_json(), "mine": s.name in mine} for s in seats.values()],
+        "seats": [{**s.to_json(), "mine": s.name in mine} for s in _in_turn_order(seats, ruleset)],
         "signed_in": user_id is not None,
         "bot_error": bot_error,
         "legal": legal,
@@ -59,7 +78,8 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
         "research": tv.research_panel(legal),
         "purchase": tv.purchase_panel(state, ruleset, legal),
         "placement": placement,
-        "battles": tv.battles_panel(state, ruleset, legal) if state.phase == "conduct-combat" else [],
+        "battles": battles,
+        "battle_spaces": fighting or [b["space"] for b in battles],
         "last_battle": last_battle(live.log) if state.phase == "conduct-combat" else None,
         "moving": moving,
         "selected": space,

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from aare.engine import Game
 from aare.errors import AareError
@@ -36,14 +37,14 @@ _maps: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 _maps_lock = threading.Lock()
 
 
-def _map_svg(ctx: ServerContext, game_id: str) -> tuple[bytes, int]:
-    """The map of the game as it stands (SVG, gzip-compressed) and its version; cached per state."""
+def _map_svg(ctx: ServerContext, game_id: str) -> tuple[bytes, str]:
+    """The map of the game as it stands (SVG, gzip-compressed) and its state hash; cached per state."""
     live, _, _ = ctx.service.load(game_id)
     key = (game_id, live.state_hash)
     with _maps_lock:
         if key in _maps:
             _maps.move_to_end(key)
-            return _maps[key], live.version
+            return _maps[key], live.state_hash
     state = live.state
     svg = render_map(state, load_ruleset(state.ruleset, state.options).board)
     packed = gzip.compress(svg.encode(), 5)
@@ -51,7 +52,7 @@ def _map_svg(ctx: ServerContext, game_id: str) -> tuple[bytes, int]:
         _maps[key] = packed
         while len(_maps) > MAP_CACHE:
             _maps.popitem(last=False)
-    return packed, live.version
+    return packed, live.state_hash
 
 
 def _side(ctx: ServerContext, game_id: str, user_id: int | None, space: str | None) -> dict[str, Any]:
@@ -73,8 +74,8 @@ async def game_page(game_id: str, request: Request, who: OptionalCaller, ctx: Ct
 
 @router.get("/play/{game_id}/map")
 async def map_fragment(game_id: str, request: Request, ctx: Ctx) -> Response:
-    packed, version = await run_in_threadpool(_map_svg, ctx, game_id)
-    headers = {"X-Aare-Version": str(version), "Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+    packed, state_hash = await run_in_threadpool(_map_svg, ctx, game_id)
+    headers = {"X-Aare-Hash": state_hash, "Cache-Control": "no-store", "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):
         return Response(packed, media_type="image/svg+xml", headers={**headers, "Content-Encoding": "gzip"})
     return Response(gzip.decompress(packed), media_type="image/svg+xml", headers=headers)
@@ -84,7 +85,7 @@ async def map_fragment(game_id: str, request: Request, ctx: Ctx) -> Response:
 async def side_fragment(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx,
                         space: SpaceArg = None) -> Response:
     side = await run_in_threadpool(_side, ctx, game_id, who.user.id if who else None, space or None)
-    return render(request, "_side.html", **side)
+    return render(request, "_side.html", csrf=who.csrf_token if who else None, **side)
 
 
 @router.get("/play/{game_id}/route", response_class=HTMLResponse)
@@ -95,12 +96,13 @@ async def route_fragment(game_id: str, request: Request, who: OptionalCaller, ct
         live, seats, _ = ctx.service.load(game_id)
         side = side_context(live, seats, who.user.id if who else None, origin)
         if not side["moving"]:
-            return {"route": None, "reason": "it is not your move"}
+            return {"route": None, "reason": "It is not your move.", "version": live.version}
         candidates = [a.to_json() for a in Game(live.log).legal_actions(origin)]
         try:
-            return {"route": compose(live.log, origin, target, units, candidates), "reason": ""}
+            return {"route": compose(live.log, origin, target, units, candidates), "reason": "",
+                    "version": live.version}
         except AareError as exc:
-            return {"route": None, "reason": str(exc)}
+            return {"route": None, "reason": str(exc), "version": live.version}
 
     found = await run_in_threadpool(work)
     return render(request, "_route.html", game_id=game_id, **found)
@@ -126,14 +128,38 @@ async def odds_fragment(game_id: str, request: Request, ctx: Ctx, space: SpaceAr
     return render(request, "_board_odds.html", found=found, charts=charts, preview=bool(action))
 
 
-async def _after_post(request: Request, ctx: ServerContext, game_id: str, user_id: int, error: str) -> Response:
+async def _after_post(request: Request, ctx: ServerContext, game_id: str, user_id: int, csrf: str | None,
+                      error: str) -> Response:
     if not is_htmx(request):
         return RedirectResponse(f"/play/{game_id}", status_code=303)
-    space = str((await request.form()).get("space") or "") or None
-    side = await run_in_threadpool(_side, ctx, game_id, user_id, space if error else None)
-    response = render(request, "_side.html", error=error, **side)
-    response.headers["HX-Trigger"] = json.dumps({"aare-played": {"version": side["version"]}})
-    return response
+    space = str((await request.form()).get("selected") or "") or None
+    side = await run_in_threadpool(_side, ctx, game_id, user_id, space)
+    return render(request, "_side.html", error=error, csrf=csrf, **side)
+
+
+def read_action(form: FormData) -> dict[str, Any]:
+    """The action a form posts: `action` is its JSON, or the name of a form-built action whose units come from
+    `n:<unit>` count fields (purchase, place), the `units` field (choose_casualties) or `dice` and `tech`
+    (research). Raises ValueError when it cannot be read."""
+    raw = str(form.get("action") or "")
+    if raw.startswith("{"):
+        action = json.loads(raw)
+        if not isinstance(action, dict):
+            raise ValueError("an action is a JSON object")
+        return action
+    counts = [(key[2:], str(value)) for key, value in form.multi_items() if key.startswith("n:") and str(value)]
+    units = ", ".join(f"{int(n)} {unit}" for unit, n in counts if int(n) > 0)
+    if raw in ("purchase", "place") and not units:
+        raise ValueError("no units chosen")
+    if raw == "purchase":
+        return {"type": "purchase", "units": units}
+    if raw == "place":
+        return {"type": "place", "units": units, "space": str(form.get("space") or "")}
+    if raw == "choose_casualties":
+        return {"type": "choose_casualties", "units": str(form.get("units") or "")}
+    if raw == "research":
+        return {"type": "research", "dice": int(str(form.get("dice") or "1")), "tech": str(form.get("tech") or "")}
+    raise ValueError(f"unknown action {raw!r}")
 
 
 def _problem(exc: Exception) -> str:
@@ -149,14 +175,14 @@ async def act(game_id: str, request: Request, who: PostingCaller, ctx: Ctx) -> R
     form = await request.form()
     error = ""
     try:
-        action = json.loads(str(form.get("action") or ""))
+        action = read_action(form)
         version = int(str(form.get("version") or ""))
         await run_in_threadpool(ctx.service.submit, game_id, Actor(user_id=who.user.id), action, version)
-    except ValueError:
-        error = "That action could not be read."
+    except ValueError as exc:
+        error = f"That action could not be read: {exc}."
     except (ServiceError, AareError) as exc:
         error = _problem(exc)
-    return await _after_post(request, ctx, game_id, who.user.id, error)
+    return await _after_post(request, ctx, game_id, who.user.id, who.csrf_token, error)
 
 
 @router.post("/play/{game_id}/undo", response_class=HTMLResponse)
@@ -170,7 +196,7 @@ async def undo(game_id: str, request: Request, who: PostingCaller, ctx: Ctx) -> 
         error = "That request could not be read."
     except (ServiceError, AareError) as exc:
         error = _problem(exc)
-    return await _after_post(request, ctx, game_id, who.user.id, error)
+    return await _after_post(request, ctx, game_id, who.user.id, who.csrf_token, error)
 
 
 @router.post("/play/{game_id}/seats/{seat}/take")

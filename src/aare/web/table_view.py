@@ -150,7 +150,15 @@ def placement_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action])
     for a in places:
         spaces.setdefault(a["space"], []).extend(_parsed(a["units"], ruleset))
     return {"rows": rows, "spaces": [{"name": s, "units": sorted(set(u))} for s, u in sorted(spaces.items())],
-            "free": free, "pool": format_units(pool, ruleset.units)}
+            "free": [{"action": a, "text": f"{_title(a['advantage'])}: {a['units']} in {a['space']}"} for a in free],
+            "pool": format_units(pool, ruleset.units)}
+
+
+def _title(advantage_id: str) -> str:
+    from aare.advantages.base import all_advantages
+
+    record = all_advantages().get(advantage_id)
+    return record.title if record else advantage_id
 
 
 def battles_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) -> list[dict[str, Any]]:
@@ -205,9 +213,13 @@ def advantages_panel(legal: Sequence[Action]) -> list[dict[str, Any]]:
     return out
 
 
-def research_panel(legal: Sequence[Action]) -> list[str]:
-    """Technologies research dice may be bought for."""
-    return list(dict.fromkeys(a.get("tech", "") for a in legal if a["type"] == "research"))
+def research_panel(legal: Sequence[Action]) -> dict[str, Any] | None:
+    """The research rolls on offer, and the technologies research dice may be bought for."""
+    offers = [a for a in legal if a["type"] == "research"]
+    if not offers:
+        return None
+    return {"offers": offers, "techs": list(dict.fromkeys(a.get("tech", "") for a in offers)),
+            "dice": min(int(a["dice"]) for a in offers)}
 
 
 def other_actions(legal: Sequence[Action]) -> list[dict[str, Any]]:

@@ -57,9 +57,10 @@ from aare.events import ExtraSet, UnitsLoaded, UnitsUnloaded
 from aare.movement import flags
 from aare.movement.battles import pending_battles
 from aare.movement.candidates import move_candidates
-from aare.movement.move_checks import Leg, Violation
+from aare.movement.move_checks import Leg, Violation, assault_cargo
 from aare.movement.moves import load_action_events, move_action_events
-from aare.movement.situation import situation
+from aare.movement.pathing import remaining, sea_reach
+from aare.movement.situation import Situation, situation
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
@@ -161,6 +162,16 @@ class DDay(PhaseExtension):
                     raise IllegalAction(f"UK units go ashore on the US turn only in {TARGET}", R_WEUR_ONLY)
                 if isinstance(event, UnitsLoaded) and event.units.owner == DECLARER and state.phase != "combat-move":
                     raise IllegalAction("UK units move on the US turn only to attack Western Europe", R_WEUR_ONLY)
+                if isinstance(event, UnitsLoaded) and state.phase == "combat-move":
+                    view = situation(state, ctx.ruleset)
+                    left = remaining(view, event.after)
+                    if not assault_allowed(view, event.sea_zone, left):
+                        raise IllegalAction(f"units loaded in {event.sea_zone} could only land in {TARGET}, which "
+                                            f"D-Day assaults from {ASSAULT_ZONE} only", R_SZ7)
+                    reach = sea_reach(view, event.sea_zone, left, end_hostile=True)
+                    if event.units.owner == DECLARER and ASSAULT_ZONE not in reach:
+                        raise IllegalAction(f"UK units loaded on the US turn must land in {TARGET} from "
+                                            f"{ASSAULT_ZONE}, out of reach from {event.sea_zone}", R_WEUR_ONLY)
         rec = record(state)
         if rec["status"] == DECLARED and state.phase == "conduct-combat" and executing(state):
             from aare.phases.conduct_combat import combat_record
@@ -220,6 +231,13 @@ def _co_movers(found: dict[str, str], state: Any, power: str, **_: Any) -> dict[
     return found
 
 
+def assault_allowed(view: Situation, sea: str, left: int) -> bool:
+    """From `sea` with `left` moves a transport can reach a zone next to an enemy territory it may assault on the
+    D-Day turn: Western Europe only from SZ 7 (LHTR's `can_reach_assault` with that exception)."""
+    zones = sea_reach(view, sea, left, end_hostile=True) if left else frozenset({sea})
+    return any(view.enemy_land(t) and (t != TARGET or z == ASSAULT_ZONE) for z in zones for t in view.graph.coast[z])
+
+
 def leg_check(leg: Leg) -> Violation | None:
     """Where units may go on the D-Day US turn (AARE-DDAY-target-weur, -amphib-from-sz7, -overland-exception,
     -air-any-origin, -uk-units-weur-only, -uk-loaded-trn-sz7)."""
@@ -227,7 +245,7 @@ def leg_check(leg: Leg) -> Violation | None:
     if view.power != EXECUTOR or not d_day_turn(view.state):
         return None
     stack, end = leg.stack, leg.end
-    uk_cargo = any(o == DECLARER for o, _ in flags.cargo(stack))
+    uk_cargo = any(o == DECLARER for o, _ in flags.cargo_list(stack, flags.BOARDED))  # loaded this turn
     if stack.owner == DECLARER:
         if not leg.combat:
             if leg.domain == "air" and flags.has(stack, flags.COMBAT):
@@ -239,6 +257,10 @@ def leg_check(leg: Leg) -> Violation | None:
             return Violation(f"on D-Day the UK's ships go to {ASSAULT_ZONE} only", R_SZ7)
     elif uk_cargo and leg.domain == "sea" and end != ASSAULT_ZONE:
         return Violation(f"UK units aboard go ashore in {TARGET} from {ASSAULT_ZONE} only", R_WEUR_ONLY)
+    landing = leg.combat and leg.unit.has("transport") and assault_cargo(view, stack) and not view.hostile(end)
+    if landing and not assault_allowed(view, end, remaining(view, stack) - leg.cost):
+        reason = f"from {end} the cargo could only land in {TARGET}, which D-Day assaults from {ASSAULT_ZONE} only"
+        return Violation(reason, R_SZ7)
     if leg.combat and leg.domain == "land" and end == TARGET and leg.start not in OVERLAND:
         reason = f"on D-Day land units attack {TARGET} from {ASSAULT_ZONE}, or overland from Germany or Southern Europe"
         return Violation(reason, R_OVERLAND)

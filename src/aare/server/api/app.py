@@ -24,6 +24,7 @@ from aare.server.errors import ServiceError
 from aare.server.migrate import upgrade
 from aare.server.service import GameService
 from aare.server.settings import Settings
+from aare.web import pages
 
 DESCRIPTION = """An online table for Axis & Allies variants. Log in with a session cookie (form posts then need
 the CSRF token) or send `Authorization: Bearer <API token>`. Every action goes through
@@ -57,6 +58,7 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     app.add_middleware(ServerTiming)
     for module in (auth_routes, game_routes, stream):
         app.include_router(module.router)
+    pages.install(app)  # the browser table at /
     return app
 
 

@@ -1,0 +1,319 @@
+"""The browser table end to end: Playwright drives Debian's headless Chromium against a real `aare serve`.
+
+Each scenario registers, creates a game against the random bot, plays Russia's first turn by clicking (buy,
+a combat move composed on the map, the battle with its casualty choices, placement) and watches the bots'
+turns arrive live. Without /usr/bin/chromium (or the playwright package) the tests skip, except under CI,
+where they fail. Screenshots go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "artifacts" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PASSWORD = "correct horse battery"
+WAIT = 30_000  # ms: one page step
+BOTS_WAIT = 240_000  # ms: four bot turns
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI is set but {what}: the browser tests must run in CI (see .ci/run)")
+    pytest.skip(what)
+
+
+if not CHROMIUM.exists():
+    _missing(f"{CHROMIUM} is missing (apt-get install chromium)")
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+except ImportError:
+    _missing("the playwright package is missing (the dev extra)")
+pytest.importorskip("fastapi", reason="the server extra is not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`aare serve` on a free port with a temporary data folder; bots act in the background."""
+    data = tmp_path_factory.mktemp("aare-data")
+    port = _free_port()
+    env = {**os.environ, "AARE_BOT_MODE": "background", "AARE_COOKIE_SECURE": "never",
+           "AARE_SQLITE_SYNCHRONOUS": "NORMAL"}
+    env.pop("AARE_DATABASE_URL", None)
+    log = (data / "server.log").open("w")
+    command = [sys.executable, "-c", "from aare.cli.main import main; main()", "serve", "--port", str(port),
+               "--data-dir", str(data), "--log-level", "warning"]
+    proc = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"aare serve did not start: {(data / 'server.log').read_text()[-2000:]}")
+            time.sleep(0.2)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        found = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield found
+        found.close()
+
+
+def _page(browser: Browser, zoom: float) -> Page:
+    """A page as a 1366×768 laptop shows it at `zoom` (125 %: 1093×614 CSS pixels at device scale 1.25)."""
+    context = browser.new_context(viewport={"width": round(1366 / zoom), "height": round(768 / zoom)},
+                                  device_scale_factor=zoom)
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def _shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _register(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    page.fill("#register-form input[name=username]", f"p{uuid.uuid4().hex[:10]}")
+    page.fill("#register-form input[name=password]", PASSWORD)
+    page.click("#register-form button")
+    expect(page.locator("#new-game")).to_be_visible()
+
+
+def _settled(page: Page) -> None:
+    """Wait until the map shows the state the side panel shows."""
+    page.wait_for_function("document.querySelector('#map').dataset.hash === "
+                           "document.querySelector('#side .side-inner').dataset.hash")
+
+
+def _click_space(page: Page, name: str) -> None:
+    """A real mouse click on a point of the space's shape that nothing else covers."""
+    _settled(page)
+    point = page.evaluate(
+        """(name) => {
+          const sel = (cls) => document.querySelector(`#map g.${cls}[data-space="${CSS.escape(name)}"]`);
+          const shape = sel("space");
+          const probes = [];
+          const tokens = sel("tokens");
+          if (tokens) { const t = tokens.getBoundingClientRect(); probes.push([t.x + t.width / 2, t.y + 4]); }
+          const r = shape.getBoundingClientRect();
+          for (let i = 1; i < 12; i++) {
+            for (let j = 1; j < 12; j++) probes.push([r.x + r.width * i / 12, r.y + r.height * j / 12]);
+          }
+          for (const [x, y] of probes) {
+            const hit = document.elementFromPoint(x, y);
+            if (hit && hit.closest("g.space") === shape) return [x, y];
+          }
+          return null;
+        }""",
+        name,
+    )
+    assert point is not None, f"{name} is not visible on the map"
+    page.mouse.click(point[0], point[1])
+
+
+def _end_phase(page: Page, next_phase: str) -> None:
+    page.locator("button.end-phase").click()
+    expect(page.locator("#turn .phase")).to_have_text(next_phase)
+
+
+def _buy(page: Page, unit: str, count: int) -> None:
+    row = page.locator("#purchase tr", has=page.locator(f"input[name='n:{unit}']"))
+    for _ in range(count):
+        row.locator("[data-step='1']").click()
+    expect(row.locator("input")).to_have_value(str(count))
+    page.click("#buy")
+    expect(page.locator("#purchase")).to_contain_text("Bought this turn")
+
+
+def _move_all(page: Page, origin: str, target: str) -> None:
+    """Select every movable unit in `origin`, click `target`, check the odds and confirm the move."""
+    _click_space(page, origin)
+    expect(page.locator("#move-units")).to_be_visible()
+    page.click("#select-all")
+    _click_space(page, target)
+    go = page.locator("#route .js-route-go").first
+    expect(go).to_be_visible()
+    expect(page.locator("#route .board-odds .odds-figure.att")).to_contain_text("%")
+    go.click()
+    expect(page.locator("#route")).to_be_empty()
+
+
+def _fight(page: Page, space: str, shots: dict[str, bool]) -> dict[str, int]:
+    """Fight the battle in `space`: confirm each casualty choice with Enter, press on every time."""
+    battle = page.locator("#battles .battle", has_text=space)
+    expect(battle.locator(".odds-figure.att")).to_contain_text("%")
+    battle.locator("button", has_text="Fight").click()
+    done = {"casualties": 0, "presses": 0}
+    for _ in range(40):
+        page.wait_for_selector("#casualty-form, .decision-buttons, #last-battle", timeout=WAIT)
+        if page.locator("#casualty-form").count():
+            if not shots.get("battle"):
+                _shot(page, "battle")
+                shots["battle"] = True
+            expect(page.locator("#casualty-form input[type=radio]:checked")).to_be_focused()
+            page.keyboard.press("Enter")
+            done["casualties"] += 1
+            expect(page.locator("#casualty-form")).to_have_count(0)
+        elif page.locator(".decision-buttons").count():
+            page.locator(".decision-buttons button", has_text="Press").click()
+            done["presses"] += 1
+        else:
+            break
+        page.wait_for_timeout(200)
+    expect(page.locator("#last-battle")).to_contain_text(space)
+    if not shots.get("battle"):
+        _shot(page, "battle")
+    return done
+
+
+def _create(page: Page, ruleset: str, options: dict[str, bool] | None = None) -> None:
+    page.select_option("#ruleset-choice", ruleset)
+    fields = page.locator(f".ruleset-fields[data-ruleset='{ruleset}']")
+    expect(fields).to_be_visible()
+    for key, on in (options or {}).items():
+        fields.locator("details.options summary").click()
+        box = fields.locator(f"input[type=checkbox][name='opt:{ruleset}:{key}']")
+        box.set_checked(on)
+    page.click("#create-game")
+    expect(page.locator("#your-move")).to_be_visible()
+    expect(page.locator("#live")).to_have_text("live")
+
+
+def _russia_turn(page: Page, shots: dict[str, bool]) -> dict[str, int]:
+    """Russia's first turn by clicking, from develop weapons to the end of the turn."""
+    _end_phase(page, "Purchase units")
+    _buy(page, "infantry", 3)
+    _end_phase(page, "Combat move")
+    _move_all(page, "Russia", "West Russia")
+    expect(page.locator("#map g.tokens[data-space='West Russia']")).to_contain_text("inf")
+    _end_phase(page, "Conduct combat")
+    fought = _fight(page, "West Russia", shots)
+    _end_phase(page, "Non-combat move")
+    _end_phase(page, "Mobilize new units")
+    expect(page.locator("#map g.space.is-place").first).to_be_attached()
+    _click_space(page, "Russia")
+    expect(page.locator("#placement form#place-form")).to_have_count(0)
+    for _ in range(10):  # free units of a national advantage (AARe)
+        free = page.locator("#placement button.free-place")
+        if not free.count():
+            break
+        before = free.count()
+        free.first.click()
+        expect(free).not_to_have_count(before)
+    _end_phase(page, "Collect income")
+    page.evaluate("window.__samePage = true")
+    page.locator("button.end-phase").click()
+    return fought
+
+
+def _bots_reply_live(page: Page) -> int:
+    """The bots' turns arrive over server-sent events (no reload): play passes on, their log entries show, and
+    the turn comes back to us in round 2. When a bot attacks us, we choose our casualties as the defender.
+    Returns the number of decisions we answered meanwhile."""
+    expect(page.locator("#waiting")).to_be_visible()
+    answered = 0
+    deadline = time.monotonic() + BOTS_WAIT / 1000
+    while time.monotonic() < deadline:
+        if page.locator("#your-move").count() and page.locator("#turn .round", has_text="Round 2").count():
+            break
+        if page.locator("#casualty-form").count():
+            page.locator("#confirm-casualties").click()
+            answered += 1
+        elif page.locator("#decision .decision-buttons button").count():
+            page.locator("#decision .decision-buttons button").first.click()
+            answered += 1
+        page.wait_for_timeout(300)
+    expect(page.locator("#turn .round")).to_have_text("Round 2")
+    expect(page.locator("#your-move")).to_be_visible()
+    expect(page.locator("#log .log-nation", has_text="United States").first).to_be_attached()
+    assert page.evaluate("window.__samePage") is True
+    return answered
+
+
+@contextlib.contextmanager
+def _shot_on_failure(page: Page, name: str) -> Iterator[None]:
+    """Keep a screenshot of the page when the scenario fails (artifacts/screenshots/failed-NAME.png)."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(Exception):
+            _shot(page, f"failed-{name}")
+        raise
+
+
+def _fits(page: Page) -> None:
+    """Nothing spills sideways: the page needs no horizontal scrolling at this zoom."""
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1")
+
+
+@pytest.mark.slow
+def test_lhtr_game_against_the_bot(server: str, browser: Browser) -> None:
+    page = _page(browser, 1.25)
+    with _shot_on_failure(page, "lhtr"):
+        _register(page, server)
+        _create(page, "lhtr-1.3")
+        _fits(page)
+        _shot(page, "map-start")
+        shots: dict[str, bool] = {}
+        _russia_turn(page, shots)
+        _bots_reply_live(page)
+        page.goto(server + "/")
+        expect(page.locator("#my-games .game-row.your-move")).to_have_count(1)
+        _shot(page, "lobby")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_aare_game_with_a_national_advantage(server: str, browser: Browser) -> None:
+    page = _page(browser, 1.5)
+    with _shot_on_failure(page, "aare"):
+        _register(page, server)
+        _create(page, "aare-5.0", {"straight_bid": False})
+        _fits(page)
+        advantages = page.locator("#advantages")
+        expect(advantages).to_contain_text("Russian Winter")
+        advantages.locator("li", has_text="Siberian Conscripts").locator("button").click()
+        expect(page.locator("#advantages")).to_have_count(0)
+        expect(page.locator("#nations")).to_contain_text("siberian conscripts")
+        _russia_turn(page, {"battle": True})
+        _bots_reply_live(page)
+    assert not page.errors  # type: ignore[attr-defined]
