@@ -49,6 +49,9 @@ def free_port() -> int:
         return port
 
 
+PLACE_SETTINGS = ("AARE_DATABASE_URL", "AARE_DATA_DIR", "AARE_REDIS_URL", "AARE_BOT_MODE")
+
+
 class ServerProcess:
     """`aare serve` on 127.0.0.1, started and killed at will."""
 
@@ -56,7 +59,7 @@ class ServerProcess:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.data_dir = data_dir
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("AARE_")}
+        self.env = {k: v for k, v in os.environ.items() if k not in PLACE_SETTINGS}  # tuning settings pass
         if database_url:
             self.env["AARE_DATABASE_URL"] = database_url
         self.process: subprocess.Popen[bytes] | None = None

@@ -51,3 +51,41 @@ def test_grouped_writes_isolate_failing_jobs(tmp_path: Path) -> None:
         again.run(lambda conn: conn.exec_driver_sql("INSERT INTO t (n) VALUES (1)"))
     again.close()
     engine.dispose()
+
+
+class Refused(Exception):
+    """A job's own refusal, raised before it writes anything."""
+
+
+def test_clean_errors_leave_the_batch_alone_and_after_runs_in_commit_order(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path))
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE t (n INTEGER PRIMARY KEY)")
+    writer = Writer(engine, clean_errors=(Refused,))
+    published: list[int] = []
+
+    def insert(n: int):  # type: ignore[no-untyped-def]
+        def job(conn: sa.Connection) -> int:
+            if n % 4 == 0:
+                raise Refused(n)
+            conn.exec_driver_sql(f"INSERT INTO t (n) VALUES ({n})")
+            return n
+        return job
+
+    def after(n: int) -> str:
+        published.append(n)
+        return f"published {n}"
+
+    futures = {n: writer.submit(insert(n), after=after) for n in range(1, 41)}
+    outcomes = {}
+    for n, future in futures.items():
+        try:
+            outcomes[n] = future.result()
+        except Refused:
+            outcomes[n] = "refused"
+    writer.close()
+    assert outcomes == {n: "refused" if n % 4 == 0 else f"published {n}" for n in range(1, 41)}
+    assert published == [n for n in range(1, 41) if n % 4]  # one writer thread: in the order submitted
+    with read(engine) as conn:
+        assert {row[0] for row in conn.exec_driver_sql("SELECT n FROM t")} == set(published)
+    engine.dispose()

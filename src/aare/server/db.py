@@ -13,7 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
@@ -99,34 +99,52 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 class Writer:
     """Runs write jobs. On SQLite (`grouped`) one thread runs them, as many per transaction as are waiting:
-    one commit, so one flush to disk, for the batch. Each job runs in its own savepoint, so a job that raises
-    is undone alone and gets its exception; no job is reported done before its batch has committed. On
-    PostgreSQL each job is its own transaction (the database server groups concurrent commits itself)."""
+    one commit, so one flush to disk, for the batch; no job is reported done before its batch has committed.
+    A job that raises one of `clean_errors` has written nothing (it checks before it writes) and just gets its
+    error; any other error undoes the batch, and its jobs are run again one transaction each, so only the
+    faulty one fails. On PostgreSQL each job is its own transaction on a small pool of threads (the database
+    server groups concurrent commits itself).
 
-    def __init__(self, engine: Engine, max_batch: int = 64) -> None:
+    A job may come with `after(result)`, run once the job is committed, in commit order on SQLite; what it
+    returns is what the job's future gives (the game service publishes its updates there)."""
+
+    def __init__(self, engine: Engine, clean_errors: tuple[type[Exception], ...] = (), max_batch: int = 64,
+                 threads: int = 8) -> None:
         self.engine = engine
+        self.clean_errors = clean_errors
         self.max_batch = max_batch
         self.grouped = is_sqlite(engine)
-        self._jobs: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        self._pool: ThreadPoolExecutor | None = None
         if self.grouped:
             self._thread = threading.Thread(target=self._work, name="aare-group-commit", daemon=True)
             self._thread.start()
+        else:
+            self._pool = ThreadPoolExecutor(threads, thread_name_prefix="aare-writer")
+
+    def submit(self, job: Callable[[Connection], Any], after: Callable[[Any], T] | None = None) -> Future[T]:
+        """Start `job(conn)` in a write transaction; the future gives `after(result)` (or the job's result)
+        once committed, or the job's error."""
+        done: Future[T] = Future()
+        if self._pool is not None:
+            self._pool.submit(self._run_alone, (job, after, done))
+        else:
+            self._jobs.put((job, after, done))
+        return done
 
     def run(self, job: Callable[[Connection], T]) -> T:
         """Run `job(conn)` in a write transaction; returns its result once committed, or raises its error."""
-        if not self.grouped:
-            with write(self.engine) as conn:
-                return job(conn)
-        done: Future[T] = Future()
-        self._jobs.put((job, done))
-        return done.result()
+        return self.submit(job).result()
 
     def close(self) -> None:
         if self._thread is not None:
             self._jobs.put(None)
             self._thread.join(timeout=10)
             self._thread = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def _work(self) -> None:
         while True:
@@ -145,22 +163,45 @@ class Writer:
                 batch.append(job)
             self._run_batch(batch)
 
-    def _run_batch(self, batch: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
-        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+    def _run_alone(self, job: Job) -> None:
+        run, after, done = job
         try:
             with write(self.engine) as conn:
-                for job, done in batch:
-                    savepoint = conn.begin_nested()
+                result = run(conn)
+        except BaseException as exc:
+            done.set_exception(exc)
+            return
+        _finish(done, after, result)
+
+    def _run_batch(self, batch: list[Job]) -> None:
+        outcomes: list[tuple[Job, Any, BaseException | None]] = []
+        try:
+            with write(self.engine) as conn:
+                for job in batch:
                     try:
-                        outcomes.append((done, job(conn), None))
-                        savepoint.commit()
-                    except Exception as exc:
-                        savepoint.rollback()
-                        outcomes.append((done, None, exc))
-        except Exception as exc:  # the commit failed: nothing of the batch is stored
-            outcomes = [(done, None, exc) for _, done in batch]
-        for done, result, error in outcomes:
+                        outcomes.append((job, job[0](conn), None))
+                    except self.clean_errors as exc:
+                        outcomes.append((job, None, exc))
+        except Exception:  # a job failed half-way, or the commit failed: nothing of the batch is stored
+            for job in batch:
+                self._run_alone(job)
+            return
+        for (_, after, done), result, error in outcomes:
             if error is None:
-                done.set_result(result)
+                _finish(done, after, result)
             else:
                 done.set_exception(error)
+
+
+Job = tuple[Callable[[Connection], Any], Callable[[Any], Any] | None, Future[Any]]
+
+
+def _finish(done: Future[Any], after: Callable[[Any], Any] | None, result: Any) -> None:
+    """Complete a committed job's future with `after(result)` (or its error)."""
+    if after is None:
+        done.set_result(result)
+        return
+    try:
+        done.set_result(after(result))
+    except BaseException as exc:
+        done.set_exception(exc)

@@ -36,3 +36,8 @@ class VersionConflict(ServiceError):
 
 class BadRequest(ServiceError):
     status = 400
+
+
+class Outdated(Exception):
+    """Internal: an action prepared on what this process saw last could not be stored because the game or its
+    seats changed meanwhile (another worker, an undo); it is prepared again on a fresh read."""

@@ -8,24 +8,28 @@ key, so of two submissions on the same version exactly one lands; the other gets
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import json
 import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aare.engine import Game
+from aare.errors import AareError
 from aare.events import apply_events
 from aare.game_log import GameLog
 from aare.game_setup import new_game
-from aare.server import db
+from aare.server import db, timing
 from aare.server.broker import Broker
-from aare.server.errors import BadRequest, Forbidden, VersionConflict
+from aare.server.errors import BadRequest, Forbidden, Outdated, ServiceError, VersionConflict
 from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
 from aare.server.schema import dice_turns, games, log_entries, seats, users
@@ -33,6 +37,7 @@ from aare.server.seats import BOTS, SEATINGS, Seat, acting_power, seat_names, se
 from aare.server.views import dumps, entry_message, player_view
 
 log = logging.getLogger("aare.server")
+
 
 SEATS = (select(seats.c.seat, seats.c.user_id, users.c.username, seats.c.bot)
          .outerjoin(users, users.c.id == seats.c.user_id).where(seats.c.game_id == bindparam("game_id")))
@@ -63,28 +68,38 @@ class Actor:
 
 @dataclass(frozen=True)
 class PreparedAction:
-    """An action checked and applied to `work`, a copy of `live`; `new_turn`: it hands play to another nation;
-    `bot_next`: a bot holds the seat that acts after it."""
+    """An action checked and applied to `work`, a copy of `live`, for `actor` holding `seat`; `new_turn`: it
+    hands play to another nation; `bot_next`: a bot holds the seat that acts after it; `row`: its log entry,
+    ready to insert; `message`: what is published once it is stored."""
 
     live: LiveGame
     work: LiveGame
     actor: Actor
+    action: Any
+    seat: str
     new_turn: bool
     bot_next: bool
+    row: dict[str, Any]
+    message: dict[str, Any]
 
 
 class GameService:
     """Games stored in `engine`, replayed logs cached per process, new entries published on `broker`;
-    `on_change(game_id)` is called after every committed change (the bot runner listens there)."""
+    `on_change(game_id)` is called after every committed change (the bot runner listens there);
+    `action_threads`: the threads `submit_async` checks actions on."""
 
-    def __init__(self, engine: Engine, broker: Broker, on_change: Callable[[str], None] | None = None) -> None:
+    def __init__(self, engine: Engine, broker: Broker, on_change: Callable[[str], None] | None = None,
+                 action_threads: int = 2) -> None:
         self.engine = engine
-        self.writer = db.Writer(engine)
+        self.writer = db.Writer(engine, clean_errors=(Outdated, ServiceError))
+        self.actions = ThreadPoolExecutor(action_threads, thread_name_prefix="aare-actions")
+        self.seats_seen: dict[str, dict[str, Seat]] = {}  # as last read; writes check them again
         self.broker = broker
         self.cache = LiveCache()
         self.on_change = on_change or (lambda game_id: None)
 
     def close(self) -> None:
+        self.actions.shutdown(wait=True)
         self.writer.close()
 
     # -- creating -------------------------------------------------------------------------------------
@@ -136,7 +151,11 @@ class GameService:
         """The live game, its seats and its row, read in one transaction."""
         with db.read(self.engine) as conn:
             live, row = load_live(conn, game_id, self.cache)
-            return live, self._seats(conn, game_id), row
+            seat_map = self._seats(conn, game_id)
+        if len(self.seats_seen) > 10_000:
+            self.seats_seen.clear()
+        self.seats_seen[game_id] = seat_map
+        return live, seat_map, row
 
     def list_games(self, user_id: int | None, limit: int = 100) -> list[dict[str, Any]]:
         with db.read(self.engine) as conn:
@@ -225,6 +244,7 @@ class GameService:
             ).values(user_id=user_id))
             if done.rowcount != 1:
                 raise Forbidden(f"seat {seat!r} is not open")
+        self.seats_seen.pop(game_id, None)
         self.on_change(game_id)
 
     def leave_seat(self, game_id: str, user_id: int, seat: str) -> None:
@@ -233,6 +253,7 @@ class GameService:
                 seats.c.game_id == game_id, seats.c.seat == seat, seats.c.user_id == user_id).values(user_id=None))
             if done.rowcount != 1:
                 raise Forbidden(f"you do not hold seat {seat!r}")
+        self.seats_seen.pop(game_id, None)
 
     # -- the guarded door -----------------------------------------------------------------------------
 
@@ -242,49 +263,125 @@ class GameService:
         MalformedInput, and then nothing is stored."""
         return self.commit(self.prepare(game_id, actor, action, version))
 
+    async def submit_async(self, game_id: str, actor: Callable[[], Actor], action: Any,
+                           version: int) -> dict[str, Any]:
+        """`submit` for the event loop: `actor()` (who is calling: it may read the database) and the rules run
+        on the service's action threads, the write joins the writer's next batch, and the loop is free
+        meanwhile. Few threads doing the CPU work keep requests in order instead of all slowing together."""
+        loop = asyncio.get_running_loop()
+        context = contextvars.copy_context()  # the request's timing spans
+        queued = time.perf_counter()
+
+        def checked() -> PreparedAction:
+            timing.add("queue", time.perf_counter() - queued)
+            return self.prepare(game_id, actor(), action, version)
+
+        prepared = await loop.run_in_executor(self.actions, context.run, checked)
+        try:
+            with timing.span("store"):
+                message = await asyncio.wrap_future(self.commit_later(prepared))
+        except Outdated:  # what this process saw last has changed: decide on the database's word
+            message = await loop.run_in_executor(self.actions, context.run, self._commit_afresh, game_id,
+                                                 prepared.actor, action, version)
+        except IntegrityError:
+            current = await loop.run_in_executor(self.actions, self._current_version, game_id)
+            raise VersionConflict(current) from None
+        if prepared.bot_next:  # off the loop: inline bots play right here
+            await loop.run_in_executor(self.actions, self.on_change, game_id)
+        return message
+
     def prepare(self, game_id: str, actor: Actor, action: Any, version: int) -> PreparedAction:
-        """Check and apply an action on a copy of the game; nothing is stored yet."""
-        live, seat_map, _ = self.load(game_id)
-        self._check_turn(live, seat_map, actor, version)
-        work = live.fork()
-        before = work.state.nation
-        Game(work.log, CommittedDice(work.seed, game_id, work.turn, work.dice_used)).apply(action)
-        new_turn = work.appended(before)
-        if new_turn:
-            work.seed = new_seed()
+        """Check and apply an action on a copy of the game; nothing is stored yet. The game and seats this
+        process saw last are trusted first (the write checks that they still hold); anything refused on them
+        is decided again on what the database says now."""
+        cached, seat_map = self.cache.get(game_id), self.seats_seen.get(game_id)
+        if cached is not None and seat_map is not None:
+            try:
+                return self._prepare_on(cached, seat_map, actor, action, version)
+            except (AareError, ServiceError):
+                pass
+        with timing.span("load"):
+            live, seat_map, _ = self.load(game_id)
+        return self._prepare_on(live, seat_map, actor, action, version)
+
+    def _prepare_on(self, live: LiveGame, seat_map: Mapping[str, Seat], actor: Actor, action: Any,
+                    version: int) -> PreparedAction:
+        seat = self._check_turn(live, seat_map, actor, version)
+        with timing.span("rules"):
+            work = live.fork()
+            before = work.state.nation
+            Game(work.log, CommittedDice(work.seed, live.id, work.turn, work.dice_used)).apply(action)
+            new_turn = work.appended(before)
+            if new_turn:
+                work.seed = new_seed()
+            entry = work.log.entries[-1]
+            row = _entry_row(live.id, live.version, entry.action, entry.events, work.state_hash, actor.label,
+                             time.time())
+            dice = None
+            if new_turn:
+                dice = {"turn": work.turn, "commitment": commitment(work.seed),
+                        "revealed": {"turn": live.turn, "seed": live.seed.hex()}}
+            message = entry_message(live.id, live.version, entry, work.state, work.state_hash, actor.label,
+                                    acting_power(work.state), dice)
         next_seat = seat_map[seat_of(work.state, work.seating, acting_power(work.state))]
-        return PreparedAction(live, work, actor, new_turn, next_seat.bot is not None)
+        return PreparedAction(live, work, actor, action, seat.name, new_turn, next_seat.bot is not None, row,
+                              message)
 
     def commit(self, prepared: PreparedAction) -> dict[str, Any]:
-        """Store a prepared action in one transaction, if the game is still at the version it was prepared at
-        (else VersionConflict); then publish it and wake the bots."""
+        """Store a prepared action in one transaction, if the game is still as it was prepared on (else
+        VersionConflict); then publish it and wake the bots."""
+        try:
+            message = self.commit_later(prepared).result()
+        except Outdated:  # prepared on what this process saw last, and that has changed: once more, afresh
+            message = self._commit_afresh(prepared.live.id, prepared.actor, prepared.action, prepared.live.version)
+        except IntegrityError:
+            raise VersionConflict(self._current_version(prepared.live.id)) from None
+        if prepared.bot_next:
+            self.on_change(prepared.live.id)
+        return message
+
+    def _commit_afresh(self, game_id: str, actor: Actor, action: Any, version: int) -> dict[str, Any]:
+        """Prepare on a fresh read of the game and its seats, and store."""
+        self.cache.drop(game_id)
+        self.seats_seen.pop(game_id, None)
+        return self._commit_fresh(self.prepare(game_id, actor, action, version))
+
+    def _commit_fresh(self, prepared: PreparedAction) -> dict[str, Any]:
+        try:
+            return self.commit_later(prepared).result()
+        except (Outdated, IntegrityError):
+            raise VersionConflict(self._current_version(prepared.live.id)) from None
+
+    def commit_later(self, prepared: PreparedAction) -> Future[dict[str, Any]]:
+        """Hand a prepared action to the writer; the future gives the published message once it is stored (the
+        caller wakes the bots). It fails with `Outdated` when the game or the seat changed since it was read."""
         live, work, game_id, version = prepared.live, prepared.work, prepared.live.id, prepared.live.version
-        entry = work.log.entries[-1]
 
         def store(conn: Connection) -> None:
-            self._bump_version(conn, game_id, version, work)
-            self._insert_entry(conn, game_id, version, entry.action, entry.events, work.state_hash,
-                               prepared.actor.label, time.time())
+            held = self._seat_held(game_id, prepared.seat, prepared.actor)
+            done = conn.execute(BUMP_VERSION.where(games.c.state_hash == live.state_hash, held), {
+                "game_id": game_id, "expected": version, "version": work.version, "state_hash": work.state_hash,
+                "winner": work.state.winner, "updated_at": time.time()})
+            if done.rowcount != 1:
+                raise Outdated()
+            conn.execute(INSERT_ENTRY, prepared.row)
             if prepared.new_turn:
                 conn.execute(update(dice_turns).where(dice_turns.c.game_id == game_id,
                                                       dice_turns.c.turn == live.turn).values(revealed=True))
                 self._insert_turn(conn, game_id, work.turn, work.state.nation, work.version, work.seed)
 
-        try:
-            self.writer.run(store)
-        except IntegrityError:
-            raise VersionConflict(self._current_version(game_id)) from None
-        self.cache.put(work)
-        dice = None
-        if prepared.new_turn:
-            dice = {"turn": work.turn, "commitment": commitment(work.seed),
-                    "revealed": {"turn": live.turn, "seed": live.seed.hex()}}
-        message = entry_message(game_id, version, entry, work.state, work.state_hash, prepared.actor.label,
-                                acting_power(work.state), dice)
-        self._publish(game_id, message)
-        if prepared.bot_next:
-            self.on_change(game_id)
-        return message
+        def published(_: None) -> dict[str, Any]:
+            self.cache.put(work)
+            self._publish(game_id, prepared.message)
+            return prepared.message
+
+        return self.writer.submit(store, after=published)
+
+    @staticmethod
+    def _seat_held(game_id: str, seat: str, actor: Actor) -> Any:
+        """SQL: `actor` still holds `seat`."""
+        holder = seats.c.user_id == actor.user_id if actor.bot_seat is None else seats.c.bot.is_not(None)
+        return exists().where(seats.c.game_id == game_id, seats.c.seat == seat, holder)
 
     def undo(self, game_id: str, actor: Actor, version: int) -> dict[str, Any]:
         """Take back the last action (within the phase, never past a die roll: `Game.undo`'s rules)."""
@@ -316,7 +413,7 @@ class GameService:
         except Exception:
             log.exception("could not publish an update of game %s", game_id)
 
-    def _check_turn(self, live: LiveGame, seat_map: Mapping[str, Seat], actor: Actor, version: int) -> None:
+    def _check_turn(self, live: LiveGame, seat_map: Mapping[str, Seat], actor: Actor, version: int) -> Seat:
         acting = acting_power(live.state)
         seat = seat_map[seat_of(live.state, live.seating, acting)]
         if not actor.holds(seat):
@@ -324,6 +421,7 @@ class GameService:
                             seat=seat.name, power=acting)
         if version != live.version:
             raise VersionConflict(live.version)
+        return seat
 
     def _bump_version(self, conn: Connection, game_id: str, version: int, work: LiveGame) -> None:
         done = conn.execute(BUMP_VERSION, {"game_id": game_id, "expected": version, "version": work.version,
@@ -394,16 +492,20 @@ class GameService:
     @staticmethod
     def _insert_entry(conn: Connection, game_id: str, seq: int, action: Any, events: Any, state_hash: str,
                       actor: str, now: float) -> None:
-        conn.execute(INSERT_ENTRY, {
-            "game_id": game_id, "seq": seq, "action": None if action is None else dumps(action),
-            "events": dumps([e.to_json() for e in events]), "state_hash": state_hash, "actor": actor,
-            "created_at": now,
-        })
+        conn.execute(INSERT_ENTRY, _entry_row(game_id, seq, action, events, state_hash, actor, now))
 
     @staticmethod
     def _insert_turn(conn: Connection, game_id: str, turn: int, nation: str, from_seq: int, seed: bytes) -> None:
         conn.execute(insert(dice_turns).values(game_id=game_id, turn=turn, nation=nation, from_seq=from_seq,
                                                commitment=commitment(seed), seed=seed.hex(), revealed=False))
+
+
+def _entry_row(game_id: str, seq: int, action: Any, events: Any, state_hash: str, actor: str,
+               now: float) -> dict[str, Any]:
+    """The `log_entries` row of one entry."""
+    return {"game_id": game_id, "seq": seq, "action": None if action is None else dumps(action),
+            "events": dumps([e.to_json() for e in events]), "state_hash": state_hash, "actor": actor,
+            "created_at": now}
 
 
 def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:

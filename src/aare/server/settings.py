@@ -16,7 +16,9 @@ class Settings:
     """`database_url`: SQLAlchemy URL (``postgresql://…`` or ``sqlite:///…``); `redis_url`: live updates across
     workers (in-process when None); `cookie_secure`: ``auto`` (Secure when the request came over https),
     ``always`` or ``never``; `bot_mode`: bots act in a ``background`` thread, ``inline`` before the
-    answer (deterministic, for tests) or ``off``."""
+    answer (deterministic, for tests) or ``off``; `worker_threads`: threads for blocking request handlers;
+    `action_threads`: threads that check submitted actions (few, so requests are served in order);
+    `login_cache_seconds`: how long a checked token or session is trusted without the database (0: never)."""
 
     database_url: str
     redis_url: str | None = None
@@ -25,6 +27,8 @@ class Settings:
     session_days: float = 30.0
     sqlite_synchronous: str = "FULL"
     worker_threads: int = 40
+    action_threads: int = 2
+    login_cache_seconds: float = 2.0
 
     def __post_init__(self) -> None:
         if self.cookie_secure not in COOKIE_MODES:
@@ -35,7 +39,8 @@ class Settings:
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, database_url: str | None = None) -> Settings:
         """Settings from the environment: `AARE_DATABASE_URL` (else SQLite in `data_dir` or `AARE_DATA_DIR`),
-        `AARE_REDIS_URL`, `AARE_COOKIE_SECURE`, `AARE_BOT_MODE`, `AARE_SQLITE_SYNCHRONOUS`, `AARE_WORKER_THREADS`."""
+        `AARE_REDIS_URL`, `AARE_COOKIE_SECURE`, `AARE_BOT_MODE`, `AARE_SQLITE_SYNCHRONOUS`, `AARE_WORKER_THREADS`,
+        `AARE_ACTION_THREADS`, `AARE_LOGIN_CACHE_SECONDS`."""
         env = os.environ
         url = database_url or env.get("AARE_DATABASE_URL") or sqlite_url(data_dir or env.get("AARE_DATA_DIR"))
         return cls(
@@ -45,6 +50,8 @@ class Settings:
             bot_mode=env.get("AARE_BOT_MODE", "background"),
             sqlite_synchronous=env.get("AARE_SQLITE_SYNCHRONOUS", "FULL"),
             worker_threads=int(env.get("AARE_WORKER_THREADS", "40")),
+            action_threads=int(env.get("AARE_ACTION_THREADS", "2")),
+            login_cache_seconds=float(env.get("AARE_LOGIN_CACHE_SECONDS", "2")),
         )
 
 

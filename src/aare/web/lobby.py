@@ -125,6 +125,7 @@ async def logout(who: PostingCaller, ctx: Ctx) -> Response:
                 accounts.end_session(conn, token)
 
         await run_in_threadpool(work)
+        ctx.logins.clear()
     response = RedirectResponse("/", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownName
+from aare.server import timing
 from aare.server.accounts import AccountError
 from aare.server.api import auth_routes, game_routes, stream
 from aare.server.api.context import ServerContext
@@ -21,6 +22,7 @@ from aare.server.bots import BotRunner
 from aare.server.broker import make_broker
 from aare.server.db import make_engine
 from aare.server.errors import ServiceError
+from aare.server.login_cache import LoginCache
 from aare.server.migrate import upgrade
 from aare.server.service import GameService
 from aare.server.settings import Settings
@@ -38,7 +40,8 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
         upgrade(engine)
     broker = make_broker(settings.redis_url)
     runner_box: list[BotRunner] = []
-    service = GameService(engine, broker, on_change=lambda game_id: runner_box[0].notify(game_id))
+    service = GameService(engine, broker, on_change=lambda game_id: runner_box[0].notify(game_id),
+                          action_threads=settings.action_threads)
     runner = BotRunner(service, settings.bot_mode)
     runner_box.append(runner)
 
@@ -53,7 +56,8 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
         engine.dispose()
 
     app = FastAPI(title="aare table", version="1", description=DESCRIPTION, lifespan=lifespan)
-    app.state.aare = ServerContext(settings, engine, broker, service, runner)
+    logins = LoginCache(settings.login_cache_seconds)
+    app.state.aare = ServerContext(settings, engine, broker, service, runner, logins)
     _add_error_answers(app)
     app.add_middleware(ServerTiming)
     for module in (auth_routes, game_routes, stream):
@@ -63,7 +67,8 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
 
 
 class ServerTiming:
-    """Adds `Server-Timing: app;dur=<ms>` to every answer: the time the server spent before answering."""
+    """Adds `Server-Timing: app;dur=<ms>, …` to every answer: the time the server spent before answering, and
+    the spans of it that `aare.server.timing` measured."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -73,11 +78,13 @@ class ServerTiming:
             await self.app(scope, receive, send)
             return
         start = time.perf_counter()
+        spans = timing.start_request()
 
         async def timed_send(message: Any) -> None:
             if message["type"] == "http.response.start":
                 took = (time.perf_counter() - start) * 1000
-                message["headers"] = [*message.get("headers", []), (b"server-timing", f"app;dur={took:.2f}".encode())]
+                message["headers"] = [*message.get("headers", []),
+                                      (b"server-timing", timing.header(took, spans).encode())]
             await send(message)
 
         await self.app(scope, receive, timed_send)

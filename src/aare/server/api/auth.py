@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy import Engine
 
-from aare.server import db
+from aare.server import db, timing
 from aare.server.accounts import User, session_user, token_user
 from aare.server.errors import ServiceError
+from aare.server.login_cache import LoginCache
 
 SESSION_COOKIE = "aare_session"
 CSRF_HEADER = "x-csrf-token"
@@ -36,26 +38,68 @@ class Caller:
     session_token: str | None = None
 
 
+@dataclass(frozen=True)
+class Presented:
+    """The credentials a request carries, read without touching the database."""
+
+    authorization: str | None
+    session: str | None
+    csrf: str | None
+    safe: bool
+
+
+def presented_by(request: Request) -> Presented:
+    return Presented(request.headers.get("authorization"), request.cookies.get(SESSION_COOKIE),
+                     request.headers.get(CSRF_HEADER), request.method in SAFE_METHODS)
+
+
+async def presented(request: Request) -> Presented:
+    """The request's credentials (async: no worker thread needed)."""
+    return presented_by(request)
+
+
+def identify(engine: Engine, logins: LoginCache, creds: Presented) -> Caller | None:
+    """The caller, if the credentials hold a valid token or session cookie; a bad token is a 401."""
+    if creds.authorization:
+        scheme, _, token = creds.authorization.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+        user = logins.get("token", token)
+        if user is None:
+            with timing.span("auth"), db.read(engine) as conn:
+                user = token_user(conn, token)
+            if user is None:
+                raise Unauthorized("unknown or revoked API token")
+            logins.put("token", token, user)
+        return Caller(user, "token")
+    if creds.session:
+        found = logins.get("session", creds.session)
+        if found is None:
+            with timing.span("auth"), db.read(engine) as conn:
+                found = session_user(conn, creds.session)
+            if found is not None:
+                logins.put("session", creds.session, found)
+        if found is not None:
+            return Caller(found[0], "session", found[1], creds.session)
+    return None
+
+
+def posting_caller(engine: Engine, logins: LoginCache, creds: Presented) -> Caller:
+    """The caller of a state-changing JSON request: 401 when not logged in, 403 when a cookie session does
+    not send its CSRF token in the header."""
+    who = identify(engine, logins, creds)
+    if who is None:
+        raise Unauthorized("log in, or send an API token")
+    if who.via == "session" and not creds.safe:
+        _check_csrf(who, creds.csrf)
+    return who
+
+
 def optional_caller(request: Request) -> Caller | None:  # sync: FastAPI runs it on a worker thread
     """The caller, if the request carries a valid token or session cookie; a bad token is a 401."""
-    engine = request.app.state.aare.engine
-    header = request.headers.get("authorization")
-    if header:
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("the Authorization header must be 'Bearer <token>'")
-        with db.read(engine) as conn:
-            user = token_user(conn, token.strip())
-        if user is None:
-            raise Unauthorized("unknown or revoked API token")
-        return Caller(user, "token")
-    cookie = request.cookies.get(SESSION_COOKIE)
-    if cookie:
-        with db.read(engine) as conn:
-            found = session_user(conn, cookie)
-        if found is not None:
-            return Caller(found[0], "session", found[1], cookie)
-    return None
+    ctx = request.app.state.aare
+    return identify(ctx.engine, ctx.logins, presented_by(request))
 
 
 async def caller(found: Annotated[Caller | None, Depends(optional_caller)]) -> Caller:
@@ -73,11 +117,16 @@ async def checked_caller(request: Request, who: Annotated[Caller, Depends(caller
     if sent is None and request.headers.get("content-type", "").startswith(FORM_TYPES):
         value = (await request.form()).get(CSRF_FIELD)
         sent = value if isinstance(value, str) else None
+    _check_csrf(who, sent)
+    return who
+
+
+def _check_csrf(who: Caller, sent: str | None) -> None:
     if not sent or not who.csrf_token or not hmac.compare_digest(sent, who.csrf_token):
         raise CsrfFailed("missing or wrong CSRF token (send X-CSRF-Token or the csrf_token form field)")
-    return who
 
 
 OptionalCaller = Annotated[Caller | None, Depends(optional_caller)]
 AnyCaller = Annotated[Caller, Depends(caller)]
 PostingCaller = Annotated[Caller, Depends(checked_caller)]
+Credentials = Annotated[Presented, Depends(presented)]

@@ -50,6 +50,7 @@ def logout(who: PostingCaller, request: Request, ctx: Ctx) -> Response:
     if who.session_token is not None:
         with db.write(ctx.engine) as conn:
             accounts.end_session(conn, who.session_token)
+        ctx.logins.clear()
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=_secure(request, ctx))
     return response
@@ -80,6 +81,7 @@ def list_tokens(who: AnyCaller, ctx: Ctx) -> list[TokenInfo]:
 def revoke_token(token_id: int, who: PostingCaller, ctx: Ctx) -> Response:
     with db.write(ctx.engine) as conn:
         accounts.revoke_api_token(conn, who.user, token_id)
+    ctx.logins.clear()
     return Response(status_code=204)
 
 

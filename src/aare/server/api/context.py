@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 
 from aare.server.bots import BotRunner
 from aare.server.broker import Broker
+from aare.server.login_cache import LoginCache
 from aare.server.service import GameService
 from aare.server.settings import Settings
 
@@ -21,6 +22,7 @@ class ServerContext:
     broker: Broker
     service: GameService
     bots: BotRunner
+    logins: LoginCache
 
 
 async def server(request: Request) -> ServerContext:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from aare.actions import action_schema
-from aare.server.api.auth import AnyCaller, OptionalCaller, PostingCaller
+from aare.server.api.auth import AnyCaller, Credentials, OptionalCaller, PostingCaller, posting_caller
 from aare.server.api.context import Ctx
 from aare.server.api.models import (
     ActionRequest,
@@ -67,9 +67,11 @@ def legal_actions(game_id: str, who: AnyCaller, ctx: Ctx, space: SpaceQuery = No
     "acting seat; 409: `version` is not the current one (the answer names it); 422: the rules forbid the action "
     "(the answer names the rule ID); 400: malformed request or action. Rejected actions store nothing.",
 )
-def submit_action(game_id: str, body: ActionRequest, who: PostingCaller,
-                  ctx: Ctx) -> dict[str, Any]:
-    return ctx.service.submit(game_id, Actor(user_id=who.user.id), body.action, body.version)
+async def submit_action(game_id: str, body: ActionRequest, creds: Credentials, ctx: Ctx) -> dict[str, Any]:
+    def actor() -> Actor:  # on the service's action threads, with the rules check
+        return Actor(user_id=posting_caller(ctx.engine, ctx.logins, creds).user.id)
+
+    return await ctx.service.submit_async(game_id, actor, body.action, body.version)
 
 
 @router.post("/games/{game_id}/undo", summary="Take back your last action (never past a die roll)",
