@@ -1,11 +1,17 @@
-"""Benchmark of the online table: N concurrent games, each played by a random bot over HTTP against
-`aare serve` (SQLite by default) in its own process. Every game's bot keeps a replica of its game, chooses
-a legal action, submits it to `POST /games/{id}/actions`, and waits `think` seconds on average before the next.
-Prints actions per second and the latency of the submissions (p50, p90, p99, max) as the bots saw it and as
-the server measured it (its `Server-Timing` header), and the machine's load average.
+"""Benchmark of the online table: N concurrent games against `aare serve` (SQLite by default, in its own
+process), each played by a random bot over HTTP. The games are shared among a few client processes (`--clients`)
+run at a lower priority (`--nice`), so the load generator does not take the server's CPU as remote players
+would not. Every bot keeps a replica of its game, chooses a legal action, submits it to
+`POST /games/{id}/actions`, and waits `think` seconds on average before the next.
 
-    .venv/bin/python bench/server.py --games 200 --seconds 30 --think 1.0
-    .venv/bin/python bench/server.py --games 50 --think 0      # closed loop: the server's peak rate
+Prints actions per second; the latency of the submissions (p50, p90, p99, max) as the bots saw it and as the
+server measured it (its `Server-Timing` header), with the server's spans (queue for an action thread, load,
+rules, store) on average, for the slowest 1 % and at their own p99; the server's and the clients' CPU time per
+action; and the machine's load average.
+
+    .venv/bin/python bench/server.py                       # 200 games, 30 s, 2 s mean think time
+    .venv/bin/python bench/server.py --think 1.0 --nice 0  # twice the rate, clients competing for the CPU
+    .venv/bin/python bench/server.py --games 50 --think 0  # closed loop: the server's peak rate
 """
 
 from __future__ import annotations
@@ -37,7 +43,6 @@ from aare.server import timing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash_test import NATIONS, ServerProcess
 
-CLIENT_CPUS: set[int] = set()  # --pin: the CPUs the client processes run on
 CLIENT_NICENESS = [0]  # --nice: how much the clients yield the CPU to the server
 
 
@@ -150,8 +155,6 @@ async def run_client(url: str, token: str, games: int, first_seed: int, start_at
 
 
 def client_process(args: tuple[str, str, int, int, float, float, float]) -> Measures:
-    if CLIENT_CPUS:
-        os.sched_setaffinity(0, CLIENT_CPUS)
     os.nice(CLIENT_NICENESS[0])
     gc.set_threshold(50_000, 20, 10)  # the bots' game replicas make a large heap: collect it rarely
     seen = asyncio.run(run_client(*args))
@@ -250,15 +253,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--think", type=float, default=1.0, help="mean pause of a bot between its actions")
+    parser.add_argument("--think", type=float, default=2.0,
+                        help="mean pause of a bot between its actions (uniform from 0 to twice this)")
     parser.add_argument("--clients", type=int, default=4,
                         help="client processes the games are shared among (one process per game is closest to "
                              "real players; a single process makes its own bursts while a bot thinks)")
-    parser.add_argument("--pin", action="store_true",
-                        help="run the server on the first CPU and the clients on the others, as if the players "
-                             "were on other machines")
-    parser.add_argument("--nice", type=int, default=0,
-                        help="run the clients at this niceness, so that they yield the CPU to the server")
+    parser.add_argument("--nice", type=int, default=10,
+                        help="niceness of the client processes (default 10: they yield the CPU to the server, as "
+                             "if the players were on other machines; 0: they compete with it)")
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: SQLite in --data-dir)")
     parser.add_argument("--sqlite-synchronous", default=None, help="FULL (default) or NORMAL")
@@ -270,19 +272,12 @@ def main(argv: list[str] | None = None) -> int:
         server.env["AARE_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
     server.start()
     CLIENT_NICENESS[0] = args.nice
-    if args.pin:
-        cpus = sorted(os.sched_getaffinity(0))
-        assert server.process is not None and len(cpus) > 1, "--pin needs two CPUs"
-        for task in Path(f"/proc/{server.process.pid}/task").iterdir():  # every thread of the server
-            os.sched_setaffinity(int(task.name), {cpus[0]})
-        CLIENT_CPUS.update(cpus[1:])
     try:
         assert server.process is not None
         report = bench(server.url, server.process.pid, args.games, args.seconds, args.think, args.clients)
     finally:
         server.stop()
     report["database"] = "postgresql" if args.database_url else "sqlite"
-    report["pinned"] = args.pin
     report["client_niceness"] = args.nice
     report["sqlite_synchronous"] = args.sqlite_synchronous or "FULL"
     print(json.dumps(report, indent=2))

@@ -2,10 +2,9 @@
 
 A write transaction on SQLite starts with ``BEGIN IMMEDIATE`` so it holds the write lock from its first
 statement (no lock upgrade, no deadlock); reads run concurrently under WAL. Game actions on SQLite go through
-`Writer`: the actions waiting at one moment share one transaction, so one disk flush, each in its own
-savepoint. On PostgreSQL both are plain
-READ COMMITTED writes (the server's conditional updates and unique keys settle races) and REPEATABLE READ
-reads, so a game row and its log entries are always read from the same snapshot.
+`Writer`: the actions waiting at one moment share one transaction, so one disk flush. On PostgreSQL writes
+are plain READ COMMITTED transactions (the server's conditional updates and unique keys settle races) and
+reads REPEATABLE READ, so a game row and its log entries are always read from the same snapshot.
 """
 
 from __future__ import annotations

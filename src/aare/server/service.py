@@ -2,8 +2,10 @@
 every action (a player's or a bot's) reaches a stored game.
 
 `submit` checks the seat, the version and the rules, then writes the action, its events, the new version and
-any dice commitment in one transaction. The version update is conditional and (game_id, seq) is a primary
-key, so of two submissions on the same version exactly one lands; the other gets `VersionConflict`.
+any dice commitment in one transaction. The version update is conditional (on the version, the state hash and
+the seat the check relied on) and (game_id, seq) is a primary key, so of two submissions on the same version
+exactly one lands; the other gets `VersionConflict`. Checks run on the game and seats this process saw last;
+when the write finds them changed, the action is checked again on a fresh read (see docs/server.md).
 """
 
 from __future__ import annotations
@@ -47,6 +49,20 @@ BUMP_VERSION = (
             updated_at=bindparam("updated_at"))
 )
 INSERT_ENTRY = insert(log_entries)
+
+
+def _seat_still_held(by_bot: bool) -> Any:
+    """SQL: the seat `:seat` of the game is still held by the user `:user_id` (or by a bot)."""
+    holder = seats.c.bot.is_not(None) if by_bot else seats.c.user_id == bindparam("user_id")
+    return exists().where(seats.c.game_id == bindparam("game_id"), seats.c.seat == bindparam("seat"), holder)
+
+
+# An action's version bump: the game is still at the version and state it was prepared on, and the actor still
+# holds the seat (by a user, by a bot).
+BUMP_CHECKED = {
+    by_bot: BUMP_VERSION.where(games.c.state_hash == bindparam("expected_hash"), _seat_still_held(by_bot))
+    for by_bot in (False, True)
+}
 
 
 @dataclass(frozen=True)
@@ -358,9 +374,10 @@ class GameService:
         live, work, game_id, version = prepared.live, prepared.work, prepared.live.id, prepared.live.version
 
         def store(conn: Connection) -> None:
-            held = self._seat_held(game_id, prepared.seat, prepared.actor)
-            done = conn.execute(BUMP_VERSION.where(games.c.state_hash == live.state_hash, held), {
-                "game_id": game_id, "expected": version, "version": work.version, "state_hash": work.state_hash,
+            actor = prepared.actor
+            done = conn.execute(BUMP_CHECKED[actor.bot_seat is not None], {
+                "game_id": game_id, "expected": version, "expected_hash": live.state_hash, "seat": prepared.seat,
+                "user_id": actor.user_id, "version": work.version, "state_hash": work.state_hash,
                 "winner": work.state.winner, "updated_at": time.time()})
             if done.rowcount != 1:
                 raise Outdated()
@@ -376,12 +393,6 @@ class GameService:
             return prepared.message
 
         return self.writer.submit(store, after=published)
-
-    @staticmethod
-    def _seat_held(game_id: str, seat: str, actor: Actor) -> Any:
-        """SQL: `actor` still holds `seat`."""
-        holder = seats.c.user_id == actor.user_id if actor.bot_seat is None else seats.c.bot.is_not(None)
-        return exists().where(seats.c.game_id == game_id, seats.c.seat == seat, holder)
 
     def undo(self, game_id: str, actor: Actor, version: int) -> dict[str, Any]:
         """Take back the last action (within the phase, never past a die roll: `Game.undo`'s rules)."""
