@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from pathlib import Path
 
 import httpx
+from sqlalchemy import Engine, func, select, update
 
+from aare.server import db
+from aare.server.accounts import digest
+from aare.server.schema import sessions
 from aare.server.settings import Settings, sqlite_url
 from tests.server.conftest import PASSWORD, LiveServer, Player, bearer
 
@@ -94,3 +99,45 @@ def test_cookie_secure_always(tmp_path: Path) -> None:
             httpx.Client(base_url=live.url) as http:
         answer = http.post("/auth/register", json={"username": "always-secure", "password": PASSWORD})
     assert "secure" in answer.headers["set-cookie"].lower()
+
+
+def _expire_session(engine: Engine, token: str) -> None:
+    with db.write(engine) as conn:
+        conn.execute(update(sessions).where(sessions.c.token_hash == digest(token)).values(
+            expires_at=time.time() - 60))
+
+
+def _session_rows(engine: Engine, token: str) -> int:
+    with db.read(engine) as conn:
+        return int(conn.execute(select(func.count()).select_from(sessions).where(
+            sessions.c.token_hash == digest(token))).scalar_one())
+
+
+def test_expired_sessions_are_deleted_at_the_next_login(server: LiveServer) -> None:
+    ctx = server.app.state.aare
+    alice = Player.register(server.url)
+    old = alice.http.cookies["aare_session"]
+    _expire_session(ctx.engine, old)
+    ctx.logins.clear()
+    assert alice.http.get("/auth/me").status_code == 401
+    assert _session_rows(ctx.engine, old) == 1
+    with httpx.Client(base_url=server.url) as http:
+        assert http.post("/auth/login", json={"username": alice.username, "password": PASSWORD}).status_code == 200
+        assert _session_rows(ctx.engine, http.cookies["aare_session"]) == 1
+    assert _session_rows(ctx.engine, old) == 0
+    assert alice.http.get("/auth/me").status_code == 401
+    alice.http.close()
+
+
+def test_expired_sessions_are_deleted_when_the_server_starts(database_url: str) -> None:
+    settings = Settings(database_url, bot_mode="off")
+    with LiveServer(settings) as first:
+        alice, bob = Player.register(first.url), Player.register(first.url)
+        expired, live = alice.http.cookies["aare_session"], bob.http.cookies["aare_session"]
+        _expire_session(first.app.state.aare.engine, expired)
+        assert _session_rows(first.app.state.aare.engine, expired) == 1
+        alice.http.close()
+        bob.http.close()
+    with LiveServer(settings) as second:
+        assert _session_rows(second.app.state.aare.engine, expired) == 0
+        assert _session_rows(second.app.state.aare.engine, live) == 1

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from aare.game_log import GameLog
+from aare.server.api import create_app
 from aare.server.settings import Settings, sqlite_url
 from tests.server.conftest import NATIONS, LiveServer, Player
 
@@ -69,3 +70,42 @@ def test_background_bots_play_and_resume_after_a_restart(tmp_path: Path) -> None
         export = watcher.http.get(f"/games/{game['id']}/export").json()
         assert GameLog.from_json(export).state.version >= reached + 20
         watcher.http.close()
+
+
+def _end_turn(player: Player, gid: str, nation: str) -> None:
+    """Play `nation`'s turn to its end: end every phase (taking the first legal choice when one is pending)."""
+    while (view := player.view(gid))["to_act"] == nation:
+        action = END
+        if view["state"]["pending"] is not None:
+            action = player.http.get(f"/games/{gid}/legal").json()["actions"][0]
+        answer = player.act(gid, action, view["version"])
+        assert answer.status_code == 200, answer.text
+
+
+def test_resume_bots_after_a_bot_error(server: LiveServer, player: Player, other_player: Player) -> None:
+    gid = player.new_game({n: "random" for n in NATIONS} | {"Russia": "open"})["id"]  # the creator holds no seat
+    assert other_player.post(f"/games/{gid}/seats/Russia/take").status_code == 204
+    server.service.record_bot_error(gid, "x")
+    assert other_player.view(gid)["bot_error"] == "x"
+    _end_turn(other_player, gid, "Russia")
+    stopped = other_player.view(gid)
+    assert stopped["to_act"] == "Germany" and stopped["bot_error"] == "x"  # the bots wait
+    stranger = Player.register(server.url)
+    refused = stranger.post(f"/games/{gid}/bots/resume")
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert stranger.post("/games/no-such-game/bots/resume").status_code == 404
+    stranger.http.close()
+    assert other_player.view(gid)["bot_error"] == "x"
+    assert other_player.post(f"/games/{gid}/bots/resume").status_code == 204  # a seated player
+    moved = other_player.view(gid)
+    assert moved["bot_error"] is None
+    assert moved["to_act"] == "Russia" and moved["version"] > stopped["version"]
+    server.service.record_bot_error(gid, "y")
+    assert player.post(f"/games/{gid}/bots/resume").status_code == 204  # the creator
+    assert player.view(gid)["bot_error"] is None
+
+
+def test_openapi_documents_resuming_bots(tmp_path: Path) -> None:
+    spec = create_app(Settings(sqlite_url(tmp_path), bot_mode="off")).openapi()
+    resume = spec["paths"]["/games/{game_id}/bots/resume"]["post"]
+    assert resume["summary"] and {"204", "401", "403", "404"} <= set(resume["responses"])

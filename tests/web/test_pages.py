@@ -118,6 +118,24 @@ def test_accounts_through_the_forms(client: TestClient) -> None:
     assert name in client.get("/").text
 
 
+def test_form_login_is_limited_after_failed_logins(tmp_path: Path) -> None:
+    settings = Settings(sqlite_url(tmp_path), bot_mode="off", login_user_failures=2)
+    with TestClient(create_app(settings, migrate=True)) as c:
+        name = f"u{uuid.uuid4().hex[:10]}"
+        assert c.post("/register", data={"username": name, "password": PASSWORD}, follow_redirects=False
+                      ).status_code == 303
+        c.cookies.clear()
+        for _ in range(2):
+            assert c.post("/login", data={"username": name, "password": "not the password"}).status_code == 401
+        refused = c.post("/login", data={"username": name, "password": PASSWORD}, follow_redirects=False)
+        assert refused.status_code == 429
+        assert "Too many failed logins. Try again in 15 minutes." in refused.text
+        assert 'id="login-form"' in refused.text and int(refused.headers["retry-after"]) > 850
+        other = f"u{uuid.uuid4().hex[:10]}"
+        assert c.post("/register", data={"username": other, "password": PASSWORD}, follow_redirects=False
+                      ).status_code == 303
+
+
 def test_form_posts_need_the_csrf_token(player: TestClient) -> None:
     answer = player.post("/new", data={"ruleset": "lhtr-1.3"})
     assert answer.status_code == 403

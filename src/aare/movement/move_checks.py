@@ -34,7 +34,7 @@ class Violation:
 class Leg:
     """`stack` (the units asked to move) along `path` in combat move (`combat`) or non-combat move.
     `raid` marks bombers flying a strategic bombing raid; `others` are the domains of the other units
-    moving in the same action."""
+    moving in the same action; `company` the unit types and counts the action names (empty: `stack` alone)."""
 
     view: Situation
     combat: bool
@@ -42,6 +42,7 @@ class Leg:
     path: tuple[str, ...]
     raid: bool = False
     others: frozenset[str] = frozenset()
+    company: tuple[tuple[str, int], ...] = ()
 
     @cached_property
     def unit(self) -> UnitType:

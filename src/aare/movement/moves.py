@@ -46,18 +46,19 @@ def move_action_events(view: Situation, action: Move, combat: bool) -> list[Even
     boats = [u for u in want if view.unit(u, view.power).has("transport")]
     movers = [u for u in want if not (cargo_wanted and u in land)]
     domains = {catalogue[u].domain for u in movers}
+    company = tuple(sorted(want.items()))
     picked: Picked = []
     for unit_id in movers:
         if cargo_wanted and unit_id in boats:
             continue
         others = frozenset(domains - {catalogue[unit_id].domain})
-        picked += pick(view, combat, path, unit_id, want[unit_id], action.raid, others, checks)
+        picked += pick(view, combat, path, unit_id, want[unit_id], action.raid, others, checks, company)
     if cargo_wanted:
         if not boats:
             reason = "land units cross the sea only aboard transports: name the transports"
             raise IllegalAction(reason, RANGE_RULE["land"])
         others = frozenset(domains - {"sea"})
-        picked += pick_transports(view, combat, path, boats[0], want[boats[0]], cargo_wanted, others, checks)
+        picked += pick_transports(view, combat, path, boats[0], want[boats[0]], cargo_wanted, others, checks, company)
     return move_events(view, combat, path, picked, action.raid)
 
 
@@ -70,8 +71,10 @@ def pick(
     raid: bool,
     others: frozenset[str],
     checks: tuple[Check, ...],
+    company: tuple[tuple[str, int], ...] = (),
 ) -> Picked:
-    """Choose `count` units of `unit_id` in `path[0]` that may make this move."""
+    """Choose `count` units of `unit_id` in `path[0]` that may make this move (`company`: every unit the
+    action names)."""
     ok: list[Stack] = []
     bad: list[Violation] = []
     for stack in view.own(path[0]):
@@ -79,7 +82,7 @@ def pick(
             continue
         if view.unit(stack).has("transport") and flags.cargo(stack):
             continue  # a loaded transport is named with its cargo
-        leg = Leg(view, combat, stack.with_count(min(stack.count, count)), path, raid, others)
+        leg = Leg(view, combat, stack.with_count(min(stack.count, count)), path, raid, others, company)
         found = first_violation(leg, checks)
         if found is None:
             ok.append(stack)
@@ -112,6 +115,7 @@ def pick_transports(
     cargo: Counter[str],
     others: frozenset[str],
     checks: tuple[Check, ...],
+    company: tuple[tuple[str, int], ...] = (),
 ) -> Picked:
     """Choose `count` transports in `path[0]` whose cargo together is exactly `cargo` ({unit: count})."""
     ok: list[Stack] = []
@@ -119,7 +123,7 @@ def pick_transports(
     for stack in view.own(path[0]):
         if stack.unit != unit_id:
             continue
-        found = first_violation(Leg(view, combat, stack.with_count(1), path, False, others), checks)
+        found = first_violation(Leg(view, combat, stack.with_count(1), path, False, others, company), checks)
         if found is None:
             ok.append(stack)
         else:

@@ -81,12 +81,19 @@ def verify_password(record: tuple[int, str] | None, username: str, password: str
 
 
 def new_session(conn: Connection, user: User, days: float) -> tuple[str, str]:
-    """Start a session: (cookie value, CSRF token)."""
+    """Start a session: (cookie value, CSRF token). Expired sessions (anyone's) are deleted on the way."""
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     now = time.time()
+    delete_expired_sessions(conn, now)
     conn.execute(insert(sessions).values(user_id=user.id, token_hash=digest(token), csrf_token=csrf,
                                          created_at=now, expires_at=now + days * 86400))
     return token, csrf
+
+
+def delete_expired_sessions(conn: Connection, now: float | None = None) -> int:
+    """Delete the sessions that expired before `now` (default: now); how many there were."""
+    done = conn.execute(delete(sessions).where(sessions.c.expires_at < (time.time() if now is None else now)))
+    return done.rowcount
 
 
 def session_user(conn: Connection, token: str) -> tuple[User, str] | None:

@@ -6,12 +6,15 @@ from typing import Any
 
 
 class ServiceError(Exception):
+    """`status`: the HTTP status of the answer; `detail`: more fields of its body; `headers`: of the answer."""
+
     status = 400
 
     def __init__(self, message: str, **detail: Any) -> None:
         super().__init__(message)
         self.message = message
         self.detail = detail
+        self.headers: dict[str, str] = {}
 
 
 class NotFound(ServiceError):

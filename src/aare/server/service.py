@@ -31,7 +31,7 @@ from aare.game_log import GameLog
 from aare.game_setup import new_game
 from aare.server import db, timing
 from aare.server.broker import Broker
-from aare.server.errors import BadRequest, Forbidden, Outdated, ServiceError, VersionConflict
+from aare.server.errors import BadRequest, Forbidden, NotFound, Outdated, ServiceError, VersionConflict
 from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
 from aare.server.schema import dice_turns, games, log_entries, seats, users
@@ -306,12 +306,12 @@ class GameService:
             await loop.run_in_executor(self.actions, self.on_change, game_id)
         return message
 
-    def prepare(self, game_id: str, actor: Actor, action: Any, version: int) -> PreparedAction:
-        """Check and apply an action on a copy of the game; nothing is stored yet. The game and seats this
-        process saw last are trusted first (the write checks that they still hold); anything refused on them
-        is decided again on what the database says now."""
+    def prepare(self, game_id: str, actor: Actor, action: Any, version: int, fresh: bool = False) -> PreparedAction:
+        """Check and apply an action on a copy of the game; nothing is stored yet. Unless `fresh`, the game and
+        seats this process saw last are trusted first (the write checks that they still hold); anything refused
+        on them is decided again on what the database says now."""
         cached, seat_map = self.cache.get(game_id), self.seats_seen.get(game_id)
-        if cached is not None and seat_map is not None:
+        if not fresh and cached is not None and seat_map is not None:
             try:
                 return self._prepare_on(cached, seat_map, actor, action, version)
             except (AareError, ServiceError):
@@ -357,10 +357,9 @@ class GameService:
         return message
 
     def _commit_afresh(self, game_id: str, actor: Actor, action: Any, version: int) -> dict[str, Any]:
-        """Prepare on a fresh read of the game and its seats, and store."""
-        self.cache.drop(game_id)
-        self.seats_seen.pop(game_id, None)
-        return self._commit_fresh(self.prepare(game_id, actor, action, version))
+        """Prepare on a fresh read of the game and its seats (the cached game is caught up, not rebuilt, when it
+        is only behind), and store."""
+        return self._commit_fresh(self.prepare(game_id, actor, action, version, fresh=True))
 
     def _commit_fresh(self, prepared: PreparedAction) -> dict[str, Any]:
         try:
@@ -459,6 +458,20 @@ class GameService:
     def record_bot_error(self, game_id: str, message: str) -> None:
         with db.write(self.engine) as conn:
             conn.execute(update(games).where(games.c.id == game_id).values(bot_error=message[:2000]))
+
+    def resume_bots(self, game_id: str, user_id: int) -> None:
+        """Clear the game's `bot_error` so its bots play again; only for a user who holds a seat in the game or
+        created it (else Forbidden)."""
+        with db.write(self.engine) as conn:
+            game = conn.execute(select(games.c.created_by).where(games.c.id == game_id)).first()
+            if game is None:
+                raise NotFound(f"no game {game_id!r}")
+            seated = conn.execute(select(seats.c.seat).where(seats.c.game_id == game_id,
+                                                             seats.c.user_id == user_id).limit(1)).first()
+            if game.created_by != user_id and seated is None:
+                raise Forbidden("only a player of the game or its creator may resume its bots")
+            conn.execute(update(games).where(games.c.id == game_id).values(bot_error=None))
+        self.on_change(game_id)
 
     def back_out_phase(self, live: LiveGame, actor: Actor) -> bool:
         """Take back this phase's undoable entries (as self-play does at a dead end); False if none."""

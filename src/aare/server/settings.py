@@ -18,7 +18,9 @@ class Settings:
     ``always`` or ``never``; `bot_mode`: bots act in a ``background`` thread, ``inline`` before the
     answer (deterministic, for tests) or ``off``; `worker_threads`: threads for blocking request handlers;
     `action_threads`: threads that check submitted actions (few, so requests are served in order);
-    `login_cache_seconds`: how long a checked token or session is trusted without the database (0: never)."""
+    `login_cache_seconds`: how long a checked token or session is trusted without the database (0: never);
+    `login_user_failures`, `login_address_failures`: failed logins per username and per client address after
+    which logins are refused (429) until `login_window_seconds` have passed since the oldest (0: no limit)."""
 
     database_url: str
     redis_url: str | None = None
@@ -29,6 +31,9 @@ class Settings:
     worker_threads: int = 40
     action_threads: int = 2
     login_cache_seconds: float = 2.0
+    login_user_failures: int = 5
+    login_address_failures: int = 20
+    login_window_seconds: float = 900.0
 
     def __post_init__(self) -> None:
         if self.cookie_secure not in COOKIE_MODES:
@@ -40,7 +45,8 @@ class Settings:
     def from_env(cls, data_dir: str | Path | None = None, database_url: str | None = None) -> Settings:
         """Settings from the environment: `AARE_DATABASE_URL` (else SQLite in `data_dir` or `AARE_DATA_DIR`),
         `AARE_REDIS_URL`, `AARE_COOKIE_SECURE`, `AARE_BOT_MODE`, `AARE_SQLITE_SYNCHRONOUS`, `AARE_WORKER_THREADS`,
-        `AARE_ACTION_THREADS`, `AARE_LOGIN_CACHE_SECONDS`."""
+        `AARE_ACTION_THREADS`, `AARE_LOGIN_CACHE_SECONDS`, `AARE_LOGIN_USER_FAILURES`,
+        `AARE_LOGIN_ADDRESS_FAILURES`, `AARE_LOGIN_WINDOW_SECONDS`."""
         env = os.environ
         url = database_url or env.get("AARE_DATABASE_URL") or sqlite_url(data_dir or env.get("AARE_DATA_DIR"))
         return cls(
@@ -52,6 +58,9 @@ class Settings:
             worker_threads=int(env.get("AARE_WORKER_THREADS", "40")),
             action_threads=int(env.get("AARE_ACTION_THREADS", "2")),
             login_cache_seconds=float(env.get("AARE_LOGIN_CACHE_SECONDS", "2")),
+            login_user_failures=int(env.get("AARE_LOGIN_USER_FAILURES", "5")),
+            login_address_failures=int(env.get("AARE_LOGIN_ADDRESS_FAILURES", "20")),
+            login_window_seconds=float(env.get("AARE_LOGIN_WINDOW_SECONDS", "900")),
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -14,8 +15,10 @@ from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
 from aare.server import accounts, db
 from aare.server.accounts import AccountError, User
 from aare.server.api.auth import SESSION_COOKIE, OptionalCaller, PostingCaller
+from aare.server.api.auth_routes import check_login, client_address
 from aare.server.api.context import Ctx, ServerContext
 from aare.server.errors import ServiceError
+from aare.server.login_limits import TooManyLogins
 from aare.server.seats import BOTS, seat_names
 from aare.web.templating import phase_title, power_colours, render
 
@@ -107,13 +110,23 @@ async def login(request: Request, ctx: Ctx) -> Response:
     username, password = _credentials(await request.form())
 
     def work() -> Response | None:
-        with db.read(ctx.engine) as conn:
-            record = accounts.password_record(conn, username)
-        user = accounts.verify_password(record, username, password)
+        user = check_login(ctx, username, password, client_address(request))
         return None if user is None else _signed_in(request, ctx, user)
 
-    found = await run_in_threadpool(work)
+    try:
+        found = await run_in_threadpool(work)
+    except TooManyLogins as exc:
+        page = await _lobby(request, None, None, ctx, f"Too many failed logins. Try again in "
+                            f"{_duration(exc.retry_after)}.", exc.status)
+        page.headers.update(exc.headers)
+        return page
     return found or await _lobby(request, None, None, ctx, "Wrong username or password.", 401)
+
+
+def _duration(seconds: int) -> str:
+    if seconds > 90:
+        return f"{math.ceil(seconds / 60)} minutes"
+    return "1 second" if seconds == 1 else f"{seconds} seconds"
 
 
 @router.post("/logout")

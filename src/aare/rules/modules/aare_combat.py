@@ -18,6 +18,9 @@ from aare.combat.rules import CombatRules, SubDetection, TechBonus
 from aare.combat.sequences import Sequence
 from aare.combat.steps import anchor
 from aare.errors import IllegalAction
+from aare.movement import flags
+from aare.movement.move_checks import Check, Leg, Violation
+from aare.movement.situation import Situation
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 
@@ -96,30 +99,64 @@ def _air_attack_transports_ignored(kind: str, a: Stacks, d: Stacks, cat: UnitCat
     return air_attack_refused(kind, a, d, cat, False)
 
 
-def _move_checks(checks: list[Any], ruleset: Any, **_: Any) -> list[Any]:
-    """AARE-AIRSUB-*, in combat move: an aircraft may fly into a sea zone whose enemy ships are all subs only
-    with own ships moving with it or already there (move the ships first); the restriction applies to combat
-    move only (AARE-AIRSUB-combat-move-only)."""
-    from aare.movement import flags
-    from aare.movement.move_checks import Violation
+def _enemy_ships(view: Situation, space: str) -> Stacks:
+    """The enemy sea units in `space` that can be attacked (submerged subs left out)."""
+    ships = [s for s in view.enemies(space) if view.unit(s).domain == "sea" and not flags.submerged(s)]
+    return tuple((UnitKey(s.unit, s.owner), s.count) for s in ships)
 
+
+def air_alone_vs_subs(leg: Leg, transports_count: bool) -> Violation | None:
+    """An aircraft's combat move into a zone of only enemy submarines needs an own ship there or moving with it."""
+    if not leg.combat or leg.raid or leg.domain != "air" or "sea" in leg.others:
+        return None
+    view, end = leg.view, leg.end
+    if not view.is_sea(end) or any(view.unit(s).domain == "sea" for s in view.own(end)):
+        return None
+    aircraft = ((UnitKey(leg.stack.unit), 1),)
+    refused = air_attack_refused("sea", aircraft, _enemy_ships(view, end), view.units, transports_count)
+    if refused is None:
+        return None
+    reason = f"{end} holds only enemy submarines: aircraft need an own ship in the attack (move it first)"
+    return Violation(reason, refused.rule_id)
+
+
+def ships_leaving(leg: Leg) -> int:
+    """How many sea units leave `leg.start` in the leg's action (the ships named with it included)."""
+    named = sum(n for u, n in leg.company if leg.view.units[u].domain == "sea")
+    return max(named, leg.stack.count)
+
+
+def ships_stay_with_aircraft(leg: Leg, transports_count: bool) -> Violation | None:
+    """The last own ships in a zone of only enemy submarines may not leave in combat move once aircraft have
+    flown in to attack it with them."""
+    view, start = leg.view, leg.start
+    if not leg.combat or leg.domain != "sea" or not leg.cost or not view.hostile(start):
+        return None
+    own = view.own(start)
+    flown_in = [s for s in own if view.unit(s).domain == "air" and flags.has(s, flags.COMBAT)]
+    aircraft = tuple((UnitKey(s.unit), s.count) for s in flown_in)
+    if not aircraft or sum(s.count for s in own if view.unit(s).domain == "sea") > ships_leaving(leg):
+        return None
+    refused = air_attack_refused("sea", aircraft, _enemy_ships(view, start), view.units, transports_count)
+    if refused is None:
+        return None
+    reason = f"aircraft attack the submarines in {start} and need an own ship there: {leg.where} cannot leave"
+    return Violation(reason, refused.rule_id)
+
+
+def _move_checks(checks: list[Check], ruleset: Any, **_: Any) -> list[Check]:
+    """AARE-AIRSUB-*, in combat move: an aircraft may fly into a sea zone whose enemy ships are all subs only
+    with own ships moving with it or already there (move the ships first), and the last of those ships may not
+    leave once it has; the restriction applies to combat move only (AARE-AIRSUB-combat-move-only)."""
     transports_count = bool(ruleset.options.get("air_attack_transports_are_surface", True))
 
-    def air_alone_vs_subs(leg: Any) -> Any:
-        if not leg.combat or leg.raid or leg.domain != "air" or "sea" in leg.others:
-            return None
-        view, end = leg.view, leg.end
-        if not view.is_sea(end) or any(view.unit(s).domain == "sea" for s in view.own(end)):
-            return None
-        ships = [s for s in view.enemies(end) if view.unit(s).domain == "sea" and not flags.submerged(s)]
-        stacks = tuple((UnitKey(s.unit, s.owner), s.count) for s in ships)
-        refused = air_attack_refused("sea", ((UnitKey(leg.stack.unit), 1),), stacks, view.units, transports_count)
-        if refused is None:
-            return None
-        reason = f"{end} holds only enemy submarines: aircraft need an own ship in the attack (move it first)"
-        return Violation(reason, refused.rule_id)
+    def entering(leg: Leg) -> Violation | None:
+        return air_alone_vs_subs(leg, transports_count)
 
-    return [*checks, air_alone_vs_subs]
+    def leaving(leg: Leg) -> Violation | None:
+        return ships_stay_with_aircraft(leg, transports_count)
+
+    return [*checks, entering, leaving]
 
 
 def _combat_rules(rules: CombatRules, ruleset: Any, **_: Any) -> CombatRules:

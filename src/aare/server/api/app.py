@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownName
-from aare.server import timing
+from aare.server import accounts, db, timing
 from aare.server.accounts import AccountError
 from aare.server.api import auth_routes, game_routes, stream
 from aare.server.api.context import ServerContext
@@ -23,6 +23,7 @@ from aare.server.broker import make_broker
 from aare.server.db import make_engine
 from aare.server.errors import ServiceError
 from aare.server.login_cache import LoginCache
+from aare.server.login_limits import LoginLimits
 from aare.server.migrate import upgrade
 from aare.server.service import GameService
 from aare.server.settings import Settings
@@ -48,6 +49,8 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
+        with db.write(engine) as conn:
+            accounts.delete_expired_sessions(conn)
         runner.start()
         yield
         runner.stop()
@@ -57,7 +60,9 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
 
     app = FastAPI(title="aare table", version="1", description=DESCRIPTION, lifespan=lifespan)
     logins = LoginCache(settings.login_cache_seconds)
-    app.state.aare = ServerContext(settings, engine, broker, service, runner, logins)
+    limits = LoginLimits(settings.login_user_failures, settings.login_address_failures,
+                         settings.login_window_seconds)
+    app.state.aare = ServerContext(settings, engine, broker, service, runner, logins, limits)
     _add_error_answers(app)
     app.add_middleware(ServerTiming)
     for module in (auth_routes, game_routes, stream):
@@ -112,7 +117,9 @@ def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
 def _add_error_answers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, _snake(type(exc).__name__), exc.message, **exc.detail)
+        answer = _error(exc.status, _snake(type(exc).__name__), exc.message, **exc.detail)
+        answer.headers.update(exc.headers)
+        return answer
 
     @app.exception_handler(IllegalAction)
     async def illegal(request: Request, exc: IllegalAction) -> JSONResponse:

@@ -2,19 +2,51 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request, Response
 
 from aare.server import accounts, db
 from aare.server.api.auth import SESSION_COOKIE, AnyCaller, PostingCaller, Unauthorized
 from aare.server.api.context import Ctx, ServerContext
-from aare.server.api.models import Credentials, LoginOut, TokenCreate, TokenInfo, TokenOut, UserOut, errors
+from aare.server.api.models import (
+    Credentials,
+    ErrorOut,
+    LoginOut,
+    TokenCreate,
+    TokenInfo,
+    TokenOut,
+    UserOut,
+    errors,
+)
 
 router = APIRouter(prefix="/auth", tags=["accounts"])
+TOO_MANY_LOGINS: dict[int | str, dict[str, Any]] = {429: {
+    "model": ErrorOut, "description": "Too many failed logins lately",
+    "headers": {"Retry-After": {"description": "seconds until logins are tried again", "schema": {"type": "integer"}}},
+}}
 
 
 def _secure(request: Request, ctx: ServerContext) -> bool:
     mode = ctx.settings.cookie_secure
     return mode == "always" or (mode == "auto" and request.url.scheme == "https")
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (`aare serve` lets uvicorn take it from a local proxy's `X-Forwarded-For`)."""
+    return request.client.host if request.client else "unknown"
+
+
+def check_login(ctx: ServerContext, username: str, password: str, address: str) -> accounts.User | None:
+    """The user if the password is right, else None; TooManyLogins (429) after too many failed logins lately
+    for the username or from the address (then the password is not even checked)."""
+    stamp = ctx.login_limits.attempt(username, address)
+    with db.read(ctx.engine) as conn:
+        record = accounts.password_record(conn, username)
+    user = accounts.verify_password(record, username, password)
+    if user is not None:
+        ctx.login_limits.succeeded(username, address, stamp)
+    return user
 
 
 def _start_session(request: Request, response: Response, ctx: ServerContext, user: accounts.User) -> LoginOut:
@@ -35,11 +67,11 @@ def register(body: Credentials, request: Request, response: Response, ctx: Ctx) 
 
 
 @router.post("/login", summary="Log in: sets the session cookie, returns the CSRF token", response_model=LoginOut,
-             responses=errors(400, 401))
+             responses={**errors(400, 401), **TOO_MANY_LOGINS},
+             description="After too many failed logins for a username (5 in 15 minutes by default) or from an "
+             "address (20), logins are answered 429 with `Retry-After` until the oldest leaves the window.")
 def login(body: Credentials, request: Request, response: Response, ctx: Ctx) -> LoginOut:
-    with db.read(ctx.engine) as conn:
-        record = accounts.password_record(conn, body.username)
-    user = accounts.verify_password(record, body.username, body.password)
+    user = check_login(ctx, body.username, body.password, client_address(request))
     if user is None:
         raise Unauthorized("wrong username or password")
     return _start_session(request, response, ctx, user)

@@ -11,6 +11,7 @@ from sqlalchemy import Engine
 from aare.server.bots import BotRunner
 from aare.server.broker import Broker
 from aare.server.login_cache import LoginCache
+from aare.server.login_limits import LoginLimits
 from aare.server.service import GameService
 from aare.server.settings import Settings
 
@@ -23,6 +24,7 @@ class ServerContext:
     service: GameService
     bots: BotRunner
     logins: LoginCache
+    login_limits: LoginLimits
 
 
 async def server(request: Request) -> ServerContext:

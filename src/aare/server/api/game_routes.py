@@ -94,6 +94,15 @@ def leave_seat(game_id: str, seat: str, who: PostingCaller, ctx: Ctx) -> Respons
     return Response(status_code=204)
 
 
+@router.post("/games/{game_id}/bots/resume", summary="Let the game's bots play again after a bot error",
+             status_code=204, responses=errors(401, 403, 404),
+             description="Clears the game's `bot_error`, and the bots take up play where they stopped. For a user "
+             "who holds a seat in the game or created it (else 403).")
+def resume_bots(game_id: str, who: PostingCaller, ctx: Ctx) -> Response:
+    ctx.service.resume_bots(game_id, who.user.id)
+    return Response(status_code=204)
+
+
 @router.get("/games/{game_id}/export", summary="The whole game: log, dice commitments and revealed seeds",
             responses=errors(404))
 def export_game(game_id: str, ctx: Ctx) -> dict[str, Any]:

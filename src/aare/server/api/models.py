@@ -8,12 +8,14 @@ from pydantic import BaseModel, Field
 
 
 class ErrorOut(BaseModel):
-    """Every error answer: a code, a message, and for some errors the rule ID or the current version."""
+    """Every error answer: a code, a message, and for some errors the rule ID, the current version or the
+    seconds to wait."""
 
     error: str
     message: str
     rule_id: str | None = None
     version: int | None = None
+    retry_after: int | None = None
 
 
 class Credentials(BaseModel):
