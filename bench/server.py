@@ -1,8 +1,9 @@
 """Benchmark of the online table: N concurrent games against `aare serve` (SQLite by default, in its own
 process), each played by a random bot over HTTP. The games are shared among a few client processes (`--clients`)
-run at a lower priority (`--nice`), so the load generator does not take the server's CPU as remote players
+run at the lowest priority (`--nice`), so the load generator does not take the server's CPU, as remote players
 would not. Every bot keeps a replica of its game, chooses a legal action, submits it to
-`POST /games/{id}/actions`, and waits `think` seconds on average before the next.
+`POST /games/{id}/actions`, and waits `think` seconds on average before the next. Latency is measured from
+sending a submission to having its whole answer; the games' set-up is not measured.
 
 Prints actions per second; the latency of the submissions (p50, p90, p99, max) as the bots saw it and as the
 server measured it (its `Server-Timing` header), with the server's spans (queue for an action thread, load,
@@ -43,7 +44,7 @@ from aare.server import timing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash_test import NATIONS, ServerProcess
 
-CLIENT_NICENESS = [0]  # --nice: how much the clients yield the CPU to the server
+CLIENT_NICENESS = [19]  # --nice: how much the clients yield the CPU to the server
 
 
 class Connection:
@@ -53,6 +54,7 @@ class Connection:
         self.host, self.port = host, port
         self.headers = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
         self.reader: asyncio.StreamReader | None = None
+        self.received = 0.0
         self.writer: asyncio.StreamWriter | None = None
 
     async def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
@@ -76,6 +78,7 @@ class Connection:
             key, _, value = line.decode().partition(":")
             headers[key.strip().lower()] = value.strip()
         data = await self.reader.readexactly(int(headers.get("content-length", "0")))
+        self.received = time.perf_counter()  # the answer is in: what follows is the client's own work
         return status, headers, json.loads(data) if data else None
 
     def close(self) -> None:
@@ -105,10 +108,9 @@ class Measures:
         self.cpu_seconds += other.cpu_seconds
 
 
-async def play(conn: Connection, game_id: str, seed: int, think: float, stop_at: float, seen: Measures) -> None:
-    """One game's bot: act until `stop_at` (a `time.time()`)."""
-    _, _, export = await conn.call("GET", f"/games/{game_id}/export")
-    log = GameLog.from_json(export)
+async def play(conn: Connection, game_id: str, log: GameLog, seed: int, think: float, stop_at: float,
+               seen: Measures) -> None:
+    """One game's bot, on its replica `log` of the game: act until `stop_at` (a `time.time()`)."""
     game, bot, rng = Game(log), make_bot("random", seed), random.Random(seed)
     await asyncio.sleep(rng.uniform(0, think))  # the games do not all start at once
     while time.time() < stop_at and log.state.winner is None:
@@ -121,7 +123,7 @@ async def play(conn: Connection, game_id: str, seed: int, think: float, stop_at:
         start = time.perf_counter()
         status, headers, message = await conn.call("POST", f"/games/{game_id}/actions",
                                                    {"action": action, "version": log.state.version})
-        seen.latencies.append(time.perf_counter() - start)
+        seen.latencies.append(conn.received - start)
         spans = timing.parse(headers.get("server-timing", ""))
         if "app" in spans:
             seen.server_times.append(spans)
@@ -138,17 +140,22 @@ async def play(conn: Connection, game_id: str, seed: int, think: float, stop_at:
 
 async def run_client(url: str, token: str, games: int, first_seed: int, start_at: float, seconds: float,
                      think: float) -> Measures:
-    """One client process: create `games` games, then play them all from `start_at` for `seconds`."""
+    """One client process: create `games` games and fetch them, then play them all from `start_at` for
+    `seconds` (the set-up is not measured)."""
     host, port = url.removeprefix("http://").split(":")
     conns = [Connection(host, int(port), {"Authorization": f"Bearer {token}"}) for _ in range(games)]
-    ids = []
+    ids, logs = [], []
     for conn in conns:
         _, _, game = await conn.call("POST", "/games", {"seats": dict.fromkeys(NATIONS, "me")})
+        _, _, export = await conn.call("GET", f"/games/{game['id']}/export")
         ids.append(game["id"])
-    await asyncio.sleep(max(0.0, start_at - time.time()))
+        logs.append(GameLog.from_json(export))
+    if time.time() > start_at:
+        raise RuntimeError("the set-up took longer than the time allowed for it: start later")
+    await asyncio.sleep(start_at - time.time())
     seen = Measures()
-    await asyncio.gather(*(play(conn, gid, first_seed + i, think, start_at + seconds, seen)
-                           for i, (conn, gid) in enumerate(zip(conns, ids, strict=True))))
+    await asyncio.gather(*(play(conn, gid, log, first_seed + i, think, start_at + seconds, seen)
+                           for i, (conn, gid, log) in enumerate(zip(conns, ids, logs, strict=True))))
     for conn in conns:
         conn.close()
     return seen
@@ -180,7 +187,7 @@ def api_token(url: str) -> str:
 def bench(url: str, pid: int, games: int, seconds: float, think: float, clients: int) -> dict[str, Any]:
     token = api_token(url)
     shares = [games // clients + (1 if k < games % clients else 0) for k in range(clients)]
-    setup_time = 0.1 * games / clients + 2.0  # each client creates its games first
+    setup_time = 0.15 * games / clients + 3.0  # each client creates and fetches its games first
     start_at = time.time() + setup_time
     seeds = [sum(shares[:k]) for k in range(clients)]
     with multiprocessing.get_context("fork").Pool(clients) as pool:
@@ -258,9 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=4,
                         help="client processes the games are shared among (one process per game is closest to "
                              "real players; a single process makes its own bursts while a bot thinks)")
-    parser.add_argument("--nice", type=int, default=10,
-                        help="niceness of the client processes (default 10: they yield the CPU to the server, as "
-                             "if the players were on other machines; 0: they compete with it)")
+    parser.add_argument("--nice", type=int, default=19,
+                        help="niceness of the client processes (default 19: they take only the CPU the server "
+                             "leaves idle, as if the players were on other machines; 0: they compete with it)")
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: SQLite in --data-dir)")
     parser.add_argument("--sqlite-synchronous", default=None, help="FULL (default) or NORMAL")

@@ -89,3 +89,4 @@ def test_clean_errors_leave_the_batch_alone_and_after_runs_in_commit_order(tmp_p
     with read(engine) as conn:
         assert {row[0] for row in conn.exec_driver_sql("SELECT n FROM t")} == set(published)
     engine.dispose()
+

@@ -168,10 +168,14 @@ class GameService:
         with db.read(self.engine) as conn:
             live, row = load_live(conn, game_id, self.cache)
             seat_map = self._seats(conn, game_id)
+        self._saw_seats(game_id, seat_map)
+        return live, seat_map, row
+
+    def _saw_seats(self, game_id: str, seat_map: dict[str, Seat]) -> None:
+        """Remember the seats as just read (actions are first checked on them)."""
         if len(self.seats_seen) > 10_000:
             self.seats_seen.clear()
         self.seats_seen[game_id] = seat_map
-        return live, seat_map, row
 
     def list_games(self, user_id: int | None, limit: int = 100) -> list[dict[str, Any]]:
         with db.read(self.engine) as conn:
@@ -187,6 +191,7 @@ class GameService:
             live, row = load_live(conn, game_id, self.cache)
             seat_map = self._seats(conn, game_id)
             turn = self._turn_record(conn, game_id, live.turn)
+        self._saw_seats(game_id, seat_map)
         mine = [s.name for s in seat_map.values() if user_id is not None and s.user_id == user_id]
         state = live.state
         acting = acting_power(state)
@@ -236,6 +241,7 @@ class GameService:
         with db.read(self.engine) as conn:
             live, row = load_live(conn, game_id, self.cache)
             seat_map = self._seats(conn, game_id)
+            self._saw_seats(game_id, seat_map)
             turns = conn.execute(select(dice_turns).where(dice_turns.c.game_id == game_id)
                                  .order_by(dice_turns.c.turn)).all()
         data = live.log.to_json()
