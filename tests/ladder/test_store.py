@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -122,7 +123,7 @@ def test_file_round_trip_is_atomic(tmp_path: Path) -> None:
     add_result("cy", "ann", path, title_match=True)
     rows = [(r.rank, r.name, r.champion) for r in table(path)]
     assert rows == [(1, "cy", True), (2, "ann", False), (3, "bob", False)]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ladder.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".ladder.json.lock", "ladder.json"]  # no temporary files
     save_ladder(load_ladder(path), path)
     assert json.loads(path.read_text())["format"] == "aare-ladder"
 
@@ -161,3 +162,18 @@ def test_missing_file_is_an_error_unless_allowed(tmp_path: Path) -> None:
     with pytest.raises(DataFileError, match="no such file"):
         load_ladder(tmp_path / "none.json")
     assert load_ladder(tmp_path / "none.json", missing_ok=True).players == ()
+
+
+def _record(args: tuple[str, int]) -> None:
+    path, worker = args
+    for game in range(5):
+        add_result(f"w{worker}-{game}", f"l{worker}-{game}", Path(path))
+
+
+@pytest.mark.rule("AARE-RANK-unranked-opponents")
+def test_results_recorded_at_once_by_several_processes_are_all_kept(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.json"
+    with multiprocessing.get_context("fork").Pool(6) as pool:
+        pool.map(_record, [(str(path), worker) for worker in range(6)])
+    ladder = load_ladder(path)
+    assert len(ladder.results) == 30 and len(ladder.players) == 60

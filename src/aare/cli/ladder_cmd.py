@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from aare.ladder.store import DEFAULT_LADDER_FILE, LADDER_FILE_ENV, load_ladder, save_ladder
+from aare.ladder.store import DEFAULT_LADDER_FILE, LADDER_FILE_ENV, add_result, load_ladder
 
 _file_option = click.option(
     "--file",
@@ -36,9 +36,7 @@ def ladder() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def add_result_cmd(winner: str, loser: str, path: Path, title_match: bool, as_json: bool) -> None:
     """Record that WINNER beat LOSER; new players enter below the last ranked player."""
-    board = load_ladder(path, missing_ok=True)
-    result = board.add_result(winner, loser, title_match=title_match)
-    save_ladder(board, path)
+    result = add_result(winner, loser, path, title_match=title_match)
     if as_json:
         click.echo(json.dumps(asdict(result)))
         return

@@ -7,8 +7,10 @@ new). The champion is tracked apart from rank 1 and changes only in a title matc
 
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -213,12 +215,26 @@ def save_ladder(ladder: Ladder, path: Path) -> None:
     write_json_atomic(path, ladder.to_json(), trailing_newline=True)
 
 
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the ladder file (through `.NAME.lock` beside it) for a read-modify-write, so
+    that two results recorded at once are both kept."""
+    lock_path = path.resolve().with_name(f".{path.name}.lock")
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def add_result(winner: str, loser: str, path: Path | None = None, *, title_match: bool = False) -> Result:
-    """Load the ladder file (created when missing), record one result and save it."""
+    """Load the ladder file (created when missing), record one result and save it, under the file's lock."""
     path = path or default_ladder_path()
-    ladder = load_ladder(path, missing_ok=True)
-    result = ladder.add_result(winner, loser, title_match=title_match)
-    save_ladder(ladder, path)
+    with locked(path):
+        ladder = load_ladder(path, missing_ok=True)
+        result = ladder.add_result(winner, loser, title_match=title_match)
+        save_ladder(ladder, path)
     return result
 
 
