@@ -34,7 +34,7 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 def _missing(what: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"CI is set but {what}: the browser tests must run in CI (see .ci/run)")
-    pytest.skip(what)
+    pytest.skip(what, allow_module_level=True)
 
 
 if not CHROMIUM.exists():
