@@ -26,12 +26,12 @@ from functools import cache  # noqa: E402
 import numpy as np  # noqa: E402
 
 from aare.combat.engine import start_battle  # noqa: E402
+from aare.combat.policy import Policy  # noqa: E402
 from aare.combat.setup import Battle  # noqa: E402
 from aare.odds import fast_exact  # noqa: E402
 from aare.odds.calculator import exact_odds  # noqa: E402
 from aare.odds.ladder import compile_ladder  # noqa: E402
 from aare.odds.monte_carlo import HAVE_NUMBA, monte_carlo_odds  # noqa: E402
-from aare.odds.policy import Policy  # noqa: E402
 
 SUITE = [
     ("small land", "land", "3 infantry, 1 artillery, 2 armour, 1 fighter", "4 infantry, 1 fighter", {}),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the world map geometry of a board from its hand-written positions and coastlines.
 
-.venv/bin/python scripts/make_map.py            # writes src/aare/data/map/revised-map.json
+.venv/bin/python scripts/make_map.py            # writes src/aare/rulesets/lhtr/data/map/revised-map.json
 .venv/bin/python scripts/make_map.py --check    # exit 1 if the committed file is out of date
 .venv/bin/python scripts/make_map.py --svg /tmp/map.svg   # also render the start position
 """
@@ -20,7 +20,7 @@ from aare.web.map_build import build_map, dumps, geometry_path
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="lhtr-1.3", help="ruleset whose board to draw (default lhtr-1.3)")
-    parser.add_argument("--out", type=Path, help="output file (default: the board's map file in aare/data/map)")
+    parser.add_argument("--out", type=Path, help="output file (default: the board's map file in <family>/data/map)")
     parser.add_argument("--check", action="store_true", help="only compare with the existing file")
     parser.add_argument("--svg", type=Path, help="also write an SVG of the starting position here")
     args = parser.parse_args(argv)

@@ -21,9 +21,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from aare.board.notation import parse_units
 from aare.errors import MalformedInput
 from aare.rules.ruleset import Ruleset
-from aare.state.notation import parse_units
 
 _ARROW = re.compile(r"\s*->\s*")
 

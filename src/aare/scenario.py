@@ -15,13 +15,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from aare.board.notation import parse_units
 from aare.dice import ScriptedDice
 from aare.engine import Game
 from aare.errors import MalformedInput
 from aare.game_log import GameLog
 from aare.game_setup import new_game
 from aare.rules.ruleset import load_ruleset
-from aare.state.notation import parse_units
 from aare.state.unit_stacks import Stack, add_stack
 
 

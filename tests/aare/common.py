@@ -8,12 +8,12 @@ from typing import Any
 from aare.combat.battle_state import Side, UnitKey
 from aare.combat.engine import apply_answer, roll_with_dice, run
 from aare.combat.events import DiceRolled, Event, StepEntered, SubsDetected
+from aare.combat.policy import Policy
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice
 from aare.engine import Game
 from aare.game_log import GameLog
 from aare.odds import build_battle
-from aare.odds.policy import Policy
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack, add_stack
 

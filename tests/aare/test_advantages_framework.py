@@ -11,16 +11,16 @@ from click.testing import CliRunner
 
 from aare.action_text import format_action, parse_action_text
 from aare.actions import DeclareAdvantage, PlaceFree, action_schema, parse_action
-from aare.advantages.base import Advantage, FreeUnits, advantage, advantages_of, all_advantages
 from aare.cli.main import cli
+from aare.economy.summary import summary
 from aare.engine import Game
 from aare.errors import UnknownName
 from aare.game_log import save_log
 from aare.game_setup import new_game
 from aare.rules.effects import Effect
-from aare.rules.modules.aare_advantages import _guarded
 from aare.rules.ruleset import load_ruleset
-from aare.state.summary import summary
+from aare.rulesets.aare.advantages.base import Advantage, FreeUnits, advantage, advantages_of, all_advantages
+from aare.rulesets.aare.modules.advantages import _guarded
 from tests.aare.common import GER, JPN, RULES, RUS, UK, US
 
 NO_BID = {"straight_bid": False}  # play starts with Russia's round-1 turn

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from aare.economy.convoy import Raider, assign
 from aare.economy.damage import economic_damage_events
 from aare.engine import Game
 from aare.game_log import GameLog
+from aare.rulesets.aare.convoy import Raider, assign
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack
 from tests.aare.common import GER, JPN, RULES, UK, US, position

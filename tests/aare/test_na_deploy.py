@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from aare.advantages.base import in_force, record
 from aare.economy.capture import capture_territory_events
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.game_setup import new_game
+from aare.rulesets.aare.advantages.base import in_force, record
 from aare.scenario import scenario
 from aare.state.unit_stacks import count_units
 from tests.aare.common import GER, JPN, RULES, RUS, UK, US

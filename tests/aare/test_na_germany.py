@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from aare.advantages.base import record
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.events import DiceRolled
 from aare.movement import flags as mflags
+from aare.rulesets.aare.advantages.base import record
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack, add_stack, count_units, remove_stack
 from tests.aare.common import GER, RULES, UK, battle, one_cycle, rolls, units
@@ -340,9 +340,9 @@ def test_german_subs_cost_7_and_fighters_9() -> None:
 
 @pytest.mark.rule("AARE-NA-GER-wp-cr-bonus")
 def test_wolf_pack_adds_to_convoy_raids() -> None:
-    from aare.advantages.germany_convoy import bonus_events
-    from aare.economy.convoy import convoy_events
     from aare.events import BankChanged, apply_events
+    from aare.rulesets.aare.advantages.germany_convoy import bonus_events
+    from aare.rulesets.aare.convoy import convoy_events
 
     def loss(subs: int) -> int:
         game = scenario(RULES, nation=UK, phase="collect-income", round=2, extra=declared("wolf_packs"), clear=True,
@@ -365,7 +365,7 @@ def test_wolf_pack_bonus_is_played_at_the_victims_collect_income() -> None:
                     units={"SZ 12": "Germany: 2 submarine"}, clear=["SZ 12"])
     bank = game.state.banks[UK]
     game.apply({"type": "end_phase"})
-    from aare.state.summary import income
+    from aare.economy.summary import income
 
     collected = income(game.state, game.ruleset, UK)
     record_ = game.state.extra.get("convoy")

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from aare.advantages.research_funds import funds_left
 from aare.cli.main import cli
 from aare.combat.battle_state import UnitKey
 from aare.combat.decisions import ChooseTargets, Targets
@@ -23,6 +22,7 @@ from aare.events import Event as GameEvent
 from aare.game_log import GameLog
 from aare.movement import flags
 from aare.odds import odds
+from aare.rulesets.aare.advantages.research_funds import funds_left
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack, add_stack
 from tests.aare.common import JPN, RULES, RUS, UK, US, battle, kaitens, one_cycle, present, rolls, units

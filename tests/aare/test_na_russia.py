@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 
-from aare.advantages.russia_lend_lease import used
-from aare.advantages.russia_winter import winter
 from aare.combat.board_battle import build_battle
 from aare.combat.values import main_fire_groups
 from aare.dice import ScriptedDice
@@ -20,9 +18,11 @@ from aare.errors import IllegalAction
 from aare.game_log import GameLog
 from aare.game_setup import new_game
 from aare.movement.battles import pending_battles
+from aare.rulesets.aare.advantages.russia_lend_lease import used
+from aare.rulesets.aare.advantages.russia_winter import winter
+from aare.rulesets.aare.treaty import infantry_count
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack, count_units
-from aare.treaty import infantry_count
 from tests.aare.common import GER, JPN, RULES, RUS, UK, US, position
 
 NO_BID = {"straight_bid": False}

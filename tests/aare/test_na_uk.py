@@ -244,8 +244,8 @@ def test_royal_navy_destroyer_off_a_held_territory_even_among_enemies() -> None:
 
 @pytest.mark.rule("AARE-NA-UK-rn-free-dd")
 def test_royal_navy_coast_table_matches_the_board() -> None:
-    from aare.advantages.united_kingdom import COAST, HOME_AND_COLONIES
     from aare.rules.ruleset import load_ruleset
+    from aare.rulesets.aare.advantages.united_kingdom import COAST, HOME_AND_COLONIES
 
     board = load_ruleset(RULES).board
     expected = {z: t for t in HOME_AND_COLONIES for z in board.spaces[t].neighbors if board.spaces[z].is_sea}

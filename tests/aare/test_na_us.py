@@ -9,8 +9,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from aare.advantages.battle_tags import with_tag
-from aare.advantages.research_funds import funds_left
 from aare.cli.main import cli
 from aare.combat.battle_state import UnitKey
 from aare.combat.board_battle import build_battle
@@ -21,6 +19,8 @@ from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.movement.battles import pending_battles
 from aare.odds import odds
+from aare.rulesets.aare.advantages.battle_tags import with_tag
+from aare.rulesets.aare.advantages.research_funds import funds_left
 from aare.scenario import scenario
 from aare.state.unit_stacks import count_units
 from tests.aare.common import GER, JPN, RULES, UK, US, battle, one_cycle, position, present, units

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from aare.cli.main import cli
 from aare.combat.battle_state import DiceGroup, RollRequest
 from aare.combat.chance import lowest_die, outcomes
+from aare.combat.policy import Policy
 from aare.odds import odds
 from aare.odds.calculator import exact_odds
-from aare.odds.policy import Policy
 from tests.aare.common import RULES, battle, units, until_roll
 
 UK, GER = "United Kingdom", "Germany"

@@ -9,12 +9,12 @@ from click.testing import CliRunner
 
 from aare.cli.main import cli
 from aare.economy.capture import capture_territory_events
+from aare.economy.summary import victory_cities_held
 from aare.engine import Game
 from aare.errors import IllegalAction, UnknownName
 from aare.game_setup import new_game
 from aare.rules.ruleset import load_ruleset
 from aare.scenario import scenario
-from aare.state.summary import victory_cities_held
 from tests.aare.common import RULES, UK, first_cycle, rolls, units
 from tests.aare.common import battle as aare_battle
 

@@ -12,12 +12,12 @@ from click.testing import CliRunner
 
 from aare.action_text import format_action, parse_action_text
 from aare.cli.main import cli
+from aare.economy.summary import summary
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.game_log import save_log
 from aare.game_setup import new_game
 from aare.rules.ruleset import load_ruleset
-from aare.state.summary import summary
 from aare.state.unit_stacks import Stack, count_units
 from tests.aare.common import GER, JPN, RULES, RUS, UK, position
 from tests.movement.helpers import end, move

@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 import yaml
 
-import aare
-from aare.board.board import Board, default_board_path, load_board
+from aare.board.board import Board, load_board
+from aare.board.notation import parse_units
 from aare.board.units import UnitCatalogue, load_units
 from aare.errors import UnknownName
-from aare.state.notation import parse_units
+from aare.rules.registry import data_file
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 LEDGER = SHARED / "rules" / "revised-lhtr.yaml"
-UNITS = Path(aare.__file__).parent / "data" / "units" / "revised.toml"
+UNITS = data_file("units", "revised")
 
 RUSSIA, GERMANY, UK, JAPAN, US = "Russia", "Germany", "United Kingdom", "Japan", "United States"
 
@@ -85,7 +85,7 @@ def units() -> UnitCatalogue:
 
 @pytest.fixture(scope="module")
 def board(units: UnitCatalogue) -> Board:
-    return load_board(default_board_path("revised"), units)
+    return load_board(data_file("boards", "revised"), units)
 
 
 @pytest.fixture(scope="module")
@@ -419,4 +419,4 @@ def test_unknown_names_suggest_close_matches(board: Board) -> None:
     with pytest.raises(UnknownName, match="unknown power 'Italy'"):
         board.power("Italy")
     with pytest.raises(UnknownName, match="unknown board"):
-        default_board_path("no-such-board")
+        data_file("boards", "no-such-board")

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-import aare
-from aare.board.board import default_board_path, load_board
+from aare.board.board import load_board
 from aare.board.units import UnitCatalogue, load_units
 from aare.errors import DataFileError
+from aare.rules.registry import data_file
 
-UNITS = Path(aare.__file__).parent / "data" / "units" / "revised.toml"
+UNITS = data_file("units", "revised")
 Raw = dict[str, Any]
 
 
@@ -66,7 +66,7 @@ def units() -> UnitCatalogue:
 
 @pytest.fixture(scope="module")
 def pristine() -> Raw:
-    return tomllib.loads(default_board_path("revised").read_text(encoding="utf-8"))
+    return tomllib.loads(data_file("boards", "revised").read_text(encoding="utf-8"))
 
 
 @pytest.fixture

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-import aare
-from aare.board.board import Board, default_board_path, load_board
+from aare.board.board import Board, load_board
 from aare.board.units import UnitCatalogue, load_units
+from aare.rules.registry import data_file
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 XML = SHARED / "reference" / "boards" / "revised-lhtr.xml"
 if not XML.is_file():
     pytest.skip(f"TripleA reference board not present at {XML}", allow_module_level=True)
 
-UNITS = Path(aare.__file__).parent / "data" / "units" / "revised.toml"
+UNITS = data_file("units", "revised")
 
 # TripleA names -> ours.
 PLAYERS = {
@@ -61,7 +61,7 @@ def units() -> UnitCatalogue:
 
 @pytest.fixture(scope="module")
 def board(units: UnitCatalogue) -> Board:
-    return load_board(default_board_path("revised"), units)
+    return load_board(data_file("boards", "revised"), units)
 
 
 def attachments(xml: ET.Element, kind: str) -> dict[str, dict[str, str]]:

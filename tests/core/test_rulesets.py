@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
+from aare.economy.summary import income
 from aare.errors import MalformedInput, UnknownName
 from aare.game_setup import new_game
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec, parse_option_args
 from aare.rules.rule_module import RuleModule
 from aare.rules.ruleset import Ruleset, load_ruleset, load_spec
-from aare.state.summary import income
 
 
 def _with_modules(*modules: RuleModule, **options: Any) -> Ruleset:

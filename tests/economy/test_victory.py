@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from aare.economy.capture import capture_territory_events
+from aare.economy.summary import victory_cities_held
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.scenario import scenario
-from aare.state.summary import victory_cities_held
 from tests.economy.helpers import end
 
 AXIS_NINE = {"Russia": "Germany", "Karelia S.S.R.": "Germany", "India": "Japan"}

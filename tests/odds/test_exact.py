@@ -8,9 +8,9 @@ from functools import cache
 import pytest
 
 from aare.combat.engine import start_battle
+from aare.combat.policy import Policy
 from aare.odds import odds
 from aare.odds.calculator import exact_odds
-from aare.odds.policy import Policy
 
 F = Fraction
 

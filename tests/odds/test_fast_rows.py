@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from aare.combat.engine import start_battle
+from aare.combat.policy import DEFAULT_POLICY
 from aare.odds import fast_exact
 from aare.odds.calculator import exact_odds, new_tally
 from aare.odds.fast_exact import rows_apply, solve_push, solve_rows
 from aare.odds.ladder import Array, Ladder, SideLadder, _binomial_table, _pb_rows, compile_ladder
-from aare.odds.policy import DEFAULT_POLICY
 from aare.odds.report import Tally
 
 Solve = Callable[[Array, Array], Array]

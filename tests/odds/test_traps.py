@@ -7,11 +7,11 @@ import pytest
 from aare.combat.battle_state import ANY, HitBatch
 from aare.combat.casualties import check_choice, choose_by_order, default_rank
 from aare.combat.engine import advance, decide, default_units, start_battle, to_stacks
+from aare.combat.policy import Policy
 from aare.combat.rules import CombatRules
 from aare.combat.values import SUB_TARGET
 from aare.dice import ScriptedDice
 from aare.odds.calculator import exact_odds
-from aare.odds.policy import Policy
 
 
 @pytest.mark.rule("LHTR-COMBAT-hit-eligibility")

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from aare.board.notation import format_units, parse_units
 from aare.board.units import load_units
 from aare.errors import MalformedInput
-from aare.state.notation import format_units, parse_units
+from aare.rules.registry import data_file
 
-UNITS = load_units(Path(__file__).resolve().parents[2] / "src/aare/data/units/revised.toml")
+UNITS = load_units(data_file("units", "revised"))
 
 
 def test_parse_reads_counts_plurals_and_aliases() -> None:

@@ -9,11 +9,11 @@ from typing import Any
 
 from aare.actions import EndPhase, Place, Purchase
 from aare.ai.bot import legal_or_stuck, sample_legal
+from aare.board.notation import parse_units
 from aare.economy.pool import pool
 from aare.economy.production import coastal, producers
 from aare.engine import Game
 from aare.phases.base import TurnContext, phase_extensions
-from aare.state.notation import parse_units
 
 # Relative purchase weights by unit id (sea units only when a complex borders the sea).
 WEIGHTS = {"infantry": 8.0, "artillery": 3.0, "armour": 3.0, "fighter": 1.5, "bomber": 0.7, "aa_gun": 0.2,

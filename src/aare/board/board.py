@@ -1,5 +1,5 @@
 """The board: land territories, sea zones, adjacency, canals and the starting set-up, loaded from
-`data/boards/*.toml`."""
+a ruleset family's `data/boards/*.toml`."""
 
 from __future__ import annotations
 
@@ -11,12 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
+from aare.board.notation import parse_units
 from aare.board.powers import SIDES, Power
 from aare.board.units import UnitCatalogue
 from aare.errors import DataFileError, MalformedInput, UnknownName
-from aare.state.notation import parse_units
-
-_BOARDS = Path(__file__).resolve().parent.parent / "data" / "boards"
 
 
 @dataclass(frozen=True)
@@ -136,15 +134,6 @@ class Board:
         """The canal joining two sea zones, if any."""
         pair = {self.resolve(a), self.resolve(b)}
         return next((c for c in self.canals if set(c.seas) == pair), None)
-
-
-def default_board_path(board_id: str) -> Path:
-    """Path of a board file shipped with aare, e.g. `default_board_path("revised")`."""
-    path = _BOARDS / f"{board_id}.toml"
-    if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in _BOARDS.glob("*.toml")))
-        raise UnknownName(f"unknown board {board_id!r} (known: {known})")
-    return path
 
 
 def load_board(path: Path, units: UnitCatalogue) -> Board:

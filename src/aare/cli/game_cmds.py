@@ -11,11 +11,11 @@ from rich.console import Console
 from rich.table import Table
 
 from aare.action_text import format_decision
+from aare.economy.summary import summary
 from aare.game_log import load_log, save_log
 from aare.game_setup import new_game
 from aare.rules.options import parse_option_args
 from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
-from aare.state.summary import summary
 
 
 @click.command("new")

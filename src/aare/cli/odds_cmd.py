@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 
-from aare.errors import AareError
 from aare.odds import odds
 from aare.odds.report import BattleOdds
 from aare.rules.options import parse_option_args
@@ -18,7 +17,7 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
     rows: list[tuple[str, str, float]] = []
     for side, dist in (("attacker", result.attacker_survivors), ("defender", result.defender_survivors)):
         for units, p in dist[:12]:
-            from aare.state.notation import format_units
+            from aare.board.notation import format_units
 
             rows.append((side, format_units(dict(units), result.catalogue) or "nothing", p))
     bar_h, top, label_w = 18, 30, 260
@@ -127,19 +126,15 @@ def odds_command(
     National advantages (--attacker-advantage, --defender-advantage) count as if their conditions hold in this
     battle (e.g. russian_winter: the battle is in a Red territory or West Russia during a Severe Winter).
     """
-    from aare.advantages.battle_tags import battle_tags
-
-    try:
-        attacker_tags, defender_tags = battle_tags(attacker_advantages), battle_tags(defender_advantages)
-    except AareError as exc:
-        raise click.BadParameter(str(exc)) from None
     result = odds(
         attacker,
         defender,
         rules,
         options=parse_option_args(options),
-        attacker_techs=frozenset(attacker_techs) | attacker_tags,
-        defender_techs=frozenset(defender_techs) | defender_tags,
+        attacker_techs=frozenset(attacker_techs),
+        defender_techs=frozenset(defender_techs),
+        attacker_abilities=attacker_advantages,
+        defender_abilities=defender_advantages,
         attacker_submerge_undetected=submerge_undetected in ("attacker", "both"),
         defender_submerge_undetected=submerge_undetected in ("defender", "both"),
         battle=kind,

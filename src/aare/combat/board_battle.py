@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from aare.board.notation import format_units
 from aare.board.units import UnitCatalogue
 from aare.combat.battle_state import Side, Stacks, UnitKey, make_stacks
 from aare.combat.engine import start_battle
@@ -25,7 +26,6 @@ from aare.movement.landing import carrier_lost_spots
 from aare.movement.situation import situation
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
-from aare.state.notation import format_units
 from aare.state.unit_stacks import Stack
 
 BOMBARDED = "turn:bombarded"  # a ship that bombarded this turn (LHTR-BOMBARD-one-battle-per-ship)

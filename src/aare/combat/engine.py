@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from aare.board.units import UnitCatalogue, load_units
+from aare.board.notation import parse_units
+from aare.board.units import UnitCatalogue
 from aare.combat import casualties as cas
 from aare.combat.battle_state import (
     EXTRA_HIT,
@@ -62,16 +62,18 @@ from aare.combat.steps import combat_units, end_check, finish
 from aare.combat.values import main_fire_groups, present, sub_fire_groups
 from aare.dice import DiceSource
 from aare.errors import IllegalAction, MalformedInput
-from aare.state.notation import parse_units
 
-UNITS_PATH = Path(__file__).resolve().parent.parent / "data" / "units" / "revised.toml"
 Policy = Callable[[Battle, Any], Answer | None]
 UnitsIn = str | Mapping[str, int] | Mapping[UnitKey, int]
 
 
 @lru_cache(maxsize=1)
 def default_units() -> UnitCatalogue:
-    return load_units(UNITS_PATH)
+    """The unit catalogue of the default ruleset (battles built without one)."""
+    from aare.rules.registry import default_ruleset
+    from aare.rules.ruleset import load_ruleset
+
+    return load_ruleset(default_ruleset()).units
 
 
 def to_stacks(units: UnitsIn | Stacks, catalogue: UnitCatalogue, owner: str = "") -> Stacks:
@@ -536,7 +538,7 @@ def _submerge(
 def advance(battle: Battle, dice: DiceSource, policy: Policy | None = None) -> tuple[Battle, list[Event]]:
     """Run the battle with `dice` until it ends or a decision is pending.
 
-    With a `policy` (e.g. `aare.odds.policy.Policy`), decisions are answered by it as they come; it may
+    With a `policy` (e.g. `aare.combat.policy.Policy`), decisions are answered by it as they come; it may
     return None to leave one pending.
     """
     events: list[Event] = list(battle.state.echo)

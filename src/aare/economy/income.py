@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from aare.economy.summary import income
 from aare.events import BankChanged, Event, UnitsChanged
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
-from aare.state.summary import income
 
 TURN_FLAG = "turn:"
 

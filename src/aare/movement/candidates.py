@@ -8,12 +8,12 @@ from collections import Counter
 from collections.abc import Iterator
 
 from aare.actions import Load, Move
+from aare.board.notation import format_units
 from aare.movement import flags
 from aare.movement.move_checks import Leg, first_violation, leg_checks, movable, not_committed
 from aare.movement.pathing import air_routes, blitzed, remaining, simple_paths
 from aare.movement.situation import Situation
 from aare.movement.transport import fits, load_violation, unloadable
-from aare.state.notation import format_units
 from aare.state.unit_stacks import Stack
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from aare.actions import Load, Move
+from aare.board.notation import parse_units
 from aare.errors import IllegalAction
 from aare.events import ControlChanged, Event, UnitsChanged
 from aare.movement import flags
@@ -18,7 +19,6 @@ from aare.movement.move_checks import RANGE_RULE, Check, Leg, Violation, first_v
 from aare.movement.pathing import blitzed, flown_over, remaining
 from aare.movement.situation import Situation
 from aare.movement.transport import load_events, unload_events
-from aare.state.notation import parse_units
 from aare.state.unit_stacks import Stack
 
 Picked = list[tuple[Stack, int]]

@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aare.combat.engine import start_battle
+from aare.combat.policy import Policy
 from aare.combat.rules import CombatRules
 from aare.combat.sequences import lhtr_sequence
 from aare.combat.setup import Battle
 from aare.errors import MalformedInput
 from aare.odds.calculator import exact_odds
 from aare.odds.monte_carlo import monte_carlo_odds
-from aare.odds.policy import Policy
 from aare.odds.report import BattleOdds
 
 KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious"}
@@ -78,12 +78,21 @@ def odds(
     game options. `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa, attacker_techs,
     defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge after opening fire
     (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are Japan's
-    Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default: the dearest ships)."""
-    if kaitens or kamikazes:
-        from aare.advantages.japan_combat import suicide_attackers
-
-        flagged = suicide_attackers(attacker, _ruleset(rules, options).units, kaitens, kamikazes)
-        attacker = {key: n for key, n in flagged}  # type: ignore[misc]
+    Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default: the dearest ships).
+    `attacker_abilities` / `defender_abilities`: ability names the ruleset turns into battle tags (aare-5.0:
+    national advantages that count as if their conditions held)."""
+    specials = {name: n for name, n in (("kaitens", kaitens), ("kamikazes", kamikazes)) if n}
+    if specials:
+        attacker = _ruleset(rules, options).modify("calculator_specials", attacker, specials=specials)
+        if specials:
+            raise MalformedInput(f"this ruleset has no special attackers {', '.join(sorted(specials))}")
+    for side in ("attacker", "defender"):
+        names = inputs.pop(f"{side}_abilities", ())
+        if names:
+            tags = _ruleset(rules, options).modify("battle_abilities", frozenset(), names=tuple(names))
+            if not tags:
+                raise MalformedInput(f"this ruleset knows no battle abilities ({', '.join(names)})")
+            inputs[f"{side}_techs"] = frozenset(inputs.get(f"{side}_techs", ())) | tags
     b = build_battle(attacker, defender, rules, battle, options, **inputs)
     cat = b.setup.catalogue
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import time
 
+from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
 from aare.odds import exact as general
 from aare.odds.fast_exact import rows_apply, solve_push, solve_rows
 from aare.odds.ladder import compile_ladder, fast_path_ok, steady_point
-from aare.odds.policy import DEFAULT_POLICY, Policy
 from aare.odds.report import BattleOdds, Tally, freeze
 
 

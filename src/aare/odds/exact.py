@@ -17,9 +17,9 @@ from dataclasses import replace
 from aare.combat.battle_state import BattleState, hit_points
 from aare.combat.chance import outcomes
 from aare.combat.engine import apply_answer, resolve_roll, run
+from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
-from aare.odds.policy import DEFAULT_POLICY, Policy
 from aare.odds.report import BattleOdds, Tally, freeze
 
 

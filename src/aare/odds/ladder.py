@@ -21,10 +21,10 @@ import numpy as np
 from aare.combat import steps as s
 from aare.combat.battle_state import SIDES, BattleState, DiceGroup, Side, UnitKey, hit_points
 from aare.combat.casualties import order_rank
+from aare.combat.policy import Policy
 from aare.combat.sequences import LHTR_SEQUENCES
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, dice_per_unit
-from aare.odds.policy import Policy
 from aare.odds.report import Units
 
 Array = np.ndarray

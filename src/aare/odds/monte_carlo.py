@@ -17,12 +17,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from aare.combat.engine import advance
+from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
 from aare.dice import SeededDice
 from aare.odds.calculator import new_tally, opening_branches
 from aare.odds.ladder import Array, Ladder, compile_ladder, fast_path_ok
-from aare.odds.policy import DEFAULT_POLICY, Policy
 from aare.odds.report import BattleOdds, Tally, freeze, ipc_value
 
 try:

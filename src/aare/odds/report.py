@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from aare.board.notation import format_units
 from aare.board.units import UnitCatalogue
-from aare.state.notation import format_units
 
 Units = tuple[tuple[str, int], ...]
 

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from aare.actions import ChooseCasualties, DeclareTargets, Fight, Press, Retreat, Rocket, Submerge, parse_action
+from aare.board.notation import format_units, parse_units
 from aare.combat import casualties as cas
 from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
@@ -35,7 +36,6 @@ from aare.movement.graph import graph_of
 from aare.movement.situation import situation
 from aare.phases.base import PhaseHandler, TurnContext, register_phase
 from aare.state.game_state import GameState
-from aare.state.notation import format_units, parse_units
 
 KEY = "combat"
 ORDER_RULE = "LHTR-COMBAT-battle-order"
@@ -274,7 +274,7 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     if isinstance(decision, dec.ChooseSubmerge):
         return [Submerge(units=f"{n} submarine" if n else "") for n in range(decision.available + 1)]
     if isinstance(decision, dec.ChooseTargets):
-        from aare.odds.policy import default_targets
+        from aare.combat.policy import default_targets
 
         first = default_targets(battle, decision).targets
         orders = dict.fromkeys([first, *itertools.islice(itertools.permutations(first), 24)])

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from aare.actions import Move, Place
+from aare.board.notation import parse_units
 from aare.economy.pool import pool, pool_event
 from aare.economy.production import HOVER, NEW, carrier_room, fits, has_complex, producers, sea_producers
 from aare.economy.tech import activation_events
@@ -18,7 +19,6 @@ from aare.events import Event, UnitsAdded, UnitsChanged, UnitsRemoved
 from aare.phases.base import PhaseHandler, TurnContext, register_phase
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
-from aare.state.notation import parse_units
 from aare.state.unit_stacks import Stack
 
 AT_COMPLEX = "LHTR-MOBILIZE-at-owned-complex"

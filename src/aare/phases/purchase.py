@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from aare.actions import Purchase
+from aare.board.notation import format_units, parse_units
 from aare.economy.pool import pool, pool_event
 from aare.economy.turn import start_turn_event
 from aare.errors import IllegalAction
@@ -13,7 +14,6 @@ from aare.events import BankChanged
 from aare.phases.base import PhaseHandler, TurnContext, register_phase
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
-from aare.state.notation import format_units, parse_units
 
 
 def order_cost(state: GameState, ruleset: Ruleset, power: str, units: Mapping[str, int]) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from aare.actions import Place
+from aare.board.notation import format_units, parse_units
 from aare.economy.bids import BID, RULE, bidders, funds, last_of_side
 from aare.economy.production import carrier_room, has_complex
 from aare.errors import IllegalAction
@@ -15,7 +16,6 @@ from aare.phases.base import PhaseHandler, TurnContext, register_phase
 from aare.phases.purchase import order_cost
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
-from aare.state.notation import format_units, parse_units
 from aare.state.unit_stacks import Stack
 
 PHASE = "setup-bid"

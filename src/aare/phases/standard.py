@@ -6,7 +6,6 @@ import importlib
 
 for _name in (
     "setup_bid",
-    "straight_bid",
     "develop_weapons",
     "purchase",
     "combat_move",

@@ -8,6 +8,7 @@ from typing import Any
 
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
+from aare.rules.registry import load_families
 
 # The named hooks of the core. A module hook is called as ``fn(value, **context)`` and returns the new
 # value; the ruleset folds the active modules' hooks over the value in module order.
@@ -33,6 +34,12 @@ HOOKS: dict[str, str] = {
     "movement_left": "movement points a stack has left this turn (int), context: view, stack, space (where it "
     "stands, None when not known)",
     "order_cost": "the IPCs an order of units costs (int), context: state, power, units ({unit: count})",
+    "calculator_specials": "the calculator's attacker with special units flagged, context: specials ({name: count}, "
+    "e.g. suicide attackers), units (UnitCatalogue); a ruleset that knows a special removes it from `specials`",
+    "battle_abilities": "battle ability tags (frozenset) for the calculator from ability names a player gives "
+    "(e.g. national advantages), context: names; unknown names raise UnknownName",
+    "titles": "{kind: {id: {title, number, timing}}} of named things a ruleset adds, for surfaces to list "
+    "(e.g. national advantages)",
     "stack_unit": "the unit type of a stack in movement, e.g. destroyers that carry infantry (UnitType), context: "
     "view, stack (cached per unit and owner)",
 }
@@ -76,6 +83,6 @@ def register_module(module: RuleModule) -> RuleModule:
 
 
 def registered_modules() -> dict[str, RuleModule]:
-    import aare.rules.modules  # noqa: F401  (registers the built-in modules)
+    load_families()  # each family registers its modules when imported
 
     return dict(_MODULES)

@@ -1,6 +1,7 @@
 """A ruleset: a versioned id, a board, a unit catalogue, ordered rule modules and typed options.
 
-Ruleset files live in `data/rulesets/<id>.toml`; `load_ruleset(id, options)` composes one. The core asks
+Ruleset files live in a family's `data/rulesets/<id>.toml` (see `aare.rules.registry`); `load_ruleset(id,
+options)` composes one. The core asks
 the ruleset for values through named hooks (`modify`) and effects (`value`), never by testing its id.
 """
 
@@ -10,18 +11,16 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
-from aare.board.board import Board, default_board_path, load_board
+from aare.board.board import Board, load_board
 from aare.board.units import UnitCatalogue, load_units
 from aare.errors import DataFileError, UnknownName
-from aare.phases.turn_sequence import PhaseSpec
 from aare.rules.effects import Effect, Explained, modify_value
 from aare.rules.options import OptionSpec, OptionValue, resolve_options
+from aare.rules.registry import data_file, data_names
 from aare.rules.rule_module import RuleModule, registered_modules
-
-DATA = Path(__file__).resolve().parent.parent / "data"
+from aare.rules.turns import PhaseSpec
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ class Ruleset:
                 if other not in active:
                     raise UnknownName(f"rule module {module.id} needs module {other}")
         self.effects: tuple[Effect, ...] = tuple(e for m in self.modules for e in m.effects)
-        base_units = load_units(DATA / "units" / f"{spec.units}.toml")
+        base_units = load_units(data_file("units", spec.units))
         self.units: UnitCatalogue = self.modify("unit_catalogue", base_units)
         self.board: Board = _board(spec.board, spec.units)
 
@@ -108,15 +107,16 @@ class Ruleset:
 
 
 def available_rulesets() -> list[str]:
-    return sorted(p.stem for p in (DATA / "rulesets").glob("*.toml"))
+    return data_names("rulesets")
 
 
 @cache
 def load_spec(ruleset_id: str) -> RulesetSpec:
-    path = DATA / "rulesets" / f"{ruleset_id}.toml"
-    if not path.is_file():
+    registered_modules()  # loads the installed families
+    if ruleset_id not in available_rulesets():
         known = ", ".join(available_rulesets())
         raise UnknownName(f"unknown ruleset {ruleset_id!r} (available: {known})")
+    path = data_file("rulesets", ruleset_id)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -149,4 +149,4 @@ def _cached(ruleset_id: str, options: tuple[tuple[str, OptionValue], ...]) -> Ru
 
 @cache
 def _board(board_id: str, units_id: str) -> Board:
-    return load_board(default_board_path(board_id), load_units(DATA / "units" / f"{units_id}.toml"))
+    return load_board(data_file("boards", board_id), load_units(data_file("units", units_id)))

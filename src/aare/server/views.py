@@ -7,10 +7,10 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from aare.economy.summary import summary
 from aare.events import Event
 from aare.game_log import LogEntry
 from aare.state.game_state import GameState
-from aare.state.summary import summary
 
 
 def player_view(state: GameState, seats: Iterable[str]) -> dict[str, Any]:

@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from aare.board.notation import format_units
 from aare.combat.board_battle import build_battle
+from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
 from aare.engine import Game
 from aare.errors import AareError
@@ -19,12 +21,10 @@ from aare.movement.battles import BattleSite, pending_battles
 from aare.odds.calculator import exact_odds
 from aare.odds.ladder import fast_path_ok
 from aare.odds.monte_carlo import monte_carlo_odds
-from aare.odds.policy import DEFAULT_POLICY
 from aare.odds.report import BattleOdds
 from aare.phases.conduct_combat import combat_record
 from aare.rules.ruleset import load_ruleset
 from aare.state.game_state import GameState
-from aare.state.notation import format_units
 from aare.state.unit_stacks import count_units
 from aare.web.compose import fork_log
 

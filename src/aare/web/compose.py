@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aare.actions import Load, Move
+from aare.board.notation import format_units, parse_units
 from aare.engine import Game
 from aare.errors import AareError
 from aare.game_log import GameLog
 from aare.rules.ruleset import load_ruleset
-from aare.state.notation import format_units, parse_units
 
 Action = dict[str, Any]
 

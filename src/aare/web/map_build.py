@@ -18,15 +18,15 @@ from numpy.typing import NDArray
 from aare.board.board import Board
 from aare.web.map_anchors import anchors
 from aare.web.map_raster import Grid, Seed, assign, fill_polygon, land_mask
-from aare.web.map_sources import MAP_DATA, MapDataError, MapSpec, RegionSpec, load_spec
+from aare.web.map_sources import MapDataError, MapSpec, RegionSpec, load_spec, map_dir
 from aare.web.map_trace import OUTSIDE, Chain, chain_path, trace
 
 FORMAT = "aare-map"
 VERSION = 1
 
 
-def geometry_path(board_id: str, directory: Path = MAP_DATA) -> Path:
-    return directory / f"{board_id}-map.json"
+def geometry_path(board_id: str, directory: Path | None = None) -> Path:
+    return (directory or map_dir(board_id)) / f"{board_id}-map.json"
 
 
 def build_map(board: Board, spec: MapSpec | None = None) -> dict[str, Any]:

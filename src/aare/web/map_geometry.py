@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from aare.web.map_sources import MAP_DATA, MapDataError
+from aare.web.map_sources import MapDataError, map_dir
 
 Point = tuple[float, float]
 
@@ -74,7 +74,7 @@ class MapGeometry:
 @cache
 def load_geometry(board_id: str) -> MapGeometry:
     """The committed geometry of a board (regenerate with scripts/make_map.py)."""
-    path = MAP_DATA / f"{board_id}-map.json"
+    path = map_dir(board_id) / f"{board_id}-map.json"
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from aare.errors import MalformedInput
+from aare.rules.registry import data_file
 from aare.web.map_projection import Bump, Lens, Projection
 
 
@@ -16,7 +17,11 @@ class MapDataError(MalformedInput):
     """A map positions or coastline file, or the map made from them, that fails validation."""
 
 
-MAP_DATA = Path(__file__).resolve().parent.parent / "data" / "map"
+
+
+def map_dir(board_id: str) -> Path:
+    """The map folder of the family that ships board `board_id` (`<family>/data/map/`)."""
+    return data_file("boards", board_id).parent.parent / "map"
 
 LatLon = tuple[float, float]
 
@@ -69,15 +74,16 @@ class MapSpec:
 
 
 def positions_path(board_id: str) -> Path:
-    return MAP_DATA / f"{board_id}-positions.toml"
+    return map_dir(board_id) / f"{board_id}-positions.toml"
 
 
 def coast_path(board_id: str) -> Path:
-    return MAP_DATA / f"{board_id}-coast.toml"
+    return map_dir(board_id) / f"{board_id}-coast.toml"
 
 
-def load_spec(board_id: str, directory: Path = MAP_DATA) -> MapSpec:
+def load_spec(board_id: str, directory: Path | None = None) -> MapSpec:
     """Read the positions and coastline files of a board."""
+    directory = directory or map_dir(board_id)
     pos_file = directory / f"{board_id}-positions.toml"
     coast_file = directory / f"{board_id}-coast.toml"
     raw = _read(pos_file)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from aare.board.notation import format_units
 from aare.odds.report import BattleOdds, Units
-from aare.state.notation import format_units
 
 ATTACKER = "#b3412f"
 DEFENDER = "#2f6d9e"

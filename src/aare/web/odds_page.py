@@ -11,12 +11,12 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from aare.board.notation import format_units
 from aare.errors import AareError
 from aare.odds import odds
 from aare.odds.report import BattleOdds
 from aare.rules.ruleset import available_rulesets, load_ruleset
 from aare.server.api.auth import OptionalCaller
-from aare.state.notation import format_units
 from aare.web.battle_odds import SOLVING
 from aare.web.odds_chart import outcome_bar, survivors_chart
 from aare.web.templating import is_htmx, render

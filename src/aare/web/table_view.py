@@ -8,13 +8,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from aare.action_text import format_action
+from aare.board.notation import format_units, parse_units
+from aare.economy.summary import summary
 from aare.movement import flags
 from aare.phases.conduct_combat import open_battles
 from aare.rules.ruleset import Ruleset
 from aare.server.seats import Seat, acting_power, seat_of
 from aare.state.game_state import GameState
-from aare.state.notation import format_units, parse_units
-from aare.state.summary import summary
 from aare.state.unit_stacks import Stack, count_units
 from aare.web.templating import phase_title, power_colours
 
@@ -150,15 +150,20 @@ def placement_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action])
     for a in places:
         spaces.setdefault(a["space"], []).extend(_parsed(a["units"], ruleset))
     return {"rows": rows, "spaces": [{"name": s, "units": sorted(set(u))} for s, u in sorted(spaces.items())],
-            "free": [{"action": a, "text": f"{_title(a['advantage'])}: {a['units']} in {a['space']}"} for a in free],
+            "free": [{"action": a, "text": f"{_title(ruleset, a['advantage'])}: {a['units']} in {a['space']}"}
+                     for a in free],
             "pool": format_units(pool, ruleset.units)}
 
 
-def _title(advantage_id: str) -> str:
-    from aare.advantages.base import all_advantages
+def _title(ruleset: Ruleset, advantage_id: str) -> str:
+    record = _advantages(ruleset).get(advantage_id)
+    return str(record["title"]) if record else advantage_id
 
-    record = all_advantages().get(advantage_id)
-    return record.title if record else advantage_id
+
+def _advantages(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
+    """The national advantages the ruleset names (the `titles` hook)."""
+    found: dict[str, dict[str, Any]] = ruleset.modify("titles", {}).get("advantage", {})
+    return found
 
 
 def battles_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) -> list[dict[str, Any]]:
@@ -197,19 +202,17 @@ def _side_units(side: Any) -> list[dict[str, Any]]:
     return [{"owner": o, "units": t, "colours": power_colours(o)} for o, t in side.items()]
 
 
-def advantages_panel(legal: Sequence[Action]) -> list[dict[str, Any]]:
-    """National advantages that may be declared now (AARe), with their titles."""
+def advantages_panel(ruleset: Ruleset, legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """National advantages that may be declared now, with their titles."""
     declares = [a for a in legal if a["type"] == "declare_advantage"]
     if not declares:
         return []
-    from aare.advantages.base import all_advantages
-
-    known = all_advantages()
+    known = _advantages(ruleset)
     out = []
     for a in declares:
-        record = known.get(a["advantage"])
-        out.append({"action": a, "id": a["advantage"], "title": record.title if record else a["advantage"],
-                    "number": record.number if record else 0, "timing": record.timing if record else ""})
+        record = known.get(a["advantage"], {})
+        out.append({"action": a, "id": a["advantage"], "title": record.get("title", a["advantage"]),
+                    "number": record.get("number", 0), "timing": record.get("timing", "")})
     return out
 
 

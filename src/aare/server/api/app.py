@@ -6,6 +6,7 @@ import gc
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.metadata import entry_points
 from typing import Any
 
 import anyio.to_thread
@@ -27,8 +28,8 @@ from aare.server.login_limits import LoginLimits
 from aare.server.migrate import upgrade
 from aare.server.service import GameService
 from aare.server.settings import Settings
-from aare.web import pages
 
+PAGES = "aare.server.pages"  # entry point group: callables that add pages to the application
 DESCRIPTION = """An online table for Axis & Allies variants. Log in with a session cookie (form posts then need
 the CSRF token) or send `Authorization: Bearer <API token>`. Every action goes through
 `POST /games/{id}/actions`; `GET /games/{id}/events` streams what happens."""
@@ -67,7 +68,8 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     app.add_middleware(ServerTiming)
     for module in (auth_routes, game_routes, stream):
         app.include_router(module.router)
-    pages.install(app)  # the browser table at /
+    for point in entry_points(group=PAGES):
+        point.load()(app)  # the browser table at / (aare.web.pages:install)
     return app
 
 

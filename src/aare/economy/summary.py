@@ -1,0 +1,95 @@
+"""Read-only figures about a state: income, victory cities, the summary `aare show` prints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aare.board.notation import format_units
+from aare.rules.ruleset import Ruleset, load_ruleset
+from aare.state.game_state import GameState
+from aare.state.unit_stacks import count_units
+
+
+def ruleset_of(state: GameState) -> Ruleset:
+    return load_ruleset(state.ruleset, state.options)
+
+
+def base_income(state: GameState, ruleset: Ruleset, power: str) -> int:
+    """Sum of the IPC values of the territories `power` controls (LHTR-ECON-income)."""
+    board = ruleset.board
+    return sum(board.spaces[name].ipc for name, owner in state.owners.items() if owner == power)
+
+
+def income(state: GameState, ruleset: Ruleset, power: str) -> int:
+    """Income after every rule module's income adjustment."""
+    value: int = ruleset.modify("income", base_income(state, ruleset, power), power=power, state=state)
+    return value
+
+
+def victory_cities_held(state: GameState, ruleset: Ruleset) -> dict[str, list[str]]:
+    """Power -> the victory cities (territory names) it controls."""
+    held: dict[str, list[str]] = {p.name: [] for p in ruleset.board.powers}
+    for territory in ruleset.victory_cities():
+        owner = state.owners.get(territory)
+        if owner in held:
+            held[owner].append(territory)
+    return held
+
+
+def declared_advantages(state: GameState, power: str) -> list[str]:
+    """The ids of the national advantages `power` has declared (`extra["advantages"]`), in order."""
+    record = state.extra.get("advantages")
+    entries = record.get("declared", {}).get(power, []) if isinstance(record, dict) else []
+    return [str(e["id"]) for e in entries]
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """The machine-readable summary of a game (`aare show --json`)."""
+    ruleset = ruleset_of(state)
+    board = ruleset.board
+    cities = victory_cities_held(state, ruleset)
+    nations = {
+        p.name: {
+            "side": p.side,
+            "bank": state.banks.get(p.name, 0),
+            "income": income(state, ruleset, p.name),
+            "victory_cities": len(cities[p.name]),
+            "capital": p.capital,
+            "capital_held": state.owners.get(p.capital) == p.name,
+            "techs": list(state.techs.get(p.name, ())),
+            "advantages": declared_advantages(state, p.name),
+        }
+        for p in board.powers
+    }
+    spaces: dict[str, Any] = {}
+    for space in board.spaces.values():
+        stacks = state.stacks(space.name)
+        entry: dict[str, Any] = {"owner": state.owners.get(space.name), "units": ""}
+        owners = sorted({s.owner for s in stacks}, key=lambda n: board.power(n).order)
+        if len(owners) == 1:
+            entry["units"] = format_units(count_units(stacks), ruleset.units)
+        elif owners:
+            entry["units"] = "; ".join(
+                f"{o}: {format_units(count_units(stacks, o), ruleset.units)}" for o in owners
+            )
+        spaces[space.name] = entry
+    sides: dict[str, int] = {}
+    for p in board.powers:
+        sides[p.side] = sides.get(p.side, 0) + len(cities[p.name])
+    return {
+        "ruleset": state.ruleset,
+        "options": dict(state.options),
+        "round": state.round,
+        "nation": state.nation,
+        "phase": state.phase,
+        "version": state.version,
+        "winner": state.winner,
+        "pending": state.pending,
+        "treaty": state.extra.get("treaty"),
+        "d_day": state.extra.get("d_day"),
+        "straight_bid": state.extra.get("straight_bid"),
+        "victory_cities": {"total": len(ruleset.victory_cities()), "by_side": sides},
+        "nations": nations,
+        "spaces": spaces,
+        "state_hash": state.hash(),
+    }

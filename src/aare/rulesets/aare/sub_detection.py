@@ -1,0 +1,264 @@
+"""Submarine detection (AARe): detection dice, undetected subs' opening fire and their early submerge.
+
+Every sub starts a battle undetected (no ``detected`` flag). In the first cycle, before opening fire, each
+side's destroyers roll one die each, grouped by nation (a group's bonuses come from that nation's aircraft in
+the battle and techs); a group reports its lowest die, a chance node the calculator enumerates. A die at or
+under a sub's DD-to-detect value (`SubDetection`) detects that sub and every enemy sub of that value or more.
+
+Undetected subs' opening-fire casualties are removed at the end of opening fire even with an enemy destroyer
+present, and undetected subs may submerge right after opening fire; those that stay become detected. From
+then on the LHTR sub rules apply. The steps read `CombatRules.sub_detection`; a rule module puts them into
+the sea sequence (see `aare.rulesets.aare.modules.combat`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from aare.combat.battle_state import SIDES, DiceGroup, Side, UnitKey, make_stacks, other
+from aare.combat.decisions import ChooseSubmerge
+from aare.combat.events import Event, SubsDetected
+from aare.combat.rules import SubDetection
+from aare.combat.setup import Battle
+from aare.combat.steps import Step, StepResult, combat_units, roll
+from aare.combat.values import has_tag, present, sub_fire_groups
+
+DETECTED = "detected"
+Reasons = tuple[tuple[str, str], ...]  # (rule id, text) of each part of a value
+
+
+@dataclass(frozen=True)
+class DetectorGroup:
+    """The destroyers of one nation on `side`, rolling together with the same bonus."""
+
+    side: Side
+    owner: str
+    count: int
+    bonus: int
+    reasons: Reasons
+
+    @property
+    def label(self) -> str:
+        return f"{self.owner} destroyers" if self.owner else "destroyers"
+
+
+def rules_of(battle: Battle) -> SubDetection | None:
+    return battle.setup.rules.sub_detection if battle.state.kind == "sea" else None
+
+
+def is_detectable(battle: Battle, key: UnitKey) -> bool:
+    return battle.setup.unit(key).has("submarine")
+
+
+def undetected(battle: Battle, key: UnitKey) -> bool:
+    """A sub still undetected: only in the first cycle, and only under sub-detection rules."""
+    return (
+        rules_of(battle) is not None
+        and battle.state.cycle == 1
+        and is_detectable(battle, key)
+        and not key.has(DETECTED)
+    )
+
+
+def hidden_subs(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
+    """`side`'s undetected subs on the battle board (AARE-SUBDET-start-undetected)."""
+    return [(k, n) for k, n in present(battle, side) if undetected(battle, k)]
+
+
+def detector_groups(battle: Battle, side: Side) -> list[DetectorGroup]:
+    """`side`'s destroyers by nation, with each nation's bonus (AARE-SUBDET-split-dd-groups)."""
+    det = rules_of(battle)
+    if det is None:
+        return []
+    setup = battle.setup
+    units = present(battle, side)
+    counts: dict[str, int] = {}
+    for key, n in units:
+        if setup.unit(key).has("anti_submarine"):
+            counts[key.owner] = counts.get(key.owner, 0) + n
+    groups = []
+    for owner in sorted(counts):
+        techs = setup.techs(side, UnitKey("destroyer", owner))
+        reasons: list[tuple[str, str]] = []
+        bonus = 0
+        if any(setup.unit(k).domain == "air" and k.owner == owner for k, _ in units):
+            long_range = det.long_range_tech in techs
+            step = det.long_range_air_bonus if long_range else det.air_bonus
+            bonus += step
+            text = f"+{step} own aircraft" + (" with long range aircraft" if long_range else "")
+            reasons.append((det.long_range_rule if long_range else det.air_rule, text))
+        if det.combined_arms_tech in techs:
+            bonus += det.combined_arms_bonus
+            reasons.append((det.combined_arms_rule, f"+{det.combined_arms_bonus} combined arms"))
+        groups.append(DetectorGroup(side, owner, counts[owner], bonus, tuple(reasons)))
+    return groups
+
+
+def sub_penalty(battle: Battle, side: Side, key: UnitKey) -> tuple[int, Reasons]:
+    """How much harder `side`'s sub `key` is to detect (AARE-SUBDET-supersub-modifier, -kaiten-modifier)."""
+    det = rules_of(battle)
+    if det is None:
+        return 0, ()
+    penalty, reasons = 0, []
+    if det.super_sub_tech in battle.setup.techs(side, key):
+        penalty += det.super_sub_penalty
+        reasons.append((det.super_sub_rule, f"-{det.super_sub_penalty} super submarines"))
+    if det.suicide_flag and key.has(det.suicide_flag):
+        penalty += det.suicide_penalty
+        reasons.append((det.suicide_rule, f"-{det.suicide_penalty} {det.suicide_flag}"))
+    return penalty, tuple(reasons)
+
+
+def detect_value(battle: Battle, group: DetectorGroup, key: UnitKey) -> tuple[int, Reasons]:
+    """The DD-to-detect value of enemy sub `key` against `group` (AARE-SUBDET-modifiers-sum), explained."""
+    det = rules_of(battle)
+    assert det is not None
+    penalty, minus = sub_penalty(battle, other(group.side), key)
+    reasons = ((det.base_rule, f"{det.base} base"), *group.reasons, *minus)
+    return det.base + group.bonus - penalty, reasons
+
+
+def explain_value(battle: Battle, group: DetectorGroup, key: UnitKey) -> str:
+    value, reasons = detect_value(battle, group, key)
+    parts = ", ".join(f"{text} [{rule}]" for rule, text in reasons)
+    return f"{key.label()} vs {group.label}: {value} = {parts}"
+
+
+# ---------------------------------------------------------------- steps
+
+
+def detection_possible(battle: Battle) -> bool:
+    return any(hidden_subs(battle, other(side)) and detector_groups(battle, side) for side in SIDES)
+
+
+def detection_roll(battle: Battle) -> StepResult:
+    """AARE-SUBDET-one-roll-per-dd: one die per destroyer facing enemy subs; each nation's group keeps its
+    lowest die (capped just above the highest value it could detect)."""
+    groups = []
+    for side in SIDES:
+        subs = hidden_subs(battle, other(side))
+        if not subs:
+            continue
+        for group in detector_groups(battle, side):
+            cap = min(max(detect_value(battle, group, k)[0] for k, _ in subs), 6)
+            groups.append(DiceGroup(side, group.label, group.count, cap, removal="now", lowest=True))
+    return roll(battle, "sub detection", groups)
+
+
+def detection_result(battle: Battle) -> StepResult:
+    """AARE-SUBDET-roll-threshold: a lowest die at or under a sub's value detects it (and every enemy sub of
+    that value or more); AARE-SUBDET-sides: a side's dice only detect the other side's subs."""
+    st = battle.state
+    events: list[Event] = []
+    for sub_side in SIDES:
+        rollers = other(sub_side)
+        lows = {label: low for side, label, low in st.rolled if side == rollers}
+        groups = [g for g in detector_groups(battle, rollers) if g.label in lows]
+        if not groups:
+            continue
+        found: dict[str, int] = {}
+        hidden: dict[str, int] = {}
+        values: list[str] = []
+        stacks = []
+        for key, n in st.units(sub_side):
+            if not (key.present and undetected(battle, key)):
+                stacks.append((key, n))
+                continue
+            values += [explain_value(battle, g, key) for g in groups]
+            seen = any(lows[g.label] <= detect_value(battle, g, key)[0] for g in groups)
+            tally = found if seen else hidden
+            tally[key.type] = tally.get(key.type, 0) + n
+            stacks.append((key.with_flag(DETECTED) if seen else key, n))
+        st = st.with_units(sub_side, make_stacks(stacks))
+        events.append(SubsDetected(sub_side, found, hidden, tuple(values)))
+    return replace(st, rolled=()), events
+
+
+def _regular(battle: Battle, key: UnitKey) -> bool:
+    det = battle.setup.rules.sub_detection
+    return not (det is not None and det.suicide_flag and key.has(det.suicide_flag))
+
+
+def sub_strike(side: Side) -> Callable[[Battle], StepResult]:
+    """AARE-NAVALSEQ-regular-sub-values, AARE-SUBDET-undetected-hits-stick: regular (non-suicide) subs fire
+    in opening fire; undetected subs' casualties go at the end of opening fire even with an enemy destroyer
+    present; detected subs' casualties stay and fire back when the enemy has a destroyer (LHTR)."""
+
+    def run(battle: Battle) -> StepResult:
+        hidden = [
+            replace(g, removal="opening")
+            for g in sub_fire_groups(battle, side, lambda k: _regular(battle, k) and undetected(battle, k))
+        ]
+        removal = "cycle" if has_tag(battle, other(side), "anti_submarine") else "opening"
+        seen = [
+            replace(g, removal=removal)
+            for g in sub_fire_groups(battle, side, lambda k: _regular(battle, k) and not undetected(battle, k))
+        ]
+        return roll(battle, f"{side} sub first strike", hidden + seen)
+
+    return run
+
+
+def _has_regular_subs(side: Side) -> Callable[[Battle], bool]:
+    return lambda battle: any(
+        battle.setup.unit(k).has("first_strike") and _regular(battle, k) for k, _ in present(battle, side)
+    )
+
+
+def undetected_submerge(side: Side) -> Callable[[Battle], StepResult]:
+    """AARE-SUBDET-undetected-submerge, AARE-SUBDET-decline-becomes-detected: right after opening fire each
+    undetected sub may submerge, enemy destroyers or not; those that stay are detected from now on."""
+    rule = "AARE-SUBDET-undetected-submerge"
+
+    def run(battle: Battle) -> StepResult:
+        det = battle.setup.rules.sub_detection
+        assert det is not None
+        exclude = tuple(f for f in (DETECTED, det.suicide_flag) if f)
+        rules = battle.setup.rules
+        allowed = rules.attacker_subs_may_submerge if side == "attacker" else rules.defender_subs_may_submerge
+        free = sum(
+            n
+            for k, n in present(battle, side)
+            if battle.setup.unit(k).has("submerge") and not k.marked and not any(k.has(f) for f in exclude)
+        )
+        if allowed and free and combat_units(battle, other(side)):
+            decision = ChooseSubmerge(side, free, rule, "after opening fire", exclude, DETECTED)
+            return replace(battle.state, pending=decision), []
+        stacks = make_stacks(
+            (k.with_flag(DETECTED) if k.present and undetected(battle, k) and _regular(battle, k) else k, n)
+            for k, n in battle.state.units(side)
+        )
+        return battle.state.with_units(side, stacks), []
+
+    return run
+
+
+def _has_undetected(side: Side) -> Callable[[Battle], bool]:
+    return lambda battle: any(_regular(battle, k) for k, _ in hidden_subs(battle, side))
+
+
+SUB_DETECTION = Step("sub detection", detection_roll, detection_possible, cycles=1, rule="AARE-SUBDET-one-roll-per-dd")
+SUB_DETECTION_RESULT = Step(
+    "sub detection result",
+    detection_result,
+    lambda battle: bool(battle.state.rolled),
+    cycles=1,
+    rule="AARE-SUBDET-roll-threshold",
+)
+ATTACKER_SUBS = Step(
+    "attacker sub first strike", sub_strike("attacker"), _has_regular_subs("attacker"),
+    rule="AARE-NAVALSEQ-regular-sub-values",
+)  # fmt: skip
+DEFENDER_SUBS = Step(
+    "defender sub first strike", sub_strike("defender"), _has_regular_subs("defender"),
+    rule="AARE-NAVALSEQ-regular-sub-values",
+)  # fmt: skip
+ATTACKER_UNDETECTED_SUBMERGE = Step(
+    "attacker undetected subs submerge", undetected_submerge("attacker"), _has_undetected("attacker"),
+    cycles=1, rule="AARE-SUBDET-undetected-submerge",
+)  # fmt: skip
+DEFENDER_UNDETECTED_SUBMERGE = Step(
+    "defender undetected subs submerge", undetected_submerge("defender"), _has_undetected("defender"),
+    cycles=1, rule="AARE-SUBDET-undetected-submerge",
+)  # fmt: skip

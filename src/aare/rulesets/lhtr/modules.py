@@ -1,0 +1,165 @@
+"""The LHTR 1.3 core module: the options and phase table every Revised-based ruleset starts from."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from aare.rules.options import OptionSpec
+from aare.rules.rule_module import RuleModule, register_module
+from aare.rules.turns import PhaseSpec
+
+LHTR_PHASES: tuple[PhaseSpec, ...] = (
+    PhaseSpec("develop-weapons", "LHTR-TURN-phase-sequence", "Develop weapons"),
+    PhaseSpec("purchase", "LHTR-TURN-phase-sequence", "Purchase units"),
+    PhaseSpec("combat-move", "LHTR-TURN-phase-sequence", "Combat move"),
+    PhaseSpec("conduct-combat", "LHTR-TURN-phase-sequence", "Conduct combat"),
+    PhaseSpec("non-combat-move", "LHTR-TURN-phase-sequence", "Non-combat move"),
+    PhaseSpec("mobilize", "LHTR-TURN-phase-sequence", "Mobilize new units"),
+    PhaseSpec("collect-income", "LHTR-TURN-phase-sequence", "Collect income"),
+)
+
+
+def _phase_table(phases: list[PhaseSpec], ruleset: Any, **_: Any) -> list[PhaseSpec]:
+    """LHTR's seven phases; develop-weapons is dropped when the game is played without research."""
+    table = list(phases) or list(LHTR_PHASES)
+    if not ruleset.options.get("weapons_development", True):
+        table = [p for p in table if p.name != "develop-weapons"]
+    return table
+
+
+def _victory_thresholds(needed: dict[str, int], ruleset: Any, **_: Any) -> dict[str, int]:
+    """Every alliance needs the chosen victory level (LHTR-VICTORY-levels)."""
+    level = int(ruleset.options.get("victory_cities", 9))
+    return {**needed, **{p.side: level for p in ruleset.board.powers}}
+
+
+def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
+    """At the end of a round, the alliance holding its number of victory cities wins (`victory_thresholds`)."""
+    if winner is not None:
+        return winner
+    needed: dict[str, int] = ruleset.modify("victory_thresholds", {})
+    held: dict[str, int] = {}
+    for territory in ruleset.victory_cities():
+        owner = state.owners.get(territory)
+        if owner is not None:
+            side = ruleset.board.side_of(owner)
+            held[side] = held.get(side, 0) + 1
+    winners = [side for side, n in held.items() if side in needed and n >= needed[side]]
+    return winners[0] if winners else None
+
+
+TECHNOLOGIES = (
+    "jet_fighters",
+    "rockets",
+    "super_submarines",
+    "long_range_aircraft",
+    "combined_bombardment",
+    "heavy_bombers",
+)
+BID_PHASE = "setup-bid"
+
+
+def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
+    """No income at all while the power's capital is held by someone else (LHTR-ECON-no-income-capital-lost)."""
+    if state.owners.get(ruleset.board.capital_of(power)) != power:
+        return 0
+    return value
+
+
+def _technologies(techs: tuple[str, ...], **_: Any) -> tuple[str, ...]:
+    """The six Revised technologies (LHTR-TECH-list); no Industrial Technology."""
+    return (*techs, *(t for t in TECHNOLOGIES if t not in techs))
+
+
+def _bid_funds(funds: dict[str, int], ruleset: Any, **_: Any) -> dict[str, int]:
+    """Each side's bid: the options `bid_axis` and `bid_allies` (LHTR-SETUP-bid-placement)."""
+    options = {"Axis": int(ruleset.options.get("bid_axis", 0)), "Allies": int(ruleset.options.get("bid_allies", 0))}
+    return {**funds, **{side: n for side, n in options.items() if n > 0}}
+
+
+def _bid_start(state: Any, ruleset: Any, **_: Any) -> Any:
+    """With a bid, play starts in the setup-bid phase of round 0, with the first power of a bidding side
+    in turn order; `extra["bid"]` holds each side's unspent bid (LHTR-SETUP-bid-placement)."""
+    funds = _bid_funds({}, ruleset)
+    bidders = [p.name for p in ruleset.board.powers if funds.get(p.side, 0) > 0]
+    if not bidders:
+        return state
+    extra = {**state.extra, "bid": {side: n for side, n in funds.items() if n > 0}}
+    return replace(state, round=0, nation=bidders[0], phase=BID_PHASE, extra=extra)
+
+
+LHTR = register_module(
+    RuleModule(
+        id="lhtr",
+        title="Axis & Allies Revised with Larry Harris Tournament Rules 1.3",
+        rule_ids=(
+            "LHTR-TURN-power-order",
+            "LHTR-TURN-phase-sequence",
+            "LHTR-TURN-alliances",
+            "LHTR-TURN-research-optional-phase",
+            "LHTR-VICTORY-levels",
+            "LHTR-VICTORY-check-end-of-round",
+            "LHTR-ECON-no-income-capital-lost",
+            "LHTR-TECH-list",
+            "LHTR-SETUP-bid-placement",
+        ),
+        hooks={
+            "phase_table": _phase_table,
+            "victory": _victory,
+            "victory_thresholds": _victory_thresholds,
+            "income": _income,
+            "technologies": _technologies,
+            "initial_state": _bid_start,
+            "bid_funds": _bid_funds,
+        },
+        options=(
+            OptionSpec(
+                key="victory_cities",
+                type=int,
+                default=9,
+                choices=(8, 9, 10, 12),
+                help="victory cities an alliance must hold at the end of a round to win "
+                "(8 minor, 9 moderate, 10 major, 12 total)",
+                rule_id="LHTR-VICTORY-levels",
+            ),
+            OptionSpec(
+                key="weapons_development",
+                type=bool,
+                default=True,
+                help="whether powers may buy research dice (off: the develop-weapons phase is skipped)",
+                rule_id="LHTR-TURN-research-optional-phase",
+            ),
+            OptionSpec(
+                key="bid_axis",
+                type=int,
+                default=0,
+                minimum=0,
+                help="IPCs the Axis powers spend on extra units before round 1 (Germany, then Japan)",
+                rule_id="LHTR-SETUP-bid-placement",
+            ),
+            OptionSpec(
+                key="bid_allies",
+                type=int,
+                default=0,
+                minimum=0,
+                help="IPCs the Allied powers spend on extra units before round 1 (USSR, then UK, then US)",
+                rule_id="LHTR-SETUP-bid-placement",
+            ),
+            OptionSpec(
+                key="bid_needs_own_unit",
+                type=bool,
+                default=False,
+                help="club rule: bid units only go where the power already has a unit",
+                rule_id="LHTR-SETUP-bid-placement",
+            ),
+            OptionSpec(
+                key="complex_needs_ipc",
+                type=bool,
+                default=False,
+                help="a new industrial complex needs a territory worth at least 1 IPC",
+                rule_id="LHTR-MOBILIZE-new-complex-zero-value",
+            ),
+        ),
+    )
+)
