@@ -19,6 +19,9 @@ from aare.errors import MalformedInput
 class _Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    # the power acting: needed in a team turn, where several act at once; elsewhere it must be the power to act
+    power: str = ""
+
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_defaults=True) | {"type": self.type}  # type: ignore[attr-defined]
 

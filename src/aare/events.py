@@ -277,3 +277,65 @@ class GameEnded(Event):
 
     def apply(self, state: GameState) -> GameState:
         return replace(state, winner=self.winner)
+
+
+@dataclass(frozen=True)
+class TeamTurnStarted(Event):
+    """A team turn begins in `round`: every one of `powers` acts, each from `phase` on at its own pace."""
+
+    type: ClassVar[str] = "team_turn_started"
+    round: int
+    powers: tuple[str, ...]
+    phase: str
+    rule_id: str = "AARHE-ORDER-team-concurrency"
+
+    def apply(self, state: GameState) -> GameState:
+        members = {p: {"phase": self.phase, "status": "acting", "pending": None} for p in self.powers}
+        return replace(state, round=self.round, nation=self.powers[0], phase=self.phase, pending=None,
+                       members=members)
+
+
+@dataclass(frozen=True)
+class MemberFocused(Event):
+    """The state turns to one member of a team turn: `nation`, `phase` and `pending` become its own."""
+
+    type: ClassVar[str] = "member_focused"
+    power: str
+
+    def apply(self, state: GameState) -> GameState:
+        member = state.members[self.power]
+        extra = {**state.extra, **member.get("extra", {})}
+        return replace(state, nation=self.power, phase=member["phase"], pending=member["pending"], extra=extra)
+
+
+@dataclass(frozen=True)
+class MemberReleased(Event):
+    """The focused member's place is stored with `status`, with the `private` records of `extra` that each
+    member keeps for itself (its battles, its turn record); the state shows the team again: its first member
+    and `phase`, the team's earliest phase."""
+
+    type: ClassVar[str] = "member_released"
+    power: str
+    status: str
+    phase: str
+    private: tuple[str, ...] = ()
+
+    def apply(self, state: GameState) -> GameState:
+        mine: dict[str, Any] = {"phase": state.phase, "status": self.status, "pending": state.pending}
+        own = {k: state.extra[k] for k in self.private if k in state.extra}
+        if own:
+            mine["extra"] = own
+        members = {**state.members, self.power: mine}
+        extra = {k: v for k, v in state.extra.items() if k not in self.private}
+        return replace(state, nation=next(iter(members)), phase=self.phase, pending=None, members=members,
+                       extra=extra)
+
+
+@dataclass(frozen=True)
+class TeamTurnEnded(Event):
+    """Every member of the team has ended its turn."""
+
+    type: ClassVar[str] = "team_turn_ended"
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, members={})

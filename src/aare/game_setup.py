@@ -13,24 +13,29 @@ from aare.state.unit_stacks import Stack, normalise
 
 
 def new_game(ruleset_id: str, options: Mapping[str, Any] | None = None, seed: int | None = None) -> GameLog:
-    """A new game of `ruleset_id`: set-up units, owners and banks, round 1, the first power to move."""
+    """A new game of `ruleset_id`: set-up units, owners and banks, round 1, the first turn's power (or team)
+    to move."""
     ruleset = load_ruleset(ruleset_id, options)
     board = ruleset.board
     stacks: dict[str, list[Stack]] = {}
     for placed in board.setup:
         for unit, count in placed.units.items():
             stacks.setdefault(placed.space, []).append(Stack(placed.power, unit, count))
+    first_turn = ruleset.turn_order(1).turns[0]
+    first_phase = ruleset.phase_table()[0].name
+    members = {p: {"phase": first_phase, "status": "acting", "pending": None} for p in first_turn.powers}
     state = GameState(
         ruleset=ruleset.id,
         options=dict(ruleset.options),
         round=1,
-        nation=board.powers[0].name,
-        phase=ruleset.phase_table()[0].name,
+        nation=first_turn.powers[0],
+        phase=first_phase,
         owners={s.name: s.owner for s in board.land() if s.owner},
         units={space: normalise(group) for space, group in stacks.items()},
         banks=dict(board.bank),
         dice=DiceState(secrets.randbits(62) if seed is None else seed),
         techs={p.name: () for p in board.powers},
+        members=members if first_turn.is_team else {},
     )
     state = ruleset.modify("initial_state", state)
     return GameLog(state)

@@ -3,6 +3,7 @@ every log checked to replay bit for bit. `selfplay(...)` returns the report `aar
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -52,16 +53,19 @@ def play_game(
     violations: list[str] = []
     stuck: list[str] = []
     actions = 0
+    turns = random.Random(seed)  # which member of a team turn acts next
     while game.state.winner is None and game.state.round <= rounds and actions < max_actions:
         before = game.state
+        power = turns.choice(game.to_act()) if game.state.members else None
+        player = game if power is None else game.acting_as(power)
         try:
-            action = bot.choose(game)
+            action = bot.choose(player)
         except NoLegalAction as exc:
             stuck.append(str(exc))
-            if len(stuck) > max_stuck or not _back_out(game):
+            if len(stuck) > max_stuck or not _back_out(player):
                 break
             before, action = game.state, EndPhase()
-        events = game.apply(action)
+        events = player.apply(action)
         actions += 1
         if check:
             found = check_step(before, events, game.state, ruleset)

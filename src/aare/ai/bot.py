@@ -44,7 +44,7 @@ def legal_or_stuck(game: Game) -> list[Any]:
     state = game.state
     where = f"round {state.round}, {state.nation}, {state.phase}"
     try:
-        Game(GameLog(state)).apply(EndPhase())
+        Game(GameLog(game.log.state)).apply(EndPhase(), getattr(game, "power", None))
     except IllegalAction as exc:
         raise NoLegalAction(f"no legal action ({where}): end_phase refused: {exc}") from None
     raise NoLegalAction(f"no legal action ({where})")

@@ -7,7 +7,7 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
@@ -119,6 +119,11 @@ class Board:
     def side_of(self, power: str) -> str:
         return self.power(power).side
 
+    def player_of(self, power: str) -> str:
+        """The power whose player plays `power`: itself, or the power named by `played_by`."""
+        found = self.power(power)
+        return found.played_by or found.name
+
     def land(self) -> tuple[Space, ...]:
         return tuple(s for s in self.spaces.values() if s.is_land)
 
@@ -177,6 +182,7 @@ _POWER: _Spec = {
     "capital": ("str", True),
     "colour": ("str", True),
     "aliases": ("strs", False),
+    "played_by": ("str", False),
 }
 _LAND: _Spec = {
     "name": ("str", True),
@@ -390,6 +396,14 @@ class _Loader:
             capitals[capital] = name
             aliases = tuple(entry.get("aliases", ()))
             powers.append(Power(name, entry["side"], capital, entry["colour"], order, aliases))
+        for entry in entries:
+            if "played_by" in entry:
+                key = f"power.{entry['name']}.played_by"
+                player = self.resolve(self.power_index, entry["played_by"], key, "power")
+                if player == entry["name"] or any(e["name"] == player and "played_by" in e for e in entries):
+                    self.fail(key, f"{player} cannot play {entry['name']}: it must be a power with a player of its own")
+                index = next(i for i, p in enumerate(powers) if p.name == entry["name"])
+                powers[index] = replace(powers[index], played_by=player)
         return tuple(powers)
 
     def canals(self, raw: Mapping[str, Any], spaces: Mapping[str, Space]) -> tuple[Canal, ...]:

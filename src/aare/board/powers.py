@@ -9,7 +9,8 @@ SIDES = ("Axis", "Allies")
 
 @dataclass(frozen=True)
 class Power:
-    """A playing power: its side, capital territory, map colour and place in the turn order (0 = first)."""
+    """A playing power: its side, capital territory, map colour and place in the board's order (0 = first);
+    `played_by` names the power whose player plays it, when it has no player of its own."""
 
     name: str
     side: str
@@ -17,3 +18,4 @@ class Power:
     colour: str
     order: int
     aliases: tuple[str, ...] = ()
+    played_by: str | None = None

@@ -24,8 +24,11 @@ def end_of_turn_events(state: GameState, ruleset: Ruleset) -> list[Event]:
     damage (LHTR-NAVALCOMBAT-battleship-repair: every power's, at the end of each power's turn)."""
     units = ruleset.units
     events: list[Event] = []
+    playing = state.teammates_in_play()  # a team turn: the members still playing keep their marks
     for space in sorted(state.units):
         for stack in state.units[space]:
+            if stack.owner in playing:
+                continue
             flags = tuple(f for f in stack.flags if not f.startswith(TURN_FLAG))
             damage = 0 if units[stack.unit].has("repairs") else stack.damage
             after = replace(stack, moved=0, flags=flags, damage=damage)

@@ -20,12 +20,15 @@ from aare.state.game_state import GameState
 
 @dataclass
 class TurnContext:
-    """The state an action is judged against, the ruleset, and the dice it may roll."""
+    """The state an action is judged against, the ruleset, and the dice it may roll. In a team turn `acting`
+    is the power acting and `focus` the member whose play the state is focused on (None between members)."""
 
     state: GameState
     ruleset: Ruleset
     dice: DiceSource | None = None
     events: list[Event] = field(default_factory=list)
+    acting: str | None = None
+    focus: str | None = None
 
     @property
     def power(self) -> str:

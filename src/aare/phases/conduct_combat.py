@@ -39,6 +39,7 @@ from aare.state.game_state import GameState
 
 KEY = "combat"
 ORDER_RULE = "LHTR-COMBAT-battle-order"
+TEAM_RULE = "AARHE-ORDER-team-concurrency"
 ROCKETS = "rockets"
 ROCKET_RANGE = 3
 
@@ -411,6 +412,10 @@ class ConductCombat(PhaseHandler):
 
     def _choose(self, ctx: TurnContext, space: str) -> BattleSite:
         space = ctx.ruleset.board.resolve(space)
+        for member, place in ctx.state.members.items():  # a team turn: one battle at a time in a space
+            current = (place.get("extra", {}).get(KEY) or {}).get("current")
+            if member != ctx.state.nation and current and current.get("space") == space:
+                raise IllegalAction(f"{member}'s battle in {space} is not over", TEAM_RULE)
         sites = open_battles(ctx.state, ctx.ruleset)
         here = [s for s in sites if s.space == space]
         if not here:

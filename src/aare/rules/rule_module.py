@@ -17,6 +17,8 @@ HOOKS: dict[str, str] = {
     "victory_cities": "territory -> city name of the cities that count for victory",
     "initial_state": "the game state at set-up, before the first action",
     "phase_table": "the ordered list of phases of a turn",
+    "turn_order": "the turns of a round (TurnOrder): one power each, or teams acting together, context: round",
+    "member_records": "keys of state.extra that each member of a team turn keeps for itself (set of str)",
     "phase_actions": "PhaseExtension objects adding actions to a phase, context: phase, state",
     "income": "a power's income at collect-income, context: power, state",
     "technologies": "the technologies a power may research (ids)",

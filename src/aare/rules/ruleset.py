@@ -20,7 +20,7 @@ from aare.rules.effects import Effect, Explained, modify_value
 from aare.rules.options import OptionSpec, OptionValue, resolve_options
 from aare.rules.registry import data_file, data_names
 from aare.rules.rule_module import RuleModule, registered_modules
-from aare.rules.turns import PhaseSpec
+from aare.rules.turns import PhaseSpec, TurnOrder
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,17 @@ class Ruleset:
         """The phases of a turn, in order."""
         table: list[PhaseSpec] = self.modify("phase_table", [])
         return table
+
+    def phase_spec(self, name: str) -> PhaseSpec | None:
+        return next((p for p in self.phase_table() if p.name == name), None)
+
+    def turn_order(self, round_: int = 1) -> TurnOrder:
+        """The turns of round `round_`: by default each power of the board alone, in the board's order; the
+        `turn_order` hook may group powers into team turns or change the order of a round. Powers played by
+        another power's player keep turns of their own."""
+        default = TurnOrder.one_power_each(p.name for p in self.board.powers)
+        order: TurnOrder = self.modify("turn_order", default, round=round_)
+        return order
 
     def victory_cities(self) -> dict[str, str]:
         result: dict[str, str] = self.modify("victory_cities", self.board.victory_cities())

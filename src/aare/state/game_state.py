@@ -31,6 +31,11 @@ class GameState:
     (spaces without units are absent); `extra` holds ruleset-specific state keyed by rule module id
     (e.g. a treaty's status); `pending` is a decision some power must answer before play goes on;
     `version` counts the actions applied so far.
+
+    In a team turn `members` maps each acting power to its own place in the turn: `{"phase", "status"
+    ("acting", "waiting" for a joint phase, "done"), "pending"}`; `nation` and `phase` then name the team's
+    first member and its earliest phase, except while one member's action is judged (the engine focuses the
+    state on that member). Outside team turns `members` is empty and absent from the JSON form.
     """
 
     ruleset: str
@@ -47,6 +52,12 @@ class GameState:
     extra: Mapping[str, Any] = field(default_factory=dict)
     winner: str | None = None
     version: int = 0
+    members: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def teammates_in_play(self) -> frozenset[str]:
+        """In a team turn, the other members that have not ended their turn: their units' marks of this turn
+        are their own to keep (empty outside team turns)."""
+        return frozenset(p for p, m in self.members.items() if p != self.nation and m.get("status") != "done")
 
     def stacks(self, space: str) -> tuple[Stack, ...]:
         return self.units.get(space, ())
@@ -64,6 +75,12 @@ class GameState:
         return replace(self, units=units)
 
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        if self.members:
+            out["members"] = {p: dict(m) for p, m in self.members.items()}
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -93,7 +110,7 @@ class GameState:
         if raw.get("format_version") != FORMAT_VERSION:
             raise MalformedInput(f"unsupported state format version {raw.get('format_version')!r}")
         expected = set(GameState(**_EMPTY).to_json())
-        missing, unknown = expected - set(raw), set(raw) - expected
+        missing, unknown = expected - set(raw), set(raw) - expected - {"members"}
         if missing or unknown:
             raise MalformedInput(f"game state: missing {sorted(missing)}, unknown {sorted(unknown)}")
         _check(raw, "ruleset", str)
@@ -120,6 +137,9 @@ class GameState:
             raise MalformedInput("game state: pending must be an object or null")
         if raw["winner"] is not None and not isinstance(raw["winner"], str):
             raise MalformedInput("game state: winner must be text or null")
+        members = raw.get("members", {})
+        if not isinstance(members, dict) or not all(isinstance(m, dict) for m in members.values()):
+            raise MalformedInput("game state: members must map powers to objects")
         return GameState(
             ruleset=raw["ruleset"],
             options=dict(raw["options"]),
@@ -135,6 +155,7 @@ class GameState:
             extra=dict(raw["extra"]),
             winner=raw["winner"],
             version=raw["version"],
+            members={p: dict(m) for p, m in members.items()},
         )
 
     def canonical_json(self) -> str:
