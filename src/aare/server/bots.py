@@ -29,16 +29,19 @@ def bot_step(service: GameService, game_id: str) -> bool:
     found = service.bot_seat_to_act(game_id)
     if found is None:
         return False
-    live, seat = found
+    live, seat, power = found
     actor = Actor(bot_seat=seat.name)
     bot = make_bot(seat.bot or "random", bot_seed(game_id, live.version))
     try:
         try:
-            action = bot.choose(Game(live.fork().log))
+            player = Game(live.fork().log).acting_as(power)
+            action = bot.choose(player)
+            if live.state.members:
+                action = action.model_copy(update={"power": power})
         except NoLegalAction:
             if service.back_out_phase(live, actor):
                 return True
-            action = EndPhase()
+            action = EndPhase(power=power if live.state.members else "")
         service.submit(game_id, actor, action, live.version)
     except VersionConflict:
         return True  # someone else moved the game on: look again

@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from aare.events import DiceRolled, Event, PhaseEntered
+from aare.events import DiceRolled, Event, MemberFocused, PhaseEntered, TeamTurnEnded, TeamTurnStarted
 
 SCHEME = "hmac-sha256-v1"
 
@@ -61,12 +61,21 @@ class CommittedDice:
         return values
 
 
-def nation_after(nation: str, events: Iterable[Event]) -> str:
-    """The nation to move after `events`, starting from `nation`."""
+def turn_after(nation: str, events: Iterable[Event]) -> tuple[str, bool]:
+    """The power holding the turn after `events` (a team's first member), starting from `nation`, and whether
+    a new turn began. Inside a team turn (its entries begin by focusing a member) members change phases
+    without changing the turn."""
+    team, new = False, False
     for event in events:
-        if isinstance(event, PhaseEntered):
-            nation = event.nation
-    return nation
+        if isinstance(event, MemberFocused):
+            team = True
+        elif isinstance(event, TeamTurnStarted):
+            team, new, nation = True, True, event.powers[0]
+        elif isinstance(event, TeamTurnEnded):
+            team = False
+        elif isinstance(event, PhaseEntered) and not team and event.nation != nation:
+            nation, new = event.nation, True
+    return nation, new
 
 
 def dice_count(events: Iterable[Event]) -> int:

@@ -20,7 +20,7 @@ from aare.errors import ReplayMismatch
 from aare.events import Event, event_from_json
 from aare.game_log import GameLog
 from aare.server.errors import NotFound
-from aare.server.fair_dice import dice_count, nation_after
+from aare.server.fair_dice import dice_count, turn_after
 from aare.server.schema import dice_turns, games, log_entries
 from aare.state.game_state import GameState
 
@@ -67,7 +67,7 @@ class LiveGame:
         if self.version <= self.dice_from_seq:
             return False  # an imported entry: its dice came from elsewhere
         self.dice_used += dice_count(events)
-        if nation_after(before, events) != before:
+        if turn_after(before, events)[1]:
             self.turn += 1
             self.dice_used = 0
             return True

@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from aare.engine import Game
+from aare.errors import AareError
+from aare.game_log import GameLog
 from aare.rules.ruleset import load_ruleset
 from aare.state.game_state import GameState
 
@@ -40,22 +43,26 @@ def seat_names(ruleset_id: str, options: Mapping[str, Any], seating: str) -> lis
     if seating not in SEATINGS:
         raise ValueError(f"seating must be one of {SEATINGS}")
     powers = sorted(load_ruleset(ruleset_id, options).board.powers, key=lambda p: p.order)
-    names = [p.name if seating == "nations" else p.side for p in powers]
+    names = [p.name if seating == "nations" else p.side for p in powers if p.played_by is None]
     return list(dict.fromkeys(names))
 
 
 def seat_of(state: GameState, seating: str, power: str) -> str:
-    """The seat that plays `power`."""
-    if seating == "nations":
+    """The seat that plays `power` (a power played by another power's player sits with that player)."""
+    board = load_ruleset(state.ruleset, state.options).board
+    try:
+        player = board.player_of(power)
+    except AareError:
         return power
-    side = {p.name: p.side for p in load_ruleset(state.ruleset, state.options).board.powers}
-    return side.get(power, power)
+    return player if seating == "nations" else board.side_of(player)
+
+
+def acting_powers(state: GameState) -> list[str]:
+    """The powers that may act now, in turn order: the power whose turn it is, or the one a pending decision
+    names (e.g. a defender choosing casualties); in a team turn every member still playing."""
+    return Game(GameLog(state)).to_act()
 
 
 def acting_power(state: GameState) -> str:
-    """The power that must act now: the one a pending decision names (e.g. a defender choosing casualties),
-    else the power whose turn it is."""
-    pending = state.pending
-    if pending is not None and isinstance(pending.get("power"), str):
-        return str(pending["power"])
-    return state.nation
+    """The first power that may act now (the power whose turn it is once the game is over)."""
+    return next(iter(acting_powers(state)), state.nation)

@@ -24,18 +24,20 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from aare.actions import parse_action
 from aare.engine import Game
 from aare.errors import AareError
 from aare.events import apply_events
 from aare.game_log import GameLog
 from aare.game_setup import new_game
+from aare.rules.ruleset import load_ruleset
 from aare.server import db, timing
 from aare.server.broker import Broker
 from aare.server.errors import BadRequest, Forbidden, NotFound, Outdated, ServiceError, VersionConflict
 from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
 from aare.server.schema import dice_turns, games, log_entries, seats, users
-from aare.server.seats import BOTS, SEATINGS, Seat, acting_power, seat_names, seat_of
+from aare.server.seats import BOTS, SEATINGS, Seat, acting_power, acting_powers, seat_names, seat_of
 from aare.server.views import dumps, entry_message, player_view
 
 log = logging.getLogger("aare.server")
@@ -196,26 +198,35 @@ class GameService:
         state = live.state
         acting = acting_power(state)
         acting_seat = seat_of(state, live.seating, acting)
+        everyone = acting_powers(state)
+        seats_acting = [seat_of(state, live.seating, p) for p in everyone]
         return {
             **self._summary(row, seat_map),
             "state_hash": live.state_hash,
             "to_act": acting,
             "acting_seat": acting_seat,
+            "acting": everyone,
+            "acting_seats": list(dict.fromkeys(seats_acting)),
             "your_seats": mine,
-            "your_turn": acting_seat in mine and state.winner is None,
+            "your_turn": any(s in mine for s in seats_acting) and state.winner is None,
             "dice": {"scheme": SCHEME, "turn": live.turn, "commitment": turn["commitment"] if turn else None},
             **player_view(state, mine),
         }
 
-    def legal(self, game_id: str, user_id: int, space: str | None = None) -> dict[str, Any]:
-        """The legal actions of the caller now (none when it does not hold the acting seat)."""
+    def legal(self, game_id: str, user_id: int, space: str | None = None,
+              power: str | None = None) -> dict[str, Any]:
+        """The legal actions of the caller now, for `power` (default: the first acting power whose seat the
+        caller holds); none when it holds no acting seat."""
         live, seat_map, _ = self.load(game_id)
-        acting = acting_power(live.state)
-        seat = seat_map[seat_of(live.state, live.seating, acting)]
-        mine = Actor(user_id=user_id).holds(seat) and live.state.winner is None
-        actions = [a.to_json() for a in Game(live.log).legal_actions(space)] if mine else []
-        return {"version": live.version, "to_act": acting, "seat": seat.name, "your_turn": mine,
-                "actions": actions}
+        caller = Actor(user_id=user_id)
+        everyone = acting_powers(live.state)
+        held = [p for p in everyone if caller.holds(seat_map[seat_of(live.state, live.seating, p)])]
+        acting = power if power is not None else next(iter(held), acting_power(live.state))
+        seat = seat_map.get(seat_of(live.state, live.seating, acting))
+        mine = seat is not None and acting in held and live.state.winner is None
+        actions = [a.to_json() for a in Game(live.log).legal_actions(space, acting)] if mine else []
+        return {"version": live.version, "to_act": acting, "acting": everyone, "seat": seat.name if seat else None,
+                "your_turn": mine, "actions": actions}
 
     def entries_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
         """Messages for the stored entries after `version` (as live updates send them)."""
@@ -328,11 +339,12 @@ class GameService:
 
     def _prepare_on(self, live: LiveGame, seat_map: Mapping[str, Seat], actor: Actor, action: Any,
                     version: int) -> PreparedAction:
-        seat = self._check_turn(live, seat_map, actor, version)
+        parsed = parse_action(action)
+        seat, power = self._check_turn(live, seat_map, actor, version, parsed.power or None)
         with timing.span("rules"):
             work = live.fork()
             before = work.state.nation
-            Game(work.log, CommittedDice(work.seed, live.id, work.turn, work.dice_used)).apply(action)
+            Game(work.log, CommittedDice(work.seed, live.id, work.turn, work.dice_used)).apply(parsed, power)
             new_turn = work.appended(before)
             if new_turn:
                 work.seed = new_seed()
@@ -345,8 +357,8 @@ class GameService:
                         "revealed": {"turn": live.turn, "seed": live.seed.hex()}}
             message = entry_message(live.id, live.version, entry, work.state, work.state_hash, actor.label,
                                     acting_power(work.state), dice)
-        next_seat = seat_map[seat_of(work.state, work.seating, acting_power(work.state))]
-        return PreparedAction(live, work, actor, action, seat.name, new_turn, next_seat.bot is not None, row,
+        next_seats = [seat_map[seat_of(work.state, work.seating, p)] for p in acting_powers(work.state)]
+        return PreparedAction(live, work, actor, action, seat.name, new_turn, any(s.bot for s in next_seats), row,
                               message)
 
     def commit(self, prepared: PreparedAction) -> dict[str, Any]:
@@ -399,21 +411,34 @@ class GameService:
 
         return self.writer.submit(store, after=published)
 
-    def undo(self, game_id: str, actor: Actor, version: int) -> dict[str, Any]:
-        """Take back the last action (within the phase, never past a die roll: `Game.undo`'s rules)."""
+    def undo(self, game_id: str, actor: Actor, version: int, power: str | None = None) -> dict[str, Any]:
+        """Take back the caller's last action (within the phase, never past a die roll: `Game.undo`'s rules; in a
+        team turn, the last action of `power` or of the caller's acting power, the others' later ones kept)."""
         live, seat_map, _ = self.load(game_id)
-        self._check_turn(live, seat_map, actor, version)
+        _, acting = self._check_turn(live, seat_map, actor, version, power)
         work = live.fork()
-        Game(work.log).undo()
+        Game(work.log).undo(acting if live.state.members else None)
         return self._truncate(live, work, actor)
 
     def _truncate(self, live: LiveGame, work: LiveGame, actor: Actor) -> dict[str, Any]:
-        """Store `work`, a copy of `live` with its last entries taken back (none with dice or a new turn)."""
+        """Store `work`, a copy of `live` with entries taken back (none with dice or a new turn): the stored
+        entries from the first that differs on are replaced by `work`'s."""
         work.state_hash = work.state.hash()
+        same = 0
+        for old, new in zip(live.log.entries, work.log.entries, strict=False):
+            if old.to_json() != new.to_json():
+                break
+            same += 1
         with db.write(self.engine) as conn:
             self._bump_version(conn, live.id, live.version, work)
             conn.execute(delete(log_entries).where(log_entries.c.game_id == live.id,
-                                                   log_entries.c.seq >= work.version))
+                                                   log_entries.c.seq >= same))
+            state = work.log.replay(same)
+            for seq in range(same, len(work.log.entries)):
+                entry = work.log.entries[seq]
+                state = replace(apply_events(state, entry.events), version=seq + 1)
+                self._insert_entry(conn, live.id, seq, entry.action, entry.events, state.hash(), actor.label,
+                                   time.time())
         self.cache.put(work, force=True)
         message = {"kind": "undo", "game_id": live.id, "version": work.version, "state_hash": work.state_hash,
                    "actor": actor.label, "to_act": acting_power(work.state)}
@@ -429,15 +454,25 @@ class GameService:
         except Exception:
             log.exception("could not publish an update of game %s", game_id)
 
-    def _check_turn(self, live: LiveGame, seat_map: Mapping[str, Seat], actor: Actor, version: int) -> Seat:
-        acting = acting_power(live.state)
-        seat = seat_map[seat_of(live.state, live.seating, acting)]
+    def _check_turn(self, live: LiveGame, seat_map: Mapping[str, Seat], actor: Actor, version: int,
+                    power: str | None = None) -> tuple[Seat, str]:
+        """The seat and power the actor acts for: `power` if named, else the first acting power whose seat it
+        holds (Forbidden when it holds none). `version` must be current, except in a team turn, where the
+        entries since it may be other members' actions (two seats of a team act at once)."""
+        state = live.state
+        everyone = acting_powers(state)
+        if power is not None:
+            acting = load_ruleset(state.ruleset, state.options).board.resolve_power(power)
+        else:
+            acting = next((p for p in everyone if actor.holds(seat_map[seat_of(state, live.seating, p)])),
+                          everyone[0] if everyone else state.nation)
+        seat = seat_map[seat_of(state, live.seating, acting)]
         if not actor.holds(seat):
             raise Forbidden(f"{acting} is to act, and you do not hold the seat {seat.name!r} ({seat.holder})",
                             seat=seat.name, power=acting)
-        if version != live.version:
+        if version != live.version and not _others_since(live, version, acting):
             raise VersionConflict(live.version)
-        return seat
+        return seat, acting
 
     def _bump_version(self, conn: Connection, game_id: str, version: int, work: LiveGame) -> None:
         done = conn.execute(BUMP_VERSION, {"game_id": game_id, "expected": version, "version": work.version,
@@ -453,13 +488,16 @@ class GameService:
 
     # -- bots -----------------------------------------------------------------------------------------
 
-    def bot_seat_to_act(self, game_id: str) -> tuple[LiveGame, Seat] | None:
-        """The live game and the acting seat, when a bot holds it and the game goes on."""
+    def bot_seat_to_act(self, game_id: str) -> tuple[LiveGame, Seat, str] | None:
+        """The live game, the first acting seat a bot holds and the power it acts for, while the game goes on."""
         live, seat_map, row = self.load(game_id)
-        seat = seat_map[seat_of(live.state, live.seating, acting_power(live.state))]
-        if seat.bot is None or live.state.winner is not None or row.bot_error:
+        if live.state.winner is not None or row.bot_error:
             return None
-        return live, seat
+        for power in acting_powers(live.state):
+            seat = seat_map[seat_of(live.state, live.seating, power)]
+            if seat.bot is not None:
+                return live, seat, power
+        return None
 
     def record_bot_error(self, game_id: str, message: str) -> None:
         with db.write(self.engine) as conn:
@@ -548,6 +586,18 @@ def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:
     if name in BOTS:
         return {"user_id": None, "bot": name}
     raise BadRequest(f"seat {seat!r}: {spec!r} is not 'me', 'open' or a bot ({', '.join(BOTS)})")
+
+
+def _others_since(live: LiveGame, version: int, power: str) -> bool:
+    """Whether every entry after `version` is another power's action in the team turn still being played."""
+    if not live.state.members or not 0 <= version < live.version:
+        return False
+    for entry in live.log.entries[version:]:
+        if (entry.action or {}).get("power") in (None, power):
+            return False
+        if any(e.type in ("team_turn_started", "team_turn_ended") for e in entry.events):
+            return False
+    return True
 
 
 def _undoable(entry: Any) -> bool:

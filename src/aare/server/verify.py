@@ -10,7 +10,7 @@ from typing import Any
 from aare.errors import MalformedInput, ReplayMismatch
 from aare.events import DiceRolled
 from aare.game_log import GameLog
-from aare.server.fair_dice import SCHEME, commitment, die, nation_after
+from aare.server.fair_dice import SCHEME, commitment, die, turn_after
 
 
 @dataclass
@@ -86,8 +86,8 @@ def verify_export(raw: Any) -> VerifyReport:
                             f"entry {seq}: die {index} of turn {turn} shows {value}, its seed gives {expected}"
                         )
                 index += 1
-        after = nation_after(nation, events)
-        if after != nation:
+        after, new_turn = turn_after(nation, events)
+        if new_turn:
             if turn in turns and seeds.get(turn) is None:
                 report.problems.append(f"turn {turn} is over but its seed was not revealed")
             nation, turn, index, started = after, turn + 1, 0, seq + 1

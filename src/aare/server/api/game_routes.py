@@ -55,8 +55,9 @@ def view_game(game_id: str, who: OptionalCaller, ctx: Ctx) -> dict[str, Any]:
 
 @router.get("/games/{game_id}/legal", summary="Your legal actions now", response_model=LegalOut,
             responses=errors(401, 404))
-def legal_actions(game_id: str, who: AnyCaller, ctx: Ctx, space: SpaceQuery = None) -> dict[str, Any]:
-    return ctx.service.legal(game_id, who.user.id, space)
+def legal_actions(game_id: str, who: AnyCaller, ctx: Ctx, space: SpaceQuery = None,
+                  power: str | None = None) -> dict[str, Any]:
+    return ctx.service.legal(game_id, who.user.id, space, power)
 
 
 @router.post(
@@ -77,7 +78,7 @@ async def submit_action(game_id: str, body: ActionRequest, creds: Credentials, c
 @router.post("/games/{game_id}/undo", summary="Take back your last action (never past a die roll)",
              response_model=UndoOut, responses=errors(400, 401, 403, 404, 409, 422))
 def undo(game_id: str, body: VersionRequest, who: PostingCaller, ctx: Ctx) -> dict[str, Any]:
-    return ctx.service.undo(game_id, Actor(user_id=who.user.id), body.version)
+    return ctx.service.undo(game_id, Actor(user_id=who.user.id), body.version, body.power)
 
 
 @router.post("/games/{game_id}/seats/{seat}/take", summary="Take an open seat", status_code=204,

@@ -102,6 +102,9 @@ class GameView(GameSummary):
     state_hash: str
     to_act: str = Field(description="the power that must act now (a pending decision's power, else the nation)")
     acting_seat: str
+    acting: list[str] = Field(default_factory=list, description="every power that may act now (several in a "
+                              "team turn); an action names its power in its `power` field")
+    acting_seats: list[str] = Field(default_factory=list)
     your_seats: list[str]
     your_turn: bool
     dice: DiceInfo
@@ -112,7 +115,8 @@ class GameView(GameSummary):
 class LegalOut(BaseModel):
     version: int
     to_act: str
-    seat: str
+    acting: list[str] = Field(default_factory=list)
+    seat: str | None
     your_turn: bool
     actions: list[dict[str, Any]]
 
@@ -124,6 +128,7 @@ class ActionRequest(BaseModel):
 
 class VersionRequest(BaseModel):
     version: int
+    power: str | None = Field(default=None, description="in a team turn: the power whose last action to take back")
 
 
 class DiceChange(BaseModel):
