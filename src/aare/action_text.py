@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aare.board.notation import parse_units
-from aare.errors import MalformedInput
+from aare.errors import AareError, MalformedInput
 from aare.rules.ruleset import Ruleset
 
 _ARROW = re.compile(r"\s*->\s*")
@@ -45,7 +45,20 @@ def _split_units_and_space(text: str, ruleset: Ruleset) -> tuple[str, str]:
 
 
 def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
-    """The JSON form of an action written in text notation; MalformedInput when it cannot be read."""
+    """The JSON form of an action written in text notation; MalformedInput when it cannot be read. A power's
+    name and a colon before the action name the power acting (a team turn): `POWER: end phase`."""
+    head, sep, tail = text.partition(":")
+    if sep and head.strip():
+        try:
+            power = ruleset.board.resolve_power(head.strip())
+        except AareError:
+            power = ""
+        if power:
+            return {**_parse_action_text(tail, ruleset), "power": power}
+    return _parse_action_text(text, ruleset)
+
+
+def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     verb, _, rest = text.strip().partition(" ")
     verb, rest = verb.lower(), rest.strip()
     if verb in ("end", "end_phase", "done") and rest.lower() in ("", "phase", "turn"):
@@ -173,6 +186,12 @@ def parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
 
 def format_action(action: Mapping[str, Any]) -> str:
     """Text notation of an action's JSON form (the inverse of `parse_action_text`)."""
+    if action.get("power"):
+        return f"{action['power']}: {_format_action(action)}"
+    return _format_action(action)
+
+
+def _format_action(action: Mapping[str, Any]) -> str:
     kind = action.get("type")
     if kind == "end_phase":
         return "end phase"
@@ -284,6 +303,12 @@ def format_event(event: Mapping[str, Any]) -> str:
         return f"{event['power']} develops {event['tech']}"
     if kind == "game_ended":
         return f"game over: {event['winner']} win ({event['reason']})"
+    if kind == "team_turn_started":
+        return f"— round {event['round']}, team turn of {', '.join(event['powers'])}: {event['phase']}"
+    if kind == "member_released" and event["status"] != "acting":
+        return f"{event['power']} {'waits for its team' if event['status'] == 'waiting' else 'ends its turn'}"
+    if kind in ("member_focused", "member_released", "team_turn_ended"):
+        return ""
     if kind == "decision_pending":
         return f"waiting for: {format_decision(event['decision'])}" if event["decision"] else "decision answered"
     if kind == "extra_set" and event["key"] in QUIET_RECORDS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -128,3 +129,42 @@ def test_one_battle_at_a_time_in_a_space() -> None:
     game.log.state = replace(state, phase="conduct-combat", members=members)
     with pytest.raises(IllegalAction, match="Japan's battle in Ukraine S.S.R. is not over"):
         game.apply({"type": "fight", "space": "Ukraine S.S.R."}, power="Germany")
+
+
+def test_text_notation_names_the_acting_power_and_round_trips() -> None:
+    from aare.action_text import format_action, parse_action_text
+
+    game = _game()
+    action = parse_action_text("Japan: buy 2 infantry", game.ruleset)
+    assert action == {"type": "purchase", "units": "2 infantry", "power": "Japan"}
+    assert format_action(action) == "Japan: buy 2 infantry"
+    assert parse_action_text(format_action(action), game.ruleset) == action
+    casualties = parse_action_text("casualties United States: 1 infantry", game.ruleset)
+    assert "power" not in casualties
+    game.apply(action)
+    assert game.state.banks["Japan"] == game.log.initial.banks["Japan"] - 6
+
+
+def test_command_line_plays_a_team_turn(tmp_path: Path) -> None:
+    """`aare act` takes `POWER: action`, `aare legal` lists every acting power's actions, `aare undo --power`
+    takes back one member's action."""
+    from click.testing import CliRunner
+
+    from aare.cli.main import cli
+
+    runner = CliRunner()
+    path = str(tmp_path / "team.json")
+
+    def run(*args: str) -> str:
+        result = runner.invoke(cli, list(args))
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("new", "--rules", RULES, "--seed", "3", "--option", "weapons_development=false", "-o", path)
+    listed = run("legal", path)
+    assert "Germany: end phase" in listed and "Japan: end phase" in listed
+    run("act", path, "--text", "Japan: buy 2 infantry")
+    run("act", path, "--text", "Germany: buy 1 armour")
+    assert "undone: Japan: buy 2 infantry" in run("undo", path, "--power", "Japan")
+    history = run("log", path)
+    assert "Germany: buy 1 armour" in history and "Japan" not in history.replace("Germany", "")

@@ -23,18 +23,23 @@ GAME = click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
 @click.command("legal")
 @GAME
 @click.option("--space", default=None, help="only actions that start from or touch this space")
+@click.option("--power", default=None, help="the acting power (a team turn: whose actions to list)")
 @click.option("--json", "as_json", is_flag=True)
-def legal(game: Path, space: str | None, as_json: bool) -> None:
-    """List the actions that are legal now."""
+def legal(game: Path, space: str | None, power: str | None, as_json: bool) -> None:
+    """List the actions that are legal now (for each acting power in a team turn unless --power names one)."""
     g = Game(load_log(game))
     if space is not None:
         space = g.ruleset.board.resolve(space)
-    actions = [a.to_json() for a in g.legal_actions(space)]
+    powers = [g.ruleset.board.resolve_power(power)] if power else g.to_act()[:1] or [g.state.nation]
+    if power is None and g.state.members:
+        powers = g.to_act()
+    actions = [a.to_json() for p in powers for a in g.legal_actions(space, p)]
     if as_json:
         click.echo(json.dumps(actions, indent=1, ensure_ascii=False))
         return
     state = g.state
-    click.echo(f"round {state.round}, {state.nation}: {state.phase} — {len(actions)} legal action(s)")
+    who = ", ".join(g.to_act()) or state.nation
+    click.echo(f"round {state.round}, {who}: {state.phase} — {len(actions)} legal action(s)")
     for action in actions:
         click.echo(f"  {format_action(action)}")
 
@@ -64,13 +69,17 @@ def act(game: Path, action: str | None, text: str | None, as_json: bool) -> None
 
 @click.command("undo")
 @GAME
-def undo(game: Path) -> None:
-    """Take back the last action of this phase (never past a die roll)."""
+@click.option("--power", default=None, help="a team turn: take back this power's last action")
+def undo(game: Path, power: str | None) -> None:
+    """Take back the last action of this phase (never past a die roll); in a team turn, --power's last one,
+    the other members' later actions kept."""
     g = Game(load_log(game))
-    last = g.log.entries[-1].action if g.log.entries else None
-    g.undo()
+    before = [e.action for e in g.log.entries]
+    g.undo(g.ruleset.board.resolve_power(power) if power else None)
     save_log(g.log, game)
-    click.echo(f"undone: {format_action(last) if last else 'automatic step'}")
+    after = [e.action for e in g.log.entries]
+    gone = next((a for i, a in enumerate(before) if i >= len(after) or after[i] != a), None)
+    click.echo(f"undone: {format_action(gone) if gone else 'automatic step'}")
 
 
 @click.command("log")
