@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from aare.game_log import GameLog
@@ -35,7 +36,8 @@ def new_game(ruleset_id: str, options: Mapping[str, Any] | None = None, seed: in
         banks=dict(board.bank),
         dice=DiceState(secrets.randbits(62) if seed is None else seed),
         techs={p.name: () for p in board.powers},
-        members=members if first_turn.is_team else {},
     )
     state = ruleset.modify("initial_state", state)
+    if first_turn.is_team and (state.round, state.nation, state.phase) == (1, first_turn.powers[0], first_phase):
+        state = replace(state, members=members)  # not when play begins before round 1 (a bid)
     return GameLog(state)

@@ -168,3 +168,14 @@ def test_command_line_plays_a_team_turn(tmp_path: Path) -> None:
     assert "undone: Japan: buy 2 infantry" in run("undo", path, "--power", "Japan")
     history = run("log", path)
     assert "Germany: buy 1 armour" in history and "Japan" not in history.replace("Germany", "")
+
+
+def test_a_bid_placed_before_the_game_hands_over_to_the_first_team() -> None:
+    """With a bid, round 0 is the bid placement; then round 1 begins with the first team turn."""
+    game = Game(new_game(RULES, {"weapons_development": False, "bid_axis": 3}, seed=1))
+    assert (game.state.round, game.state.phase, game.to_act()) == (0, "setup-bid", ["Germany"])
+    game.apply({"type": "place", "units": "1 infantry", "space": "Germany"})
+    while game.state.round == 0:
+        game.apply({"type": "end_phase"})
+    assert game.state.round == 1 and game.to_act() == ["Germany", "Japan"]
+    assert set(game.state.members) == {"Germany", "Japan"}

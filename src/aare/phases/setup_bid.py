@@ -112,7 +112,7 @@ class SetupBidPhase(PhaseHandler):
         if later:
             ctx.emit(PhaseEntered(ctx.state.round, later[0], PHASE))
         else:
-            first = ruleset.board.powers[0].name
+            first = ruleset.turn_order(1).turns[0].powers[0]  # a team's first turn: the engine starts the team
             ctx.emit(PhaseEntered(1, first, ruleset.phase_table()[0].name))
 
 
