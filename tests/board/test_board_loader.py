@@ -291,6 +291,25 @@ def test_invalid_colour(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
     fails(tmp_path, raw, units, "power.Russia.colour", "expected a colour like")
 
 
+def test_ink_is_required_and_checked(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    del power(raw, "Russia")["ink"]
+    fails(tmp_path, raw, units, "power.Russia.ink", "required field is missing")
+    power(raw, "Russia")["ink"] = "#8c2d2"
+    fails(tmp_path, raw, units, "power.Russia.ink", "expected a colour like")
+
+
+def test_text_on_ink_must_be_readable(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    power(raw, "Germany")["text"] = "white"
+    fails(tmp_path, raw, units, "power.Germany.text", "expected a colour like")
+    power(raw, "Germany")["text"] = "#808890"
+    fails(tmp_path, raw, units, "power.Germany.ink", "below 4.5:1")
+    power(raw, "Germany")["ink"] = "#f2d94e"
+    power(raw, "Germany")["text"] = "#1d2833"
+    board = load_board(write(tmp_path, raw), units)
+    assert (board.power("Germany").ink, board.power("Germany").text) == ("#f2d94e", "#1d2833")
+    assert board.power("Russia").text == "#ffffff"
+
+
 def test_unknown_owner(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
     land(raw, "Germany")["owner"] = "Italy"
     fails(tmp_path, raw, units, "land.Germany.owner", "unknown power 'Italy'")

@@ -18,7 +18,7 @@ from aare.web.map_geometry import MapGeometry, load_geometry
 from aare.web.map_layout import Block, place
 from aare.web.map_projection import Projection
 from aare.web.map_sources import load_spec
-from aare.web.map_style import POWERS, slug
+from aare.web.map_style import NEUTRAL, power_styles, slug
 from aare.web.map_svg import render_map
 from aare.web.map_trace import trace
 
@@ -94,11 +94,15 @@ def test_svg_colours_territories_by_controller(svg: str, state: GameState, board
         for g in root.iter(f"{SVG}g")
         if g.attrib.get("class", "").startswith("space land")
     }
-    for power, style in POWERS.items():
+    styles = power_styles(board)
+    assert {p.name: (p.colour, p.ink) for p in board.powers} == {n: (s.fill, s.ink) for n, s in styles.items()}
+    for power, style in styles.items():
         assert style.fill in svg
         assert fills[board.capital_of(power)] == style.fill
-    assert fills["Switzerland"] not in {s.fill for s in POWERS.values()}
+    assert fills["Switzerland"] == NEUTRAL.fill
     assert fills[board.capital_of("Germany")] != fills[board.capital_of("Russia")]
+    chips = {r.attrib["fill"] for r in root.iter(f"{SVG}rect") if r.attrib.get("rx") == "2.5"}
+    assert chips == {s.ink for s in styles.values()}
 
 
 def test_svg_shows_unit_counts_ipc_and_victory_cities(svg: str, state: GameState, board: Board) -> None:

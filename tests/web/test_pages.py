@@ -16,11 +16,13 @@ pytest.importorskip("jinja2", reason="the server extra is not installed")
 
 from fastapi.testclient import TestClient
 
+from aare.board.powers import MIN_CONTRAST, contrast
 from aare.game_setup import new_game
+from aare.rules.ruleset import available_rulesets, load_ruleset
 from aare.server.api import create_app
 from aare.server.settings import Settings, sqlite_url
 from aare.web.compose import compose
-from aare.web.map_style import POWERS
+from aare.web.map_style import slug
 from aare.web.table_view import research_panel
 
 PASSWORD = "correct horse battery"
@@ -269,18 +271,27 @@ def test_odds_page_calculates_with_charts(client: TestClient) -> None:
     assert "choose Monte Carlo" in fleet.text
 
 
-def _luminance(colour: str) -> float:
-    def channel(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+@pytest.mark.parametrize("ruleset", available_rulesets())
+def test_nation_badges_are_readable(ruleset: str) -> None:
+    """Each nation's text colour on its ink meets WCAG AA (4.5:1), on every board."""
+    for power in load_ruleset(ruleset).board.powers:
+        assert contrast(power.ink, power.text) >= MIN_CONTRAST >= 4.5, power.name
+    assert contrast("#000000", "#ffffff") == pytest.approx(21) and contrast("#777777", "#777777") == 1
 
-    r, g, b = (channel(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
-
-@pytest.mark.parametrize("power", sorted(POWERS))
-def test_nation_badges_are_readable(power: str) -> None:
-    """White text on each nation's ink meets WCAG AA (4.5:1)."""
-    assert 1.05 / (_luminance(POWERS[power].ink) + 0.05) >= 4.5
+def test_nation_colours_come_from_the_board(player: TestClient) -> None:
+    """The game page defines every power's colours from its board; badges and panels refer to them."""
+    board = load_ruleset("lhtr-1.3").board
+    game_id = create(player, CSRF[0])
+    page = player.get(f"/play/{game_id}").text
+    for power in board.powers:
+        key = slug(power.name)
+        assert f"--power-{key}-fill: {power.colour};" in page and f"--power-{key}-ink: {power.ink};" in page
+        assert f"--power-{key}-text: {power.text};" in page
+    first = board.powers[0]
+    assert f'class="badge" style="--ink: var(--power-{slug(first.name)}-ink, #555555);' in page
+    lobby = player.get("/").text
+    assert f'class="badge" style="--ink: {first.ink}; --fill: {first.colour}; --ink-text: {first.text}"' in lobby
 
 
 def test_compose_offers_each_legal_path_and_explains_refusals() -> None:

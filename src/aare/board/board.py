@@ -4,7 +4,6 @@ a ruleset family's `data/boards/*.toml`."""
 from __future__ import annotations
 
 import difflib
-import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal, NoReturn
 
 from aare.board.notation import parse_units
-from aare.board.powers import SIDES, Power
+from aare.board.powers import MIN_CONTRAST, SIDES, WHITE, Power, contrast, is_colour
 from aare.board.units import UnitCatalogue
 from aare.errors import DataFileError, MalformedInput, UnknownName
 
@@ -181,6 +180,8 @@ _POWER: _Spec = {
     "side": ("str", True),
     "capital": ("str", True),
     "colour": ("str", True),
+    "ink": ("str", True),
+    "text": ("str", False),
     "aliases": ("strs", False),
     "played_by": ("str", False),
 }
@@ -201,7 +202,6 @@ _SEA: _Spec = {
 }
 _CANAL: _Spec = {"name": ("str", True), "seas": ("strs", True), "requires": ("strs", True)}
 _SETUP_UNITS: _Spec = {"space": ("str", True), "power": ("str", True), "units": ("str", True)}
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _is(kind: str, value: object) -> bool:
@@ -308,10 +308,24 @@ class _Loader:
             self.check(entry, key, _POWER)
             if entry["side"] not in SIDES:
                 self.fail(f"{key}.side", f"must be one of {list(SIDES)}, got {entry['side']!r}")
-            if not _COLOUR.match(entry["colour"]):
-                self.fail(f"{key}.colour", f"expected a colour like '#a33b2e', got {entry['colour']!r}")
+            self.colours(entry, key)
             self.register(self.power_index, entry["name"], entry.get("aliases", ()), key, "power")
         return entries
+
+    def colours(self, entry: Mapping[str, Any], key: str) -> None:
+        """`colour` (map fill), `ink` and `text` (written on the ink) are `#rrggbb`; text on ink is readable."""
+        for field in ("colour", "ink", "text"):
+            value = entry.get(field, WHITE)
+            if not is_colour(value):
+                self.fail(f"{key}.{field}", f"expected a colour like '#a33b2e', got {value!r}")
+        ink, text = entry["ink"], entry.get("text", WHITE)
+        ratio = contrast(ink, text)
+        if ratio < MIN_CONTRAST:
+            self.fail(
+                f"{key}.ink",
+                f"text {text} on ink {ink} has contrast {ratio:.2f}:1, below {MIN_CONTRAST}:1 "
+                "(darken the ink or set a `text` colour)",
+            )
 
     def spaces(self, raw: Mapping[str, Any]) -> dict[str, Space]:
         drafts: list[tuple[Literal["land", "sea"], str, dict[str, Any], tuple[str, ...]]] = []
@@ -395,7 +409,18 @@ class _Loader:
                 self.fail(key, f"{capital} is already the capital of {capitals[capital]}")
             capitals[capital] = name
             aliases = tuple(entry.get("aliases", ()))
-            powers.append(Power(name, entry["side"], capital, entry["colour"], order, aliases))
+            powers.append(
+                Power(
+                    name,
+                    entry["side"],
+                    capital,
+                    entry["colour"],
+                    order,
+                    aliases,
+                    ink=entry["ink"],
+                    text=entry.get("text", WHITE),
+                )
+            )
         for entry in entries:
             if "played_by" in entry:
                 key = f"power.{entry['name']}.played_by"

@@ -9,6 +9,7 @@ from aare.phases.base import PhaseHandler, TurnContext, register_phase
 
 class CollectIncomePhase(PhaseHandler):
     name = "collect-income"
+    title = "Collect income"
 
     def on_enter(self, ctx: TurnContext) -> None:
         ctx.emit(*income_events(ctx.state, ctx.ruleset, ctx.power))

@@ -16,6 +16,7 @@ from aare.phases.base import PhaseHandler, TurnContext, register_phase
 
 class CombatMove(PhaseHandler):
     name = "combat-move"
+    title = "Combat move"
     combat = True
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:

@@ -347,6 +347,7 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
 
 class ConductCombat(PhaseHandler):
     name = "conduct-combat"
+    title = "Conduct combat"
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         if ctx.state.pending is not None:

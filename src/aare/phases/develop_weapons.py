@@ -16,6 +16,7 @@ from aare.phases.base import PhaseHandler, TurnContext, register_phase
 
 class DevelopWeaponsPhase(PhaseHandler):
     name = "develop-weapons"
+    title = "Develop weapons"
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         if space is not None:

@@ -166,6 +166,7 @@ def hover_events(state: GameState, ruleset: Ruleset, power: str) -> list[Event]:
 
 class MobilizePhase(PhaseHandler):
     name = "mobilize"
+    title = "Mobilize new units"
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power

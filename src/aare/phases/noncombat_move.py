@@ -11,6 +11,7 @@ from aare.phases.combat_move import CombatMove
 
 class NonCombatMove(CombatMove):
     name = "non-combat-move"
+    title = "Non-combat move"
     combat = False
 
     def can_end(self, ctx: TurnContext) -> None:

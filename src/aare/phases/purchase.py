@@ -34,6 +34,7 @@ def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
 
 class PurchasePhase(PhaseHandler):
     name = "purchase"
+    title = "Purchase units"
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         if space is not None:

@@ -84,6 +84,7 @@ def bid_events(state: GameState, ruleset: Ruleset, power: str, text: str, space:
 
 class SetupBidPhase(PhaseHandler):
     name = PHASE
+    title = "Bid placement"
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power

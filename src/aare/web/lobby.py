@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from aare.errors import AareError
+from aare.rules.registry import default_ruleset
 from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
 from aare.server import accounts, db
 from aare.server.accounts import AccountError, User
@@ -37,7 +38,8 @@ def ruleset_forms() -> list[dict[str, Any]]:
             "id": rid, "title": spec.title,
             "options": [{"key": o.key, "type": o.type.__name__, "default": o.default, "choices": list(o.choices),
                          "help": o.help} for o in spec.option_specs],
-            "nations": [{"name": p.name, "side": p.side, "colours": power_colours(p.name)} for p in powers],
+            "nations": [{"name": p.name, "side": p.side, "colours": power_colours(p.name, ruleset.board),
+                         "first": i == 0} for i, p in enumerate(powers)],
             "sides": list(dict.fromkeys(p.side for p in powers)),
         })
     return out
@@ -49,8 +51,9 @@ def _game_rows(ctx: ServerContext, user: User) -> tuple[list[dict[str, Any]], li
     for game in ctx.service.list_games(user.id, GAMES_SHOWN):
         view = ctx.service.view(game["id"], user.id)
         s = view["summary"]
+        rules = load_ruleset(game["ruleset"], game["options"])
         mine.append({**game, "your_turn": view["your_turn"], "to_act": view["to_act"], "round": s["round"],
-                     "phase": phase_title(s["phase"]), "colours": power_colours(view["to_act"]),
+                     "phase": phase_title(s["phase"], rules), "colours": power_colours(view["to_act"], rules.board),
                      "your_seats": view["your_seats"]})
     ids = {g["id"] for g in mine}
     open_games = [g for g in ctx.service.list_games(None, GAMES_SHOWN)
@@ -70,7 +73,8 @@ async def _lobby(request: Request, user: User | None, csrf: str | None, ctx: Ser
     if user is not None:
         mine, open_games = await run_in_threadpool(_game_rows, ctx, user)
     return render(request, "lobby.html", status, user=user, csrf=csrf, error=error, games=mine,
-                  open_games=open_games, rulesets=ruleset_forms() if user else [], seat_choices=SEAT_CHOICES)
+                  open_games=open_games, rulesets=ruleset_forms() if user else [], seat_choices=SEAT_CHOICES,
+                  default_ruleset=default_ruleset())
 
 
 def _signed_in(request: Request, ctx: ServerContext, user: User) -> Response:
@@ -147,7 +151,7 @@ async def logout(who: PostingCaller, ctx: Ctx) -> Response:
 def new_game_request(form: FormData) -> tuple[str, dict[str, str], str, dict[str, str]]:
     """(ruleset, options, seating, seats) from the new-game form: option fields `opt:<ruleset>:<key>` (a
     checkbox follows a hidden "false"), seat fields `seat:<ruleset>:<seating>:<seat>`."""
-    ruleset = str(form.get("ruleset") or "lhtr-1.3")
+    ruleset = str(form.get("ruleset") or default_ruleset())
     seating = str(form.get("seating") or "nations")
     spec = load_spec(ruleset)
     options = {}

@@ -5,23 +5,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from aare.board.board import Board
+from aare.board.powers import WHITE
+
 
 @dataclass(frozen=True)
 class PowerStyle:
-    """`fill` for territories a power controls, `ink` for its unit chips and marks."""
+    """`fill` for territories a power controls, `ink` for its unit chips and marks, `text` written on the ink."""
 
     fill: str
     ink: str
+    text: str = WHITE
 
 
-POWERS: dict[str, PowerStyle] = {
-    "Russia": PowerStyle("#d98b7e", "#8c2d22"),
-    "Germany": PowerStyle("#a4abb3", "#465059"),
-    "United Kingdom": PowerStyle("#ddc48f", "#86662a"),
-    "Japan": PowerStyle("#f1b46c", "#b25e0e"),
-    "United States": PowerStyle("#a3c58c", "#3e6a2e"),
-}
 NEUTRAL = PowerStyle("#ece5d3", "#6e6655")
+UNKNOWN = PowerStyle("#aaaaaa", "#555555")  # a name the board does not know (e.g. a side)
 SEA = "#bcd6ea"
 SEA_DEEP = "#aacbe3"
 ICE = "#e4edf3"
@@ -59,7 +57,7 @@ text {{ fill: {TEXT}; }}
         stroke-width: 2; stroke-linejoin: round; }}
 .zone {{ fill: {SEA_TEXT}; font-weight: 700; }}
 .ipc {{ font-weight: 700; }}
-.chip text {{ fill: #ffffff; font-weight: 600; }}
+.chip text {{ fill: var(--chip-text, {WHITE}); font-weight: 600; }}
 .legend text {{ font-size: 11px; }}
 """
 
@@ -74,16 +72,13 @@ def text_width(text: str, size: float) -> float:
     return sum(0.36 if c in "il.:,' " else 0.62 if c.isupper() else 0.55 for c in text) * size
 
 
-def power_style(power: str | None, board_colour: str | None = None) -> PowerStyle:
+def power_styles(board: Board) -> dict[str, PowerStyle]:
+    """The colours of each power of `board`, from its board file."""
+    return {p.name: PowerStyle(p.colour, p.ink, p.text) for p in board.powers}
+
+
+def power_style(power: str | None, board: Board) -> PowerStyle:
+    """The colours of `power` on `board` (None: neutral)."""
     if power is None:
         return NEUTRAL
-    if power in POWERS:
-        return POWERS[power]
-    ink = board_colour or "#555555"
-    return PowerStyle(_tint(ink, 0.5), ink)
-
-
-def _tint(colour: str, amount: float) -> str:
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    r, g, b = (round(v + (255 - v) * amount) for v in (r, g, b))
-    return f"#{r:02x}{g:02x}{b:02x}"
+    return power_styles(board).get(power, UNKNOWN)

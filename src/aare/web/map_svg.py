@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from aare.board.board import Board, Space
+from aare.board.powers import WHITE
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 from aare.web.map_geometry import MapGeometry, SpaceShape, load_geometry
@@ -16,11 +17,14 @@ from aare.web.map_layout import Block, Box, place
 from aare.web.map_style import (
     CSS,
     ICE,
+    NEUTRAL,
     OFF_BOARD,
     SEA_DEEP,
     SEA_TEXT,
     UNIT_ABBREV,
-    power_style,
+    UNKNOWN,
+    PowerStyle,
+    power_styles,
     slug,
     text_width,
 )
@@ -32,7 +36,7 @@ CHIP_FONT = 10.4
 CHIP_LINE = 12.0
 ISLAND = 8.0  # a land space narrower than this (radius, map units) is labelled beside its shape
 
-Chip = tuple[str, list[str]]  # (ink colour, lines of text)
+Chip = tuple[PowerStyle, list[str]]  # (the owner's colours, lines of text)
 
 
 def render_map(
@@ -66,12 +70,12 @@ def render_map(
         "</g>",
         '<g id="spaces">',
     ]
-    colours = {p.name: p.colour for p in board.powers}
+    colours = power_styles(board)
     for name, space in board.spaces.items():
         shape = geo.spaces[name]
         owner = _controller(state, space)
         cls = f"space {space.kind}" + (f" owner-{slug(owner)}" if owner else " neutral" if space.is_land else "")
-        fill = "" if space.is_sea else f' fill="{power_style(owner, colours.get(owner or "")).fill}"'
+        fill = "" if space.is_sea else f' fill="{(colours.get(owner, UNKNOWN) if owner else NEUTRAL).fill}"'
         out.append(
             f'<g id="space-{slug(name)}" class="{cls}" data-space={quoteattr(name)}>'
             f'<path class="shape" d="{shape.d}" fill-rule="evenodd"{fill}/><title>{escape(_tooltip(space))}</title></g>'
@@ -136,7 +140,7 @@ class _Content:
 
 
 def _content(
-    space: Space, shape: SpaceShape, stacks: Sequence[Stack], order: dict[str, int], colours: dict[str, str]
+    space: Space, shape: SpaceShape, stacks: Sequence[Stack], order: dict[str, int], colours: dict[str, PowerStyle]
 ) -> _Content:
     island = shape.radius < ISLAND
     size = NAME_MIN if island or space.is_sea else max(NAME_MIN, min(NAME_MAX, shape.radius * 0.4))
@@ -232,7 +236,7 @@ def _star(cx: float, cy: float, r: float, title: str) -> str:
     )
 
 
-def _chips(stacks: Iterable[Stack], order: dict[str, int], colours: dict[str, str]) -> list[Chip]:
+def _chips(stacks: Iterable[Stack], order: dict[str, int], colours: dict[str, PowerStyle]) -> list[Chip]:
     """One chip per owner: counts per unit type, three to a line."""
     counts: dict[str, dict[str, int]] = {}
     damaged: dict[str, int] = {}
@@ -249,7 +253,7 @@ def _chips(stacks: Iterable[Stack], order: dict[str, int], colours: dict[str, st
         if damaged.get(owner):
             items.append(f"{damaged[owner]} hit")
         lines = [" ".join(items[i : i + 3]) for i in range(0, len(items), 3)]
-        chips.append((power_style(owner, colours.get(owner)).ink, lines))
+        chips.append((colours.get(owner, UNKNOWN), lines))
     return chips
 
 
@@ -263,12 +267,13 @@ def _chip_width(lines: list[str]) -> float:
 
 def _place_chips(parts: list[str], chips: list[Chip], x: float, top: float) -> None:
     y = top
-    for ink, lines in chips:
+    for style, lines in chips:
         w = _chip_width(lines)
         h = len(lines) * CHIP_LINE + 2
+        text = "" if style.text == WHITE else f' style="--chip-text: {style.text}"'
         parts.append(
-            f'<g class="chip"><rect x="{_n(x - w / 2)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="2.5" '
-            f'fill="{ink}" fill-opacity="0.92" stroke="#ffffff" stroke-width="0.5"/>'
+            f'<g class="chip"{text}><rect x="{_n(x - w / 2)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="2.5" '
+            f'fill="{style.ink}" fill-opacity="0.92" stroke="#ffffff" stroke-width="0.5"/>'
         )
         for i, line in enumerate(lines):
             parts.append(
@@ -281,9 +286,9 @@ def _place_chips(parts: list[str], chips: list[Chip], x: float, top: float) -> N
 
 def _legend(board: Board, state: GameState | None, top: float, width: float) -> str:
     """A bar under the map: whose turn it is, and the colour of each power."""
-    colours = {p.name: p.colour for p in board.powers}
-    entries = [(p.name, power_style(p.name, colours[p.name]).fill) for p in board.powers]
-    entries.append(("Neutral", power_style(None).fill))
+    colours = power_styles(board)
+    entries = [(p.name, colours[p.name].fill) for p in board.powers]
+    entries.append(("Neutral", NEUTRAL.fill))
     y = top + LEGEND / 2
     parts = [
         '<g id="legend" class="legend" text-anchor="start">',

@@ -62,6 +62,7 @@ class StraightBidPhase(PhaseHandler):
     """Round 0: each seat's bid, then the outcome."""
 
     name = PHASE
+    title = "Bid for the Axis"
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         if space is None:
