@@ -57,7 +57,7 @@ text {{ fill: {TEXT}; }}
         stroke-width: 2; stroke-linejoin: round; }}
 .zone {{ fill: {SEA_TEXT}; font-weight: 700; }}
 .ipc {{ font-weight: 700; }}
-.chip text {{ fill: var(--chip-text, {WHITE}); font-weight: 600; }}
+.chip text {{ fill: {WHITE}; font-weight: 600; }}
 .legend text {{ font-size: 11px; }}
 """
 

@@ -270,14 +270,14 @@ def _place_chips(parts: list[str], chips: list[Chip], x: float, top: float) -> N
     for style, lines in chips:
         w = _chip_width(lines)
         h = len(lines) * CHIP_LINE + 2
-        text = "" if style.text == WHITE else f' style="--chip-text: {style.text}"'
+        text = "" if style.text == WHITE else f' style="fill: {style.text}"'  # beats the stylesheet's white
         parts.append(
-            f'<g class="chip"{text}><rect x="{_n(x - w / 2)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="2.5" '
+            f'<g class="chip"><rect x="{_n(x - w / 2)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="2.5" '
             f'fill="{style.ink}" fill-opacity="0.92" stroke="#ffffff" stroke-width="0.5"/>'
         )
         for i, line in enumerate(lines):
             parts.append(
-                f'<text x="{_n(x)}" y="{_n(y + 1 + (i + 0.78) * CHIP_LINE)}" font-size="{CHIP_FONT}">'
+                f'<text x="{_n(x)}" y="{_n(y + 1 + (i + 0.78) * CHIP_LINE)}" font-size="{CHIP_FONT}"{text}>'
                 f"{escape(line)}</text>"
             )
         parts.append("</g>")
