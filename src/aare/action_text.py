@@ -1,16 +1,19 @@
 """Text notation for actions and events, for the command line, logs and messages.
 
-    move 2 infantry, 1 armour Germany -> Poland -> Ukraine S.S.R.
-    load 1 infantry, 1 armour Germany -> SZ 5      buy 3 infantry      place 2 infantry in Germany
-    raid 1 bomber United Kingdom -> SZ 7 -> Western Europe -> Germany      rocket Western Europe -> United Kingdom
-    research 2 rockets      fight Karelia S.S.R.      casualties 2 infantry      retreat to Russia
+    move 2 infantry, 1 armour A -> B -> C
+    load 1 infantry, 1 armour A -> SZ 5      buy 3 infantry      place 2 infantry in A
+    raid 1 bomber A -> SZ 7 -> B -> TARGET      rocket FROM -> TARGET
+    research 2 rockets      fight A      casualties 2 infantry      retreat to A
     retreat aircraft      press      submerge 1 submarine      end
-    declare russian_winter      free siberian_conscripts: 1 infantry in Buryatia S.S.R.
-    declare severe winter      lend 2 from United States      convert 1 fighter of United States in Russia
-    move factory Karelia S.S.R. -> Archangel
-    bid 6      bid cash 3      treaty infantry in Buryatia S.S.R.      declare d-day
-    airlift 1 infantry Eastern United States -> SZ 10 -> Eastern Canada
-    designate kaiten_torpedoes: 1 submarine in SZ 60      targets carrier, battleship, battleship
+    declare ADVANTAGE      free ADVANTAGE: 1 infantry in A
+    declare severe winter      lend 2 from POWER      convert 1 fighter of POWER in A
+    move factory A -> B
+    bid 6      bid cash 3      treaty infantry in A      declare d-day
+    airlift 1 infantry A -> SZ 10 -> B
+    designate ADVANTAGE: 1 submarine in SZ 60      targets carrier, battleship, battleship
+
+A, B, C, FROM and TARGET are spaces (names or aliases of the board), POWER a power, ADVANTAGE the id of a
+national advantage.
 
 `parse_action_text(text, ruleset)` gives the action's JSON form; `format_action(json)` writes it back.
 """
@@ -29,7 +32,7 @@ _ARROW = re.compile(r"\s*->\s*")
 
 
 def _split_units_and_space(text: str, ruleset: Ruleset) -> tuple[str, str]:
-    """`"2 infantry, 1 armour Germany"` -> (`"2 infantry, 1 armour"`, `"Germany"`); a colon may separate them."""
+    """`"2 infantry, 1 armour SPACE"` -> (`"2 infantry, 1 armour"`, `"SPACE"`); a colon may separate them."""
     if ":" in text:
         units, _, space = text.partition(":")
         return units.strip(), ruleset.board.resolve(space.strip())
@@ -66,7 +69,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     if verb == "rocket":
         steps = _ARROW.split(rest)
         if len(steps) != 2:
-            raise MalformedInput("rocket needs a launcher and a target: 'rocket GERMANY -> UNITED KINGDOM'")
+            raise MalformedInput("rocket needs a launcher and a target: 'rocket FROM -> TARGET'")
         return {"type": "rocket", "launcher": ruleset.board.resolve(steps[0].strip()),
                 "target": ruleset.board.resolve(steps[1].strip())}
     if verb == "coastal":
@@ -138,7 +141,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     if verb == "lend":
         amount, by, lender = rest.partition(" from ")
         if not by or not amount.strip().isdigit():
-            raise MalformedInput("lend takes IPCs and the lender: 'lend 2 from United States'")
+            raise MalformedInput("lend takes IPCs and the lender: 'lend 2 from POWER'")
         return {"type": "lend", "lender": ruleset.board.resolve_power(lender.strip()), "amount": int(amount)}
     if verb == "convert":
         units, where, space = rest.rpartition(" in ")
@@ -159,7 +162,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "treaty_infantry", "space": ruleset.board.resolve(space.strip())}
     if verb == "declare":
         if not rest:
-            raise MalformedInput("declare needs a national advantage: 'declare russian_winter'")
+            raise MalformedInput("declare needs a national advantage: 'declare ADVANTAGE' (its id)")
         return {"type": "declare_advantage", "advantage": rest}
     if verb == "designate":
         advantage, sep, placed = rest.partition(":")

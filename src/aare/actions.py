@@ -128,7 +128,7 @@ class Place(_Action):
 
 
 class DeclareAdvantage(_Action):
-    """Declare one of the power's national advantages (by its id, e.g. ``"russian_winter"``)."""
+    """Declare one of the power's national advantages (by its id, as the ruleset names it)."""
 
     type: Literal["declare_advantage"] = "declare_advantage"
     advantage: str
@@ -166,13 +166,13 @@ class TreatyInfantry(_Action):
 
 
 class DeclareDDay(_Action):
-    """Declare the D-Day invasion of Western Europe at the start of the United Kingdom's turn."""
+    """Declare the D-Day invasion at the start of the turn of the power the ruleset names (AARe D-Day)."""
 
     type: Literal["declare_d_day"] = "declare_d_day"
 
 
 class SevereWinter(_Action):
-    """Declare a Severe Winter (Russian Winter: once a game, in Russia's collect-income phase)."""
+    """Declare a Severe Winter (a national advantage: once a game, in its power's collect-income phase)."""
 
     type: Literal["severe_winter"] = "severe_winter"
 
@@ -213,7 +213,7 @@ class MoveFactory(_Action):
 
 
 class Designate(_Action):
-    """Japan designates its units for a one-way mission (combat move): subs in the sea zone they attack as
+    """The power designates its units for a one-way mission (combat move): subs in the sea zone they attack as
     Kaitens (`advantage` ``kaiten_torpedoes``), fighters as Kamikazes (``kamikaze_attacks``) before they fly."""
 
     type: Literal["designate"] = "designate"
@@ -224,7 +224,7 @@ class Designate(_Action):
 
 class DeclareTargets(_Action):
     """Answer a target declaration of a sea battle (Kaitens, Kamikazes): the enemy ships in order, primary
-    first, e.g. ``"carrier, battleship, battleship"`` (``"United Kingdom:destroyer"`` names the owner)."""
+    first, e.g. ``"carrier, battleship, battleship"`` (``"<power>:destroyer"`` names the owner)."""
 
     type: Literal["declare_targets"] = "declare_targets"
     targets: str

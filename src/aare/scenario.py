@@ -1,8 +1,8 @@
 """Build a position quickly — for tests, scenario files and bug reports.
 
-    game = scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=["Ukraine S.S.R."],
-                    units={"Ukraine S.S.R.": "Russia: 2 infantry", "SZ 5": "Germany: 1 transport"},
-                    owners={"Karelia S.S.R.": "Germany"}, dice=[1, 6, 3])
+    game = scenario(ruleset_id, nation=attacker, phase="combat-move", clear=[target],
+                    units={target: f"{defender}: 2 infantry", "SZ 5": f"{attacker}: 1 transport"},
+                    owners={border: attacker}, dice=[1, 6, 3])
 
 `units` text is ``"Power: unit list; Power: unit list"`` and is added to what is there; `clear` empties
 spaces first (``clear=True`` empties the whole board). The result is a Game whose log starts at the

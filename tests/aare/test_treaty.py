@@ -265,5 +265,5 @@ def test_aare_show_prints_the_treaty_d_day_and_bid(tmp_path: Path) -> None:
     shown = CliRunner().invoke(cli, ["show", str(path)])
     assert shown.exit_code == 0, shown.output
     text = " ".join(shown.output.split())
-    assert "Russia-Japan treaty: void (round 1, by Russia; out of play); 4 free Japan infantry in Japan" in text
+    assert "non-aggression treaty: void (round 1, by Russia; out of play); 4 free Japan infantry in Japan" in text
     assert "D-Day: available" in text and "straight bid:" in text

@@ -95,7 +95,7 @@ class Board:
         return self.spaces[self.resolve(name)]
 
     def resolve_power(self, name: str) -> str:
-        """Canonical name of a power given its name or an alias ("UK", "Germans")."""
+        """Canonical name of a power given its name or one of the aliases its board file lists."""
         return _lookup(self._power_index, name, "power")
 
     def power(self, name: str) -> Power:

@@ -80,7 +80,7 @@ def _print_summary(data: dict[str, Any]) -> None:
 
 
 def _rule_records(data: dict[str, Any]) -> list[str]:
-    """One line each for the straight bid, the Russia-Japan treaty and D-Day, when the ruleset has them."""
+    """One line each for the straight bid, the non-aggression treaty and D-Day, when the ruleset has them."""
     lines = []
     bid = data.get("straight_bid")
     if bid:
@@ -92,7 +92,7 @@ def _rule_records(data: dict[str, Any]) -> list[str]:
         lines.append(line)
     treaty = data.get("treaty")
     if treaty:
-        line = f"Russia-Japan treaty: {treaty['status']}"
+        line = f"non-aggression treaty: {treaty['status']}"
         if treaty["status"] != "active":
             line += f" (round {treaty['round']}, by {treaty['by']}; out of play)"
             if treaty.get("infantry"):

@@ -74,13 +74,13 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 )  # fmt: skip
 @click.option(
     "--defender-advantage", "defender_advantages", multiple=True, metavar="NA",
-    help="a national advantage of the defender that counts in this battle (aare-5.0), e.g. russian_t34s; "
-    "repeatable",
+    help="a national advantage of the defender that counts in this battle (aare-5.0), by id (an unknown id "
+    "lists the known ones); repeatable",
 )  # fmt: skip
 @click.option("--kaitens", type=int, default=0,
-              help="attacking subs that are Japan's Kaitens (aare-5.0, kaiten_torpedoes)")
+              help="attacking subs that are Kaitens (aare-5.0 national advantage kaiten_torpedoes)")
 @click.option("--kamikazes", type=int, default=0,
-              help="attacking fighters that are Japan's Kamikazes (aare-5.0, kamikaze_attacks)")
+              help="attacking fighters that are Kamikazes (aare-5.0 national advantage kamikaze_attacks)")
 @click.option("--targets", default="", help='Kaiten/Kamikaze targets in order, e.g. "carrier, battleship, battleship"')
 @click.option(
     "--submerge-undetected",
@@ -124,7 +124,7 @@ def odds_command(
     sub side's super_submarines lower it.
 
     National advantages (--attacker-advantage, --defender-advantage) count as if their conditions hold in this
-    battle (e.g. russian_winter: the battle is in a Red territory or West Russia during a Severe Winter).
+    battle (e.g. an advantage of a season or of some territories counts as if the battle were fought there then).
     """
     result = odds(
         attacker,

@@ -77,7 +77,7 @@ def odds(
     """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
     game options. `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa, attacker_techs,
     defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge after opening fire
-    (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are Japan's
+    (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are
     Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default: the dearest ships).
     `attacker_abilities` / `defender_abilities`: ability names the ruleset turns into battle tags (aare-5.0:
     national advantages that count as if their conditions held)."""

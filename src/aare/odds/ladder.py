@@ -105,8 +105,8 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     std = STEADY.get(seq.kind)
     live = tuple(step for step in seq.steps if not s.is_anchor(step))  # empty anchors never run
     if seq.kind in ("land", "amphibious") and std is not None:
-        # other first-cycle opening steps (e.g. AARe's German 88s) lie before the steady point: the opening
-        # branches run them in the step engine
+        # other first-cycle opening steps (e.g. anti-aircraft shots of an AARe national advantage) lie before the
+        # steady point: the opening branches run them in the step engine
         live = tuple(step for step in live if step in std or step.cycles != 1)
     if std is None or seq.kind == "bombing" or live != tuple(std):
         return False

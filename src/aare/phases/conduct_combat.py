@@ -171,7 +171,7 @@ def _roll_label(event: EngineDiceRolled, sides: Mapping[str, str]) -> str:
 
 
 def _casualties(ctx: TurnContext, battle: Battle, side: Side, text: str) -> dec.Casualties:
-    """Unit text (``2 infantry``), or per owner (``United States: 1 fighter; United Kingdom: 1 infantry``)."""
+    """Unit text (``2 infantry``), or per owner (``<power>: 1 fighter; <other power>: 1 infantry``)."""
     if ":" not in text:
         return casualties_from_types(battle, side, text)
     board, units = ctx.ruleset.board, ctx.ruleset.units
@@ -226,7 +226,7 @@ def _answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, 
 
 
 def _targets(ctx: TurnContext, decision: dec.ChooseTargets, text: str) -> dec.Targets:
-    """``"carrier, battleship"`` or with owners ``"United States:carrier, United Kingdom:destroyer"``, in order."""
+    """``"carrier, battleship"`` or with owners ``"<power>:carrier, <other power>:destroyer"``, in order."""
     out = []
     for item in text.split(","):
         if not item.strip():

@@ -4,7 +4,7 @@ x grows with longitude east of the `cut` meridian (the left and right edge); y g
 along each axis is a density: 1 per degree of longitude, Miller's `1/cos(0.8 lat)` per degree of latitude,
 each multiplied by Gaussian "stretch" bumps (`centre, half_width, extra`) that enlarge Europe and the like.
 Before that, optional lenses (`lat, lon, radius, magnification`) push points away from a centre, enlarging
-a small area (the British Isles) in both directions; each lens is monotone, so it can be inverted exactly.
+a small area (a crowded group of islands) in both directions; each lens is monotone, so it can be inverted exactly.
 """
 
 from __future__ import annotations

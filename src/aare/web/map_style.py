@@ -63,7 +63,7 @@ text {{ fill: {TEXT}; }}
 
 
 def slug(name: str) -> str:
-    """An id-safe form of a space name: "Karelia S.S.R." -> "karelia-s-s-r"."""
+    """An id-safe form of a space name: "North S.S.R." -> "north-s-s-r"."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
