@@ -15,6 +15,7 @@ from aare.board.notation import format_units
 from aare.errors import AareError
 from aare.odds import odds
 from aare.odds.report import BattleOdds
+from aare.rules.registry import default_ruleset
 from aare.rules.ruleset import available_rulesets, load_ruleset
 from aare.server.api.auth import OptionalCaller
 from aare.web.battle_odds import SOLVING
@@ -35,7 +36,7 @@ MAX_EXACT_SEA = 16  # exact sea battles this large take minutes (the general ste
 class OddsForm:
     """The calculator form's values."""
 
-    rules: str = "lhtr-1.3"
+    rules: str = field(default_factory=default_ruleset)
     battle: str = "land"
     attacker: dict[str, int] = field(default_factory=lambda: {"infantry": 3, "artillery": 1, "armour": 2})
     defender: dict[str, int] = field(default_factory=lambda: {"infantry": 4})
@@ -56,8 +57,8 @@ class OddsForm:
             except ValueError:
                 return default
 
-        rules = str(form.get("rules") or "lhtr-1.3")
-        units = load_ruleset(rules if rules in available_rulesets() else "lhtr-1.3").units
+        rules = str(form.get("rules") or default_ruleset())
+        units = load_ruleset(rules if rules in available_rulesets() else default_ruleset()).units
         picked = {side: {u.id: number(f"{side}:{u.id}", 0, MAX_UNITS) for u in units} for side in ("att", "def")}
         return cls(
             rules=rules, battle=str(form.get("battle") or "land"),
