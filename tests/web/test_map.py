@@ -1,4 +1,5 @@
-"""The world map: hand-written positions, generated geometry and the SVG rendering."""
+"""The world map: hand-written positions, generated geometry and the SVG rendering. The checks of the
+geometry and the rendering run for every board that ships a map; the rest look at the Revised board."""
 
 from __future__ import annotations
 
@@ -11,18 +12,29 @@ import pytest
 
 from aare.board.board import Board
 from aare.game_setup import new_game
-from aare.rules.ruleset import load_ruleset
+from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
 from aare.state.game_state import GameState
 from aare.web.map_build import build_map, dumps, geometry_path
 from aare.web.map_geometry import MapGeometry, load_geometry
 from aare.web.map_layout import Block, place
 from aare.web.map_projection import Projection
-from aare.web.map_sources import load_spec
+from aare.web.map_sources import load_spec as load_map_spec
+from aare.web.map_sources import positions_path
 from aare.web.map_style import NEUTRAL, power_styles, slug
 from aare.web.map_svg import render_map
 from aare.web.map_trace import trace
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+def map_rulesets() -> list[str]:
+    """One ruleset per board that ships a map (its positions file), the first by id."""
+    found: dict[str, str] = {}
+    for ruleset in available_rulesets():
+        board_id = load_spec(ruleset).board
+        if board_id not in found and positions_path(board_id).is_file():
+            found[board_id] = ruleset
+    return sorted(found.values())
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +52,21 @@ def svg(state: GameState, board: Board) -> str:
     return render_map(state, board)
 
 
-def test_every_space_has_a_position(board: Board) -> None:
-    spec = load_spec(board.id)
+@pytest.fixture(scope="module", params=map_rulesets())
+def each(request: pytest.FixtureRequest) -> tuple[Board, GameState, str]:
+    """Every board with a map: the board, a new game's state on it and its SVG."""
+    ruleset = str(request.param)
+    board, state = load_ruleset(ruleset).board, new_game(ruleset, {}, seed=1).state
+    return board, state, render_map(state, board)
+
+
+def test_revised_ships_a_map() -> None:
+    assert "revised" in {load_spec(ruleset).board for ruleset in map_rulesets()}
+
+
+def test_every_space_has_a_position(each: tuple[Board, GameState, str]) -> None:
+    board = each[0]
+    spec = load_map_spec(board.id)
     named = {r.name for r in spec.regions if not r.decor}
     assert named == set(board.spaces)
     for region in spec.regions:
@@ -49,7 +74,8 @@ def test_every_space_has_a_position(board: Board) -> None:
             assert -90 <= lat <= 90 and -180 <= lon <= 180
 
 
-def test_every_space_has_a_shape(board: Board) -> None:
+def test_every_space_has_a_shape(each: tuple[Board, GameState, str]) -> None:
+    board = each[0]
     geo = load_geometry(board.id)
     assert set(geo.spaces) == set(board.spaces)
     for name, shape in geo.spaces.items():
@@ -60,8 +86,9 @@ def test_every_space_has_a_shape(board: Board) -> None:
         assert shape.area > 0
 
 
-def test_generated_geometry_is_up_to_date(board: Board) -> None:
+def test_generated_geometry_is_up_to_date(each: tuple[Board, GameState, str]) -> None:
     """The committed JSON is exactly what scripts/make_map.py makes from the current inputs."""
+    board = each[0]
     committed = geometry_path(board.id).read_text(encoding="utf-8")
     assert dumps(build_map(board)) == committed, "run scripts/make_map.py to regenerate the map"
 
@@ -74,7 +101,8 @@ def test_most_board_adjacencies_are_shared_borders(board: Board) -> None:
     assert len(unshared) <= 6
 
 
-def test_svg_is_valid_xml_with_every_space(svg: str, board: Board) -> None:
+def test_svg_is_valid_xml_with_every_space(each: tuple[Board, GameState, str]) -> None:
+    board, _, svg = each
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
     assert re.fullmatch(r"0 0 [\d.]+ [\d.]+", root.attrib["viewBox"])
@@ -87,7 +115,9 @@ def test_svg_is_valid_xml_with_every_space(svg: str, board: Board) -> None:
         assert g.find(f"{SVG}path") is not None
 
 
-def test_svg_colours_territories_by_controller(svg: str, state: GameState, board: Board) -> None:
+def test_svg_colours_territories_by_controller(each: tuple[Board, GameState, str]) -> None:
+    """Each territory in its controller's colour from the board file, each unit chip in its owner's ink."""
+    board, state, svg = each
     root = ET.fromstring(svg)
     fills = {
         g.attrib["data-space"]: g.find(f"{SVG}path").attrib.get("fill")  # type: ignore[union-attr]
@@ -99,8 +129,10 @@ def test_svg_colours_territories_by_controller(svg: str, state: GameState, board
     for power, style in styles.items():
         assert style.fill in svg
         assert fills[board.capital_of(power)] == style.fill
-    assert fills["Switzerland"] == NEUTRAL.fill
-    assert fills[board.capital_of("Germany")] != fills[board.capital_of("Russia")]
+    for space in board.land():
+        owner = state.owner(space.name)
+        assert fills[space.name] == (styles[owner].fill if owner else NEUTRAL.fill)
+    assert len({s.fill for s in styles.values()} | {NEUTRAL.fill}) == len(styles) + 1
     chips = {r.attrib["fill"] for r in root.iter(f"{SVG}rect") if r.attrib.get("rx") == "2.5"}
     assert chips == {s.ink for s in styles.values()}
 
