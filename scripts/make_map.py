@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Regenerate the world map geometry of a board from its hand-written positions and coastlines.
 
-.venv/bin/python scripts/make_map.py            # writes src/aare/rulesets/lhtr/data/map/revised-map.json
-.venv/bin/python scripts/make_map.py --check    # exit 1 if the committed file is out of date
-.venv/bin/python scripts/make_map.py --svg /tmp/map.svg   # also render the start position
+.venv/bin/python scripts/make_map.py            # every board with map positions: <family>/data/map/<board>-map.json
+.venv/bin/python scripts/make_map.py --ruleset lhtr-1.3   # only the board of that ruleset
+.venv/bin/python scripts/make_map.py --check    # exit 1 if a committed file is out of date
+.venv/bin/python scripts/make_map.py --ruleset lhtr-1.3 --svg /tmp/map.svg   # also render the start position
 """
 
 from __future__ import annotations
@@ -13,23 +14,27 @@ import sys
 import time
 from pathlib import Path
 
-from aare.rules.ruleset import load_ruleset
+from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
 from aare.web.map_build import build_map, dumps, geometry_path
+from aare.web.map_sources import positions_path
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ruleset", default="lhtr-1.3", help="ruleset whose board to draw (default lhtr-1.3)")
-    parser.add_argument("--out", type=Path, help="output file (default: the board's map file in <family>/data/map)")
-    parser.add_argument("--check", action="store_true", help="only compare with the existing file")
-    parser.add_argument("--svg", type=Path, help="also write an SVG of the starting position here")
-    args = parser.parse_args(argv)
+def map_rulesets() -> list[str]:
+    """One ruleset per board that ships map positions (the first by id)."""
+    found: dict[str, str] = {}
+    for ruleset in available_rulesets():
+        board = load_spec(ruleset).board
+        if board not in found and positions_path(board).is_file():
+            found[board] = ruleset
+    return sorted(found.values())
 
-    board = load_ruleset(args.ruleset).board
+
+def make(ruleset: str, out: Path | None, check: bool, svg: Path | None) -> int:
+    board = load_ruleset(ruleset).board
     started = time.perf_counter()
     geometry = build_map(board)
     text = dumps(geometry)
-    out = args.out or geometry_path(board.id)
+    out = out or geometry_path(board.id)
     report = geometry["report"]
     print(
         f"{board.id}: {len(geometry['spaces'])} spaces in {time.perf_counter() - started:.1f}s, {len(text) // 1024} KiB"
@@ -42,25 +47,40 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {a} - {b}")
     for warning in report["warnings"]:
         print(f"warning: {warning}")
-    if args.check:
+    status = 0
+    if check:
         current = out.read_text(encoding="utf-8") if out.is_file() else ""
         if current != text:
             print(f"{out} is out of date: run scripts/make_map.py", file=sys.stderr)
-            return 1
-        print(f"{out} is up to date")
+            status = 1
+        else:
+            print(f"{out} is up to date")
     else:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
         print(f"wrote {out}")
-    if args.svg:
+    if svg:
         from aare.game_setup import new_game
         from aare.web.map_geometry import MapGeometry
         from aare.web.map_svg import render_map
 
-        state = new_game(args.ruleset, {}, seed=1).state
-        args.svg.write_text(render_map(state, board, geometry=MapGeometry.from_json(geometry)), encoding="utf-8")
-        print(f"wrote {args.svg}")
-    return 0
+        state = new_game(ruleset, {}, seed=1).state
+        svg.write_text(render_map(state, board, geometry=MapGeometry.from_json(geometry)), encoding="utf-8")
+        print(f"wrote {svg}")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", help="ruleset whose board to draw (default: every board that ships a map)")
+    parser.add_argument("--out", type=Path, help="output file (default: the board's map file in <family>/data/map)")
+    parser.add_argument("--check", action="store_true", help="only compare with the existing file")
+    parser.add_argument("--svg", type=Path, help="also write an SVG of the starting position here")
+    args = parser.parse_args(argv)
+    rulesets = [args.ruleset] if args.ruleset else map_rulesets()
+    if len(rulesets) != 1 and (args.out or args.svg):
+        parser.error("--out and --svg need --ruleset")
+    return max((make(r, args.out, args.check, args.svg) for r in rulesets), default=0)
 
 
 if __name__ == "__main__":
