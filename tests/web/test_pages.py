@@ -279,6 +279,18 @@ def test_nation_badges_are_readable(ruleset: str) -> None:
     assert contrast("#000000", "#ffffff") == pytest.approx(21) and contrast("#777777", "#777777") == 1
 
 
+def test_phase_titles_come_from_the_ruleset_or_the_phase_handler() -> None:
+    from aare.rules.turns import PhaseSpec
+    from aare.web.templating import phase_title
+
+    lhtr = load_ruleset("lhtr-1.3")
+    assert [phase_title(p.name, lhtr) for p in lhtr.phase_table()] == [p.title for p in lhtr.phase_table()]
+    assert phase_title("purchase") == "Purchase units" and phase_title("setup-bid") == "Bid placement"
+    assert phase_title("straight-bid", load_ruleset("aare-5.0")) == "Bid for the Axis"  # the family's own phase
+    assert phase_title("made-up-phase") == "Made up phase"
+    assert PhaseSpec("purchase", "X").title == ""
+
+
 def test_nation_colours_come_from_the_board(player: TestClient) -> None:
     """The game page defines every power's colours from its board; badges and panels refer to them."""
     board = load_ruleset("lhtr-1.3").board

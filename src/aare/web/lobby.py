@@ -12,7 +12,7 @@ from starlette.datastructures import FormData
 
 from aare.errors import AareError
 from aare.rules.registry import default_ruleset
-from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
+from aare.rules.ruleset import Ruleset, available_rulesets, load_ruleset, load_spec
 from aare.server import accounts, db
 from aare.server.accounts import AccountError, User
 from aare.server.api.auth import SESSION_COOKIE, OptionalCaller, PostingCaller
@@ -45,15 +45,24 @@ def ruleset_forms() -> list[dict[str, Any]]:
     return out
 
 
+def _ruleset_of(game: dict[str, Any]) -> Ruleset | None:
+    """The ruleset a listed game is played under (None if it is no longer installed)."""
+    try:
+        return load_ruleset(game["ruleset"], game["options"])
+    except AareError:
+        return None
+
+
 def _game_rows(ctx: ServerContext, user: User) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(your games, newest first, with whose move it is; other games with an open seat)."""
     mine = []
     for game in ctx.service.list_games(user.id, GAMES_SHOWN):
         view = ctx.service.view(game["id"], user.id)
         s = view["summary"]
-        rules = load_ruleset(game["ruleset"], game["options"])
+        rules = _ruleset_of(game)
+        board = rules.board if rules else None
         mine.append({**game, "your_turn": view["your_turn"], "to_act": view["to_act"], "round": s["round"],
-                     "phase": phase_title(s["phase"], rules), "colours": power_colours(view["to_act"], rules.board),
+                     "phase": phase_title(s["phase"], rules), "colours": power_colours(view["to_act"], board),
                      "your_seats": view["your_seats"]})
     ids = {g["id"] for g in mine}
     open_games = [g for g in ctx.service.list_games(None, GAMES_SHOWN)
