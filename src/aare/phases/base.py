@@ -54,6 +54,7 @@ class PhaseHandler:
     """Default behaviour: only `end_phase` is possible, nothing happens on entry or exit."""
 
     name = ""
+    title = ""  # shown to players when the ruleset's phase table gives none
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         return ()

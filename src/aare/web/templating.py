@@ -38,7 +38,7 @@ def phase_title(phase: str, ruleset: Ruleset | None = None) -> str:
             if spec.name == phase and spec.title:
                 return spec.title
     load_families()  # a family's own phases are registered when it is imported
-    title = getattr(phase_handler(phase), "title", "")
+    title = phase_handler(phase).title
     return str(title) if title else phase.replace("-", " ").capitalize()
 
 
