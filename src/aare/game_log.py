@@ -18,6 +18,8 @@ from aare.state.game_state import GameState
 
 FORMAT = "aare-game"
 FORMAT_VERSION = 1
+VIEW_KEY = "view_of"
+"""Marks a game file that is a player's view (`aare.player_view.log_view`): hidden parts are left out."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,13 @@ class GameLog:
             raise MalformedInput("not an aare game file (expected format 'aare-game')")
         if raw.get("format_version") != FORMAT_VERSION:
             raise MalformedInput(f"unsupported game file version {raw.get('format_version')!r}")
+        if VIEW_KEY in raw:
+            who = raw[VIEW_KEY]
+            names = ", ".join(map(str, who)) if isinstance(who, list) and who else "a spectator"
+            raise MalformedInput(
+                f"this game file is a player's view ({names}) with hidden parts left out: only a full game file "
+                "can be loaded, imported or verified (a server export is full once the game has ended)"
+            )
         entries_raw = raw.get("entries")
         if not isinstance(entries_raw, Sequence) or isinstance(entries_raw, str):
             raise MalformedInput("game file: entries must be a list")

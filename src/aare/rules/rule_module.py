@@ -44,6 +44,8 @@ HOOKS: dict[str, str] = {
     "(e.g. national advantages)",
     "stack_unit": "the unit type of a stack in movement, e.g. destroyers that carry infantry (UnitType), context: "
     "view, stack (cached per unit and owner)",
+    "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
+    "context: state",
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from aare.errors import MalformedInput, ReplayMismatch
 from aare.events import DiceRolled
-from aare.game_log import GameLog
+from aare.game_log import VIEW_KEY, GameLog
 from aare.server.fair_dice import SCHEME, commitment, die, turn_after
 
 
@@ -39,6 +39,10 @@ class VerifyReport:
 def verify_export(raw: Any) -> VerifyReport:
     """Check an export made by `GET /games/{id}/export` (a game file with a `server` section)."""
     report = VerifyReport()
+    if isinstance(raw, Mapping) and VIEW_KEY in raw:
+        report.problems.append("this export is a player's view, made before the game ended, with hidden parts left "
+                               "out: it cannot be checked; export the game again once it has ended")
+        return report
     try:
         log = GameLog.from_json(raw)
     except (MalformedInput, ReplayMismatch) as exc:

@@ -17,9 +17,10 @@ from aare.economy.bids import BID, funds
 from aare.errors import IllegalAction
 from aare.events import BankChanged, ExtraSet
 from aare.phases.base import PhaseExtension, TurnContext
+from aare.rules.hidden import Hidden
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
-from aare.rulesets.aare.straight_bid import AXIS, KEY, PHASE, record, seat_bidder, settled_amount
+from aare.rulesets.aare.straight_bid import AXIS, KEY, PHASE, R_SUBMIT, SEATS, record, seat_bidder, settled_amount
 
 R_CASH = "AARE-BID-spend-as-cash"
 
@@ -37,6 +38,22 @@ def _bid_funds(granted: dict[str, int], state: Any = None, **_: Any) -> dict[str
     """The Axis receives the winning (lower) bid (AARE-BID-lower-bid-plays-axis)."""
     amount = settled_amount(state)
     return {**granted, AXIS: amount} if amount > 0 else granted
+
+
+def _sealed_bids(found: list[Hidden], ruleset: Any, state: Any, **_: Any) -> list[Hidden]:
+    """A bid is sealed: only its own side sees it until both seats have bid, then both are revealed together
+    (AARE-BID-submit-bids)."""
+    if KEY not in state.extra:
+        return found
+    bids = record(state)["bids"]
+    if all(seat in bids for seat in SEATS):
+        return found
+    sealed = [
+        Hidden(("extra", KEY, "bids", seat), frozenset(p.name for p in ruleset.board.powers if p.side == seat),
+               R_SUBMIT)
+        for seat in SEATS if seat in bids
+    ]
+    return [*found, *sealed]
 
 
 class BidCashExtension(PhaseExtension):
@@ -82,7 +99,8 @@ AARE_BID = register_module(
             "AARE-BID-spend-as-cash",
             "AARE-BID-placement-restriction",
         ),
-        hooks={"initial_state": _start, "bid_funds": _bid_funds, "phase_actions": _phase_actions},
+        hooks={"initial_state": _start, "bid_funds": _bid_funds, "phase_actions": _phase_actions,
+               "hidden_fields": _sealed_bids},
         requires=("lhtr",),
         replaces_options=("bid_axis", "bid_allies"),
         options=(
