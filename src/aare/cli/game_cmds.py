@@ -11,11 +11,36 @@ from rich.console import Console
 from rich.table import Table
 
 from aare.action_text import format_decision
-from aare.economy.summary import summary
+from aare.errors import UnknownName
 from aare.game_log import load_log, save_log
 from aare.game_setup import new_game
+from aare.player_view import HIDDEN, summary_view
 from aare.rules.options import parse_option_args
 from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
+from aare.state.game_state import GameState
+
+AS_POWER = click.option(
+    "--as", "as_powers", multiple=True, metavar="POWER",
+    help="read as this power (a name or alias; a side's name: all its powers); repeatable. Without it: what a "
+    "spectator sees, until the game has ended",
+)
+
+
+def viewer_of(state: GameState, names: tuple[str, ...]) -> frozenset[str]:
+    """The powers `--as` names, resolved through the board; a side's name stands for all its powers."""
+    board = load_ruleset(state.ruleset, state.options).board
+    sides = {p.side.casefold(): p.side for p in board.powers}
+    powers: set[str] = set()
+    for name in names:
+        side = sides.get(name.strip().casefold())
+        if side is not None:
+            powers.update(p.name for p in board.powers if p.side == side)
+            continue
+        try:
+            powers.add(board.resolve_power(name))
+        except UnknownName as exc:
+            raise UnknownName(f"--as: {exc} (or a side: {', '.join(sides.values())})") from None
+    return frozenset(powers)
 
 
 @click.command("new")
@@ -33,10 +58,13 @@ def new(ruleset_id: str, seed: int | None, options: tuple[str, ...], output: Pat
 
 @click.command("show")
 @click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
+@AS_POWER
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def show(game: Path, as_json: bool) -> None:
-    """Show a game: turn, phase, each nation's bank, income and victory cities, and the board."""
-    data = summary(load_log(game).state)
+def show(game: Path, as_powers: tuple[str, ...], as_json: bool) -> None:
+    """Show a game as a power (or a spectator) sees it: turn, phase, each nation's bank, income and victory
+    cities, and the board."""
+    state = load_log(game).state
+    data = summary_view(state, viewer_of(state, as_powers))
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
@@ -84,7 +112,8 @@ def _rule_records(data: dict[str, Any]) -> list[str]:
     lines = []
     bid = data.get("straight_bid")
     if bid:
-        bids = ", ".join(f"{seat} seat {n}" for seat, n in bid["bids"].items()) or "none yet"
+        bids = ", ".join(f"{seat} seat {'sealed' if n == HIDDEN else n}" for seat, n in bid["bids"].items())
+        bids = bids or "none yet"
         line = f"straight bid: {bids}"
         if bid.get("axis"):
             line += f"; the {bid['axis']} seat plays the Axis with {bid['amount']} IPCs"

@@ -13,9 +13,11 @@ from rich.console import Console
 
 from aare.action_text import format_action, format_event, parse_action_text
 from aare.actions import action_schema, parse_action
+from aare.cli.game_cmds import AS_POWER, viewer_of
 from aare.engine import Game
 from aare.errors import MalformedInput
 from aare.game_log import load_log, save_log
+from aare.player_view import entries_view
 
 GAME = click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
 
@@ -84,14 +86,16 @@ def undo(game: Path, power: str | None) -> None:
 
 @click.command("log")
 @GAME
-def log(game: Path) -> None:
-    """Print the history of the game in text notation."""
+@AS_POWER
+def log(game: Path, as_powers: tuple[str, ...]) -> None:
+    """Print the history of the game in text notation, as a power (or a spectator) sees it."""
     g = load_log(game)
     console = Console(highlight=False)
-    for number, entry in enumerate(g.entries, 1):
-        console.print(f"{number:>4}. {format_action(entry.action) if entry.action else '(automatic)'}")
-        for event in entry.events:
-            line = format_event(event.to_json())
+    for number, entry in enumerate(entries_view(g.entries, viewer_of(g.state, as_powers), g.state), 1):
+        action = entry["action"]
+        console.print(f"{number:>4}. {format_action(action) if action else '(automatic)'}")
+        for event in entry["events"]:
+            line = format_event(event)
             if line:
                 console.print(f"        {line}", markup=False)
 
