@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,3 +66,16 @@ def acting_powers(state: GameState) -> list[str]:
 def acting_power(state: GameState) -> str:
     """The first power that may act now (the power whose turn it is once the game is over)."""
     return next(iter(acting_powers(state)), state.nation)
+
+
+def seat_powers(state: GameState, seats: Iterable[str]) -> frozenset[str]:
+    """The powers the holder of `seats` plays, whose view it gets: a nation seat its power, a side seat every
+    power of the side."""
+    powers = load_ruleset(state.ruleset, state.options).board.powers
+    names = set(seats)
+    return frozenset(p.name for p in powers if p.name in names or p.side in names)
+
+
+def held_by(seats: Mapping[str, Seat], user_id: int | None) -> list[str]:
+    """The names of the seats `user_id` holds (none for None: a spectator)."""
+    return [s.name for s in seats.values() if user_id is not None and s.user_id == user_id]

@@ -30,6 +30,7 @@ from aare.errors import AareError
 from aare.events import apply_events
 from aare.game_log import GameLog
 from aare.game_setup import new_game
+from aare.player_view import log_view
 from aare.rules.ruleset import load_ruleset
 from aare.server import db, timing
 from aare.server.broker import Broker
@@ -37,8 +38,18 @@ from aare.server.errors import BadRequest, Forbidden, NotFound, Outdated, Servic
 from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
 from aare.server.schema import dice_turns, games, log_entries, seats, users
-from aare.server.seats import BOTS, SEATINGS, Seat, acting_power, acting_powers, seat_names, seat_of
-from aare.server.views import dumps, entry_message, player_view
+from aare.server.seats import (
+    BOTS,
+    SEATINGS,
+    Seat,
+    acting_power,
+    acting_powers,
+    held_by,
+    seat_names,
+    seat_of,
+    seat_powers,
+)
+from aare.server.views import dumps, entry_message, message_view, player_view
 
 log = logging.getLogger("aare.server")
 
@@ -194,7 +205,7 @@ class GameService:
             seat_map = self._seats(conn, game_id)
             turn = self._turn_record(conn, game_id, live.turn)
         self._saw_seats(game_id, seat_map)
-        mine = [s.name for s in seat_map.values() if user_id is not None and s.user_id == user_id]
+        mine = held_by(seat_map, user_id)
         state = live.state
         acting = acting_power(state)
         acting_seat = seat_of(state, live.seating, acting)
@@ -202,7 +213,6 @@ class GameService:
         seats_acting = [seat_of(state, live.seating, p) for p in everyone]
         return {
             **self._summary(row, seat_map),
-            "state_hash": live.state_hash,
             "to_act": acting,
             "acting_seat": acting_seat,
             "acting": everyone,
@@ -210,8 +220,16 @@ class GameService:
             "your_seats": mine,
             "your_turn": any(s in mine for s in seats_acting) and state.winner is None,
             "dice": {"scheme": SCHEME, "turn": live.turn, "commitment": turn["commitment"] if turn else None},
-            **player_view(state, mine),
+            **player_view(state, mine),  # the state, its summary and the state hash the caller may see
         }
+
+    def seen_by(self, game_id: str, user_id: int | None, message: Mapping[str, Any]) -> dict[str, Any]:
+        """A published message (an action's answer, an undo) as the user's seats see it, judged on the game and
+        seats this process saw last (no database read; without them, as a spectator sees it)."""
+        live, seat_map = self.cache.get(game_id), self.seats_seen.get(game_id)
+        state = live.state if live is not None else None
+        viewer = seat_powers(state, held_by(seat_map, user_id)) if state is not None and seat_map else frozenset()
+        return message_view(message, viewer, state)
 
     def legal(self, game_id: str, user_id: int, space: str | None = None,
               power: str | None = None) -> dict[str, Any]:
@@ -228,9 +246,11 @@ class GameService:
         return {"version": live.version, "to_act": acting, "acting": everyone, "seat": seat.name if seat else None,
                 "your_turn": mine, "actions": actions}
 
-    def entries_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
-        """Messages for the stored entries after `version` (as live updates send them)."""
-        live, _, _ = self.load(game_id)
+    def entries_since(self, game_id: str, version: int, user_id: int | None) -> list[dict[str, Any]]:
+        """Messages for the stored entries after `version` (as live updates send them), as the user's seats see
+        them now."""
+        live, seat_map, _ = self.load(game_id)
+        viewer = seat_powers(live.state, held_by(seat_map, user_id))
         version = max(version, 0)
         with db.read(self.engine) as conn:
             rows = {r.seq: r for r in conn.execute(select(log_entries.c.seq, log_entries.c.actor,
@@ -242,20 +262,23 @@ class GameService:
             entry = live.log.entries[seq]
             state = replace(apply_events(state, entry.events), version=seq + 1)
             row = rows.get(seq)
-            out.append(entry_message(game_id, seq, entry, state, row.state_hash if row else state.hash(),
-                                     row.actor if row else "?", acting_power(state)))
+            message = entry_message(game_id, seq, entry, state, row.state_hash if row else state.hash(),
+                                    row.actor if row else "?", acting_power(state))
+            out.append(message_view(message, viewer, live.state))
         return out
 
-    def export(self, game_id: str) -> dict[str, Any]:
+    def export(self, game_id: str, user_id: int | None) -> dict[str, Any]:
         """The game file (`aare show` reads it) plus a `server` section: seats and every dice commitment, with
-        the seeds of finished turns revealed (`aare verify` checks them)."""
+        the seeds of finished turns revealed (`aare verify` checks them). Before the game has ended it is the
+        file as the user's seats see it (`aare.player_view.log_view`: marked, and refused by `aare verify`, when
+        anything is hidden from them); after the end, the whole game."""
         with db.read(self.engine) as conn:
             live, row = load_live(conn, game_id, self.cache)
             seat_map = self._seats(conn, game_id)
             self._saw_seats(game_id, seat_map)
             turns = conn.execute(select(dice_turns).where(dice_turns.c.game_id == game_id)
                                  .order_by(dice_turns.c.turn)).all()
-        data = live.log.to_json()
+        data = log_view(live.log, seat_powers(live.state, held_by(seat_map, user_id)))
         data["server"] = {
             "game_id": game_id, "ruleset": row.ruleset, "seating": row.seating,
             "seats": [s.to_json() for s in seat_map.values()], "version": live.version, "exported_at": time.time(),

@@ -69,16 +69,22 @@ def legal_actions(game_id: str, who: AnyCaller, ctx: Ctx, space: SpaceQuery = No
     "(the answer names the rule ID); 400: malformed request or action. Rejected actions store nothing.",
 )
 async def submit_action(game_id: str, body: ActionRequest, creds: Credentials, ctx: Ctx) -> dict[str, Any]:
-    def actor() -> Actor:  # on the service's action threads, with the rules check
-        return Actor(user_id=posting_caller(ctx.engine, ctx.logins, creds).user.id)
+    users: list[int] = []
 
-    return await ctx.service.submit_async(game_id, actor, body.action, body.version)
+    def actor() -> Actor:  # on the service's action threads, with the rules check
+        user_id = posting_caller(ctx.engine, ctx.logins, creds).user.id
+        users.append(user_id)
+        return Actor(user_id=user_id)
+
+    message = await ctx.service.submit_async(game_id, actor, body.action, body.version)
+    return ctx.service.seen_by(game_id, users[-1] if users else None, message)  # the actor's view
 
 
 @router.post("/games/{game_id}/undo", summary="Take back your last action (never past a die roll)",
              response_model=UndoOut, responses=errors(400, 401, 403, 404, 409, 422))
 def undo(game_id: str, body: VersionRequest, who: PostingCaller, ctx: Ctx) -> dict[str, Any]:
-    return ctx.service.undo(game_id, Actor(user_id=who.user.id), body.version, body.power)
+    message = ctx.service.undo(game_id, Actor(user_id=who.user.id), body.version, body.power)
+    return ctx.service.seen_by(game_id, who.user.id, message)
 
 
 @router.post("/games/{game_id}/seats/{seat}/take", summary="Take an open seat", status_code=204,
@@ -105,9 +111,12 @@ def resume_bots(game_id: str, who: PostingCaller, ctx: Ctx) -> Response:
 
 
 @router.get("/games/{game_id}/export", summary="The whole game: log, dice commitments and revealed seeds",
-            responses=errors(404))
-def export_game(game_id: str, ctx: Ctx) -> dict[str, Any]:
-    return ctx.service.export(game_id)
+            responses=errors(404),
+            description="Before the game has ended: the game as your seats see it (no login: as a spectator); "
+            "when anything is hidden from you the file is marked `view_of` and cannot be verified or imported. "
+            "After the end: the whole game, which `aare verify` checks.")
+def export_game(game_id: str, who: OptionalCaller, ctx: Ctx) -> dict[str, Any]:
+    return ctx.service.export(game_id, who.user.id if who else None)
 
 
 @router.get("/schema/actions", summary="The JSON Schema of actions", tags=["reference"])

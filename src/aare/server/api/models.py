@@ -99,7 +99,8 @@ class DiceInfo(BaseModel):
 class GameView(GameSummary):
     """What the caller's seats may see of a game."""
 
-    state_hash: str
+    state_hash: str = Field(description="the hash of the state as the caller sees it: the game's state hash "
+                            "unless something is hidden from the caller")
     to_act: str = Field(description="the power that must act now (a pending decision's power, else the nation)")
     acting_seat: str
     acting: list[str] = Field(default_factory=list, description="every power that may act now (several in a "
@@ -144,7 +145,8 @@ class EntryOut(BaseModel):
     game_id: str
     seq: int
     version: int
-    state_hash: str
+    state_hash: str | None = Field(description="the hash of the state after the entry as the reader sees it; "
+                                   "null when something is hidden from the reader and the game moved on since")
     actor: str
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
@@ -160,7 +162,7 @@ class UndoOut(BaseModel):
     kind: Literal["undo"]
     game_id: str
     version: int
-    state_hash: str
+    state_hash: str | None
     actor: str
     to_act: str
 
