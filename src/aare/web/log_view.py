@@ -1,4 +1,5 @@
-"""The game's history for the page: the event log in text notation and the dice of the latest battle."""
+"""The game's history for the page: the event log in text notation and the dice of the latest battle, as the
+viewer may see them (`aare.player_view`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from aare.action_text import format_action, format_event
 from aare.game_log import GameLog, LogEntry
+from aare.player_view import Viewer, entries_view
 
 HIT_ON = re.compile(r" at (\d+)\b")
 # Bookkeeping the log leaves out: units moving between spaces are told by the move itself.
@@ -27,23 +29,20 @@ def _nations(log: GameLog) -> list[str]:
     return out
 
 
-def event_log(log: GameLog, limit: int = 60) -> list[dict[str, Any]]:
-    """The last `limit` entries, oldest first: sequence number, nation, the action and its events as text."""
+def event_log(log: GameLog, viewer: Viewer, limit: int = 60) -> list[dict[str, Any]]:
+    """The last `limit` entries as `viewer` sees them, oldest first: sequence number, nation, the action and its
+    events as text."""
     nations = _nations(log)
     start = max(0, len(log.entries) - limit)
     out = []
-    for seq in range(start, len(log.entries)):
-        entry = log.entries[seq]
-        lines = [format_event(e) for e in _events(entry) if e.get("type") not in QUIET_EVENTS]
+    for seq, entry in enumerate(entries_view(log.entries[start:], viewer, log.state), start):
+        lines = [format_event(e) for e in entry["events"] if e.get("type") not in QUIET_EVENTS]
+        action = entry["action"]
         out.append({
-            "seq": seq + 1, "nation": nations[seq], "action": format_action(entry.action) if entry.action else "",
+            "seq": seq + 1, "nation": nations[seq], "action": format_action(action) if action else "",
             "lines": [line for line in lines if line],
         })
     return out
-
-
-def _events(entry: LogEntry) -> list[dict[str, Any]]:
-    return [e.to_json() for e in entry.events]
 
 
 def dice_roll(event: Mapping[str, Any]) -> dict[str, Any]:
@@ -56,9 +55,9 @@ def dice_roll(event: Mapping[str, Any]) -> dict[str, Any]:
     return {"label": label, "dice": [{"value": v, "hit": hit_on is not None and v <= hit_on} for v in values]}
 
 
-def last_battle(log: GameLog) -> dict[str, Any] | None:
-    """The latest battle of the current turn: where, its dice rolls and what happened (casualties, capture).
-    None when no battle was fought yet this turn."""
+def last_battle(log: GameLog, viewer: Viewer) -> dict[str, Any] | None:
+    """The latest battle of the current turn as `viewer` sees it: where, its dice rolls and what happened
+    (casualties, capture). None when no battle was fought yet this turn."""
     entries = log.entries
     start = None
     for seq in range(len(entries) - 1, -1, -1):
@@ -73,11 +72,11 @@ def last_battle(log: GameLog) -> dict[str, Any] | None:
         return None
     space = str((entries[start].action or {}).get("space", ""))
     rolls, lines = [], []
-    for entry in _slice(entries, start):
-        action = entry.action or {}
-        if action.get("type") not in (None, "fight"):
-            lines.append("answer: " + format_action(action))
-        for event in _events(entry):
+    for seen in entries_view(_slice(entries, start), viewer, log.state):
+        answer = seen["action"] or {}
+        if answer.get("type") not in (None, "fight"):
+            lines.append("answer: " + format_action(answer))
+        for event in seen["events"]:
             if event.get("type") == "dice_rolled":
                 rolls.append(dice_roll(event))
             elif event.get("type") in BATTLE_EVENTS:

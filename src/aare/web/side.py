@@ -7,9 +7,10 @@ from typing import Any
 
 from aare.engine import Game
 from aare.game_log import GameLog
+from aare.player_view import visible_state
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.server.live import LiveGame
-from aare.server.seats import Seat
+from aare.server.seats import Seat, held_by, seat_powers
 from aare.web import table_view as tv
 from aare.web.log_view import event_log, last_battle
 
@@ -17,7 +18,7 @@ MOVE_PHASES = ("combat-move", "non-combat-move")
 
 
 def my_seats(seats: Mapping[str, Seat], user_id: int | None) -> list[str]:
-    return [s.name for s in seats.values() if user_id is not None and s.user_id == user_id]
+    return held_by(seats, user_id)
 
 
 def can_undo(log: GameLog, dice_from_seq: int) -> bool:
@@ -46,10 +47,12 @@ def focus_space(ruleset: Ruleset, mine: list[str], nation: str) -> str:
 
 def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None, space: str | None,
                  bot_error: str | None = None) -> dict[str, Any]:
-    """Template context of the side panel for `user_id` with `space` selected."""
-    state = live.state
-    ruleset = load_ruleset(state.ruleset, state.options)
+    """Template context of the side panel for `user_id` with `space` selected: what the powers of the user's
+    seats see (`aare.player_view`); the legal actions, being the user's own, come from the whole game."""
     mine = my_seats(seats, user_id)
+    viewer = seat_powers(live.state, mine)
+    state = visible_state(live.state, viewer)
+    ruleset = load_ruleset(state.ruleset, state.options)
     turn = tv.turn_info(state, live.seating, seats, mine)
     game = Game(live.log)
     legal = [a.to_json() for a in game.legal_actions()] if turn["your_turn"] else []
@@ -65,7 +68,7 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
         "ruleset": state.ruleset,
         "focus": focus_space(ruleset, mine, state.nation),
         "version": live.version,
-        "state_hash": live.state_hash,
+        "state_hash": live.state_hash if state is live.state else state.hash(),
         "turn": turn,
         "seats": [{**s.to_json(), "mine": s.name in mine} for s in _in_turn_order(seats, ruleset)],
         "signed_in": user_id is not None,
@@ -80,7 +83,7 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
         "placement": placement,
         "battles": battles,
         "battle_spaces": fighting or [b["space"] for b in battles],
-        "last_battle": last_battle(live.log) if state.phase == "conduct-combat" else None,
+        "last_battle": last_battle(live.log, viewer) if state.phase == "conduct-combat" else None,
         "moving": moving,
         "selected": space,
         "space": tv.space_info(state, ruleset, space) if space else None,
@@ -89,5 +92,5 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
         "place_targets": [s["name"] for s in placement["spaces"]] if placement else [],
         "other": tv.other_actions(legal),
         "nations": tv.nations(state),
-        "log": event_log(live.log),
+        "log": event_log(live.log, viewer),
     }

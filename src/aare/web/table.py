@@ -18,10 +18,12 @@ from starlette.datastructures import FormData
 
 from aare.engine import Game
 from aare.errors import AareError
+from aare.player_view import visible_state
 from aare.rules.ruleset import load_ruleset
 from aare.server.api.auth import OptionalCaller, PostingCaller
 from aare.server.api.context import Ctx, ServerContext
 from aare.server.errors import ServiceError, VersionConflict
+from aare.server.seats import held_by, seat_powers
 from aare.server.service import Actor
 from aare.web.battle_odds import board_odds, preview_odds
 from aare.web.compose import compose
@@ -37,22 +39,24 @@ _maps: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 _maps_lock = threading.Lock()
 
 
-def _map_svg(ctx: ServerContext, game_id: str) -> tuple[bytes, str]:
-    """The map of the game as it stands (SVG, gzip-compressed) and its state hash; cached per state."""
-    live, _, _ = ctx.service.load(game_id)
-    key = (game_id, live.state_hash)
+def _map_svg(ctx: ServerContext, game_id: str, user_id: int | None) -> tuple[bytes, str]:
+    """The map of the game as it stands, as the user's seats see it (SVG, gzip-compressed), and the hash of
+    that view (the side panel's); cached per view."""
+    live, seats, _ = ctx.service.load(game_id)
+    state = visible_state(live.state, seat_powers(live.state, held_by(seats, user_id)))
+    seen_hash = live.state_hash if state is live.state else state.hash()
+    key = (game_id, seen_hash)
     with _maps_lock:
         if key in _maps:
             _maps.move_to_end(key)
-            return _maps[key], live.state_hash
-    state = live.state
+            return _maps[key], seen_hash
     svg = render_map(state, load_ruleset(state.ruleset, state.options).board)
     packed = gzip.compress(svg.encode(), 5)
     with _maps_lock:
         _maps[key] = packed
         while len(_maps) > MAP_CACHE:
             _maps.popitem(last=False)
-    return packed, live.state_hash
+    return packed, seen_hash
 
 
 def _side(ctx: ServerContext, game_id: str, user_id: int | None, space: str | None) -> dict[str, Any]:
@@ -65,7 +69,7 @@ async def game_page(game_id: str, request: Request, who: OptionalCaller, ctx: Ct
     user_id = who.user.id if who else None
     try:
         side = await run_in_threadpool(_side, ctx, game_id, user_id, space)
-        packed, _ = await run_in_threadpool(_map_svg, ctx, game_id)
+        packed, _ = await run_in_threadpool(_map_svg, ctx, game_id, user_id)
     except ServiceError as exc:
         return render(request, "error.html", exc.status, user=who.user if who else None, message=exc.message)
     return render(request, "game.html", user=who.user if who else None, csrf=who.csrf_token if who else None,
@@ -73,8 +77,8 @@ async def game_page(game_id: str, request: Request, who: OptionalCaller, ctx: Ct
 
 
 @router.get("/play/{game_id}/map")
-async def map_fragment(game_id: str, request: Request, ctx: Ctx) -> Response:
-    packed, state_hash = await run_in_threadpool(_map_svg, ctx, game_id)
+async def map_fragment(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx) -> Response:
+    packed, state_hash = await run_in_threadpool(_map_svg, ctx, game_id, who.user.id if who else None)
     headers = {"X-Aare-Hash": state_hash, "Cache-Control": "no-store", "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):
         return Response(packed, media_type="image/svg+xml", headers={**headers, "Content-Encoding": "gzip"})

@@ -296,7 +296,8 @@
       table.heard += 1;
       let message = {};
       try { message = JSON.parse(event.data); } catch (e) { /* a keep-alive */ }
-      table.lastHash = message.state_hash || table.lastHash;
+      // null: something is hidden from this reader and the game moved on; the page asks for its view again
+      table.lastHash = message.state_hash === undefined ? table.lastHash : message.state_hash;
       const inner = sideInner();
       if (!inner || message.state_hash !== inner.dataset.hash) scheduleRefresh();
     };
