@@ -113,16 +113,17 @@ async def route_fragment(game_id: str, request: Request, who: OptionalCaller, ct
 
 
 @router.get("/play/{game_id}/odds", response_class=HTMLResponse)
-async def odds_fragment(game_id: str, request: Request, ctx: Ctx, space: SpaceArg = None,
+async def odds_fragment(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx, space: SpaceArg = None,
                         action: Annotated[str | None, Query()] = None) -> Response:
     def work() -> Any:
-        live, _, _ = ctx.service.load(game_id)
-        if action:
+        live, seats, _ = ctx.service.load(game_id)
+        if action:  # a move of the player to move, tried on the whole game: only odds come back
             try:
                 return preview_odds(live.log, json.loads(action))
             except (ValueError, AareError):
                 return None
-        return board_odds(live.state, space) if space else None
+        viewer = seat_powers(live.state, held_by(seats, who.user.id if who else None))
+        return board_odds(visible_state(live.state, viewer), space) if space else None
 
     found = await run_in_threadpool(work)
     charts = None
