@@ -29,6 +29,7 @@ Viewer = str | Iterable[str] | None
 HIDDEN = "hidden"
 """What a hidden value reads as in a view."""
 EXTRA_SET = "extra_set"
+MEMBERS = "members"
 
 
 def viewer_powers(viewer: Viewer) -> frozenset[str]:
@@ -73,10 +74,14 @@ def _redact(value: Any, path: Sequence[str]) -> tuple[Any, bool]:
 
 
 def redact_state(data: Mapping[str, Any], hidden: Iterable[Hidden]) -> dict[str, Any]:
-    """A state's JSON with every field of `hidden` replaced by HIDDEN."""
+    """A state's JSON with every field of `hidden` replaced by HIDDEN, in `extra` and in the copies of `extra`
+    records that members of a team turn keep for themselves (`members[power]["extra"]`)."""
     out: Any = dict(data)
+    members = out.get(MEMBERS)
     for field in hidden:
         out, _ = _redact(out, field.path)
+        for power in members if isinstance(members, Mapping) else ():
+            out, _ = _redact(out, (MEMBERS, power, *field.path))
     return dict(out)
 
 

@@ -138,6 +138,20 @@ def test_a_log_with_nothing_hidden_from_the_viewer_is_the_whole_game(tmp_path: P
     assert load_log(tmp_path / "g.json").state.hash() == game.state.hash()
 
 
+@pytest.mark.rule(SEAL)
+def test_records_a_team_member_keeps_for_itself_are_redacted_too() -> None:
+    """In a team turn a member's own records wait in `members[power]["extra"]`: a hidden path covers them."""
+    sealed = Hidden(("extra", "straight_bid", "bids", "Allies"), frozenset({"Russia"}), SEAL)
+    data = first_bid().state.to_json()
+    data["members"] = {"Russia": {"phase": "x", "extra": {"straight_bid": {"bids": {"Allies": FIRST_BID}}}},
+                       "Germany": {"phase": "x"}}
+    seen = views.redact_state(data, [sealed])
+    assert seen["members"]["Russia"]["extra"]["straight_bid"]["bids"] == {"Allies": HIDDEN}
+    assert seen["members"]["Germany"] == {"phase": "x"}
+    assert FIRST_BID not in list(bid_values(seen))
+    assert data["members"]["Russia"]["extra"]["straight_bid"]["bids"] == {"Allies": FIRST_BID}  # not changed
+
+
 def test_hidden_fields_live_under_extra() -> None:
     with pytest.raises(ValueError, match="under 'extra'"):
         Hidden(("banks", "Germany"), frozenset({"Germany"}))
