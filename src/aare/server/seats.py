@@ -69,11 +69,12 @@ def acting_power(state: GameState) -> str:
 
 
 def seat_powers(state: GameState, seats: Iterable[str]) -> frozenset[str]:
-    """The powers the holder of `seats` plays, whose view it gets: a nation seat its power, a side seat every
-    power of the side."""
-    powers = load_ruleset(state.ruleset, state.options).board.powers
+    """The powers the holder of `seats` plays, whose view it gets: a nation seat its power and the powers its
+    player plays (`played_by`), a side seat every power of the side (as `seat_of` seats them)."""
+    board = load_ruleset(state.ruleset, state.options).board
     names = set(seats)
-    return frozenset(p.name for p in powers if p.name in names or p.side in names)
+    players = {p.name: board.player_of(p.name) for p in board.powers}
+    return frozenset(p for p, player in players.items() if player in names or board.side_of(player) in names)
 
 
 def held_by(seats: Mapping[str, Seat], user_id: int | None) -> list[str]:
