@@ -349,8 +349,11 @@ class Acting(Game):
 
     @property
     def state(self) -> GameState:
+        """Focused on the member `power` acts for, or on `power`'s own place while it waits for its team."""
         state = self.log.state
         member = Game(self.log).actors().get(self.power)
+        if member is None and self.power in state.members:
+            member = self.power
         return MemberFocused(member).apply(state) if state.members and member is not None else state
 
     def apply(self, action: Any, power: str | None = None) -> tuple[Event, ...]:

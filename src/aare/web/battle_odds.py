@@ -107,4 +107,5 @@ def preview_odds(log: GameLog, action: Mapping[str, Any]) -> BoardOdds | None:
     except AareError:
         return None
     target = action["path"][-1] if action.get("type") == "move" else action["sea_zone"]
-    return board_odds(work.state, str(target))
+    state = Game(work).acting_as(str(action["power"])).state if action.get("power") else work.state
+    return board_odds(state, str(target))

@@ -47,9 +47,10 @@ def _reason(log: GameLog, action: Action) -> str:
     return ""
 
 
-def compose(log: GameLog, origin: str, target: str, units: str, candidates: Sequence[Action]) -> Route:
+def compose(log: GameLog, origin: str, target: str, units: str, candidates: Sequence[Action],
+            power: str | None = None) -> Route:
     """The legal ways to take `units` from `origin` to `target`; `candidates` are the legal actions from
-    `origin` (`Game.legal_actions(origin)` as JSON)."""
+    `origin` (`Game.legal_actions(origin)` as JSON); `power`: the power acting (a team turn)."""
     state = log.state
     ruleset = load_ruleset(state.ruleset, state.options)
     text = format_units(parse_units(units, ruleset.units), ruleset.units) if units.strip() else ""
@@ -69,6 +70,8 @@ def compose(log: GameLog, origin: str, target: str, units: str, candidates: Sequ
         tries.append(Load(units=text, territory=origin, sea_zone=target).to_json())
     if target in board.spaces and target != origin:
         tries.append(Move(units=text, path=[origin, target]).to_json())
+    if power:
+        tries = [{**a, "power": power} for a in tries]
     game = Game(log)
     seen: set[str] = set()
     for action in tries:

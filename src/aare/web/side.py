@@ -10,7 +10,7 @@ from aare.game_log import GameLog
 from aare.player_view import visible_state
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.server.live import LiveGame
-from aare.server.seats import Seat, held_by, seat_powers
+from aare.server.seats import Seat, acting_powers, held_by, seat_of, seat_powers
 from aare.web import table_view as tv
 from aare.web.log_view import event_log, last_battle
 
@@ -21,13 +21,19 @@ def my_seats(seats: Mapping[str, Seat], user_id: int | None) -> list[str]:
     return held_by(seats, user_id)
 
 
-def can_undo(log: GameLog, dice_from_seq: int) -> bool:
-    """Whether the last entry may be taken back (`Game.undo`: never past a roll or a finished phase)."""
-    if len(log.entries) <= dice_from_seq or not log.entries:
+def can_undo(log: GameLog, dice_from_seq: int, power: str | None = None) -> bool:
+    """Whether the last entry (a team turn: `power`'s last entry this turn) may be taken back (`Game.undo`: never
+    past a roll or a finished phase)."""
+    index = len(log.entries) - 1
+    while power is not None and index >= 0 and (log.entries[index].action or {}).get("power") != power:
+        if any(e.type == "team_turn_started" for e in log.entries[index].events):
+            return False
+        index -= 1
+    if index < max(dice_from_seq, 0):
         return False
-    last = log.entries[-1]
+    last = log.entries[index]
     return (last.action or {}).get("type") not in (None, "end_phase") and not any(
-        e.type == "dice_rolled" for e in last.events)
+        e.type == "dice_rolled" for entry in log.entries[index:] for e in entry.events)
 
 
 def _in_turn_order(seats: Mapping[str, Seat], ruleset: Ruleset) -> list[Seat]:
@@ -45,16 +51,32 @@ def focus_space(ruleset: Ruleset, mine: list[str], nation: str) -> str:
     return next((p.capital for p in powers if p.name == nation), powers[0].capital)
 
 
+def acting_for(live: LiveGame, seats: Mapping[str, Seat], mine: list[str], power: str | None = None) -> str | None:
+    """The power the user acts as now: `power` if it may act and its seat is the user's, else the first such
+    power (None when the user holds no acting seat)."""
+    held = [p for p in acting_powers(live.state) if seat_of(live.state, live.seating, p) in mine]
+    return power if power in held else next(iter(held), None)
+
+
+def acting_game(live: LiveGame, power: str | None) -> Game:
+    """The game as `power` acts in it (a team turn: focused on its member's play), else the whole game."""
+    game = Game(live.log)
+    return game.acting_as(power) if power is not None and live.state.members else game
+
+
 def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None, space: str | None,
-                 bot_error: str | None = None) -> dict[str, Any]:
+                 bot_error: str | None = None, power: str | None = None) -> dict[str, Any]:
     """Template context of the side panel for `user_id` with `space` selected: what the powers of the user's
-    seats see (`aare.player_view`); the legal actions, being the user's own, come from the whole game."""
+    seats see (`aare.player_view`); the legal actions, being the user's own, come from the whole game. In a team
+    turn the panel shows the play of the power the user acts as (`power`, default: the first the user holds)."""
     mine = my_seats(seats, user_id)
     viewer = seat_powers(live.state, mine)
-    state = visible_state(live.state, viewer)
+    me = acting_for(live, seats, mine, power)
+    game = acting_game(live, me)
+    shown = me or next((p for p in live.state.members if seat_of(live.state, live.seating, p) in mine), None)
+    state = visible_state(acting_game(live, shown).state, viewer)  # a waiting member sees its own place
     ruleset = load_ruleset(state.ruleset, state.options)
-    turn = tv.turn_info(state, live.seating, seats, mine)
-    game = Game(live.log)
+    turn = tv.turn_info(state, live.seating, seats, mine, me, live.state.members, ruleset)
     legal = [a.to_json() for a in game.legal_actions()] if turn["your_turn"] else []
     if space is not None and space not in ruleset.board.spaces:
         space = None
@@ -65,6 +87,7 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
     fighting = [str(state.pending["space"])] if state.pending and state.pending.get("space") else []
     return {
         "game_id": live.id,
+        "acting_for": me if live.state.members else None,
         "ruleset": state.ruleset,
         "focus": focus_space(ruleset, mine, state.nation),
         "version": live.version,
@@ -75,7 +98,7 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
         "bot_error": bot_error,
         "legal": legal,
         "can_end": any(a["type"] == "end_phase" for a in legal),
-        "can_undo": turn["your_turn"] and can_undo(live.log, live.dice_from_seq),
+        "can_undo": turn["your_turn"] and can_undo(live.log, live.dice_from_seq, me if live.state.members else None),
         "decision": tv.decision_panel(state, ruleset, legal),
         "advantages": tv.advantages_panel(ruleset, legal),
         "research": tv.research_panel(legal),

@@ -16,7 +16,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from aare.engine import Game
 from aare.errors import AareError
 from aare.player_view import visible_state
 from aare.rules.ruleset import load_ruleset
@@ -29,7 +28,7 @@ from aare.web.battle_odds import board_odds, preview_odds
 from aare.web.compose import compose
 from aare.web.map_svg import render_map
 from aare.web.odds_chart import outcome_bar, survivors_chart
-from aare.web.side import side_context
+from aare.web.side import acting_game, side_context
 from aare.web.templating import is_htmx, render
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
@@ -59,16 +58,18 @@ def _map_svg(ctx: ServerContext, game_id: str, user_id: int | None) -> tuple[byt
     return packed, seen_hash
 
 
-def _side(ctx: ServerContext, game_id: str, user_id: int | None, space: str | None) -> dict[str, Any]:
+def _side(ctx: ServerContext, game_id: str, user_id: int | None, space: str | None,
+          power: str | None = None) -> dict[str, Any]:
     live, seats, row = ctx.service.load(game_id)
-    return side_context(live, seats, user_id, space, row.bot_error)
+    return side_context(live, seats, user_id, space, row.bot_error, power or None)
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx, space: SpaceArg = None) -> Response:
+async def game_page(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx, space: SpaceArg = None,
+                    power: str | None = None) -> Response:
     user_id = who.user.id if who else None
     try:
-        side = await run_in_threadpool(_side, ctx, game_id, user_id, space)
+        side = await run_in_threadpool(_side, ctx, game_id, user_id, space, power)
         packed, _ = await run_in_threadpool(_map_svg, ctx, game_id, user_id)
     except ServiceError as exc:
         return render(request, "error.html", exc.status, user=who.user if who else None, message=exc.message)
@@ -87,24 +88,25 @@ async def map_fragment(game_id: str, request: Request, who: OptionalCaller, ctx:
 
 @router.get("/play/{game_id}/side", response_class=HTMLResponse)
 async def side_fragment(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx,
-                        space: SpaceArg = None) -> Response:
-    side = await run_in_threadpool(_side, ctx, game_id, who.user.id if who else None, space or None)
+                        space: SpaceArg = None, power: str | None = None) -> Response:
+    side = await run_in_threadpool(_side, ctx, game_id, who.user.id if who else None, space or None, power)
     return render(request, "_side.html", csrf=who.csrf_token if who else None, **side)
 
 
 @router.get("/play/{game_id}/route", response_class=HTMLResponse)
 async def route_fragment(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx,
                          origin: Annotated[str, Query(alias="from")], target: Annotated[str, Query(alias="to")],
-                         units: str = "") -> Response:
+                         units: str = "", power: str | None = None) -> Response:
     def work() -> dict[str, Any]:
         live, seats, _ = ctx.service.load(game_id)
-        side = side_context(live, seats, who.user.id if who else None, origin)
+        side = side_context(live, seats, who.user.id if who else None, origin, power=power or None)
         if not side["moving"]:
             return {"route": None, "reason": "It is not your move.", "version": live.version}
-        candidates = [a.to_json() for a in Game(live.log).legal_actions(origin)]
+        me = side["acting_for"]
+        candidates = [a.to_json() for a in acting_game(live, me).legal_actions(origin)]
         try:
-            return {"route": compose(live.log, origin, target, units, candidates), "reason": "",
-                    "version": live.version}
+            return {"route": compose(live.log, origin, target, units, candidates, me), "reason": "",
+                    "version": live.version, "acting_for": me}
         except AareError as exc:
             return {"route": None, "reason": str(exc), "version": live.version}
 
@@ -167,6 +169,12 @@ def read_action(form: FormData) -> dict[str, Any]:
     raise ValueError(f"unknown action {raw!r}")
 
 
+def with_power(action: dict[str, Any], form: FormData) -> dict[str, Any]:
+    """The action with the power the form acts as (a team turn), unless it names one already."""
+    power = str(form.get("power") or "")
+    return {**action, "power": power} if power and not action.get("power") else action
+
+
 def _problem(exc: Exception) -> str:
     if isinstance(exc, VersionConflict):
         return "The game moved on before your action arrived; here is where it stands now."
@@ -180,7 +188,7 @@ async def act(game_id: str, request: Request, who: PostingCaller, ctx: Ctx) -> R
     form = await request.form()
     error = ""
     try:
-        action = read_action(form)
+        action = with_power(read_action(form), form)
         version = int(str(form.get("version") or ""))
         await run_in_threadpool(ctx.service.submit, game_id, Actor(user_id=who.user.id), action, version)
     except ValueError as exc:
@@ -196,7 +204,8 @@ async def undo(game_id: str, request: Request, who: PostingCaller, ctx: Ctx) -> 
     error = ""
     try:
         version = int(str(form.get("version") or ""))
-        await run_in_threadpool(ctx.service.undo, game_id, Actor(user_id=who.user.id), version)
+        power = str(form.get("power") or "") or None
+        await run_in_threadpool(ctx.service.undo, game_id, Actor(user_id=who.user.id), version, power)
     except ValueError:
         error = "That request could not be read."
     except (ServiceError, AareError) as exc:

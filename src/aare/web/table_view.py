@@ -24,9 +24,12 @@ PANEL_TYPES = frozenset({"end_phase", "purchase", "move", "load", "fight", "plac
                          *DECISIONS})
 
 
-def turn_info(state: GameState, seating: str, seats: Mapping[str, Seat], mine: Sequence[str]) -> dict[str, Any]:
-    """Round, nation, phase, who must act now and who holds that seat."""
-    acting = acting_power(state)
+def turn_info(state: GameState, seating: str, seats: Mapping[str, Seat], mine: Sequence[str],
+              acting: str | None = None, team: Mapping[str, Mapping[str, Any]] | None = None,
+              ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """Round, nation, phase, who must act now (`acting`, default: the first power to act) and who holds that
+    seat; in a team turn (`team`: the members' places) each member's phase, and which of them are the user's."""
+    acting = acting or acting_power(state)
     seat = seats.get(seat_of(state, seating, acting))
     if seat is None or seat.is_open:
         holder = "an open seat"
@@ -36,11 +39,17 @@ def turn_info(state: GameState, seating: str, seats: Mapping[str, Seat], mine: S
         holder = f"the {seat.bot} bot"
     else:
         holder = seat.username or "another player"
+    members = [
+        {"power": power, "phase": place.get("phase"), "phase_title": phase_title(str(place.get("phase")), ruleset),
+         "status": place.get("status"), "mine": seat_of(state, seating, power) in mine}
+        for power, place in (team or {}).items()
+    ]
     return {
-        "round": state.round, "nation": state.nation, "phase": state.phase, "phase_title": phase_title(state.phase),
+        "round": state.round, "nation": state.nation, "phase": state.phase,
+        "phase_title": phase_title(state.phase, ruleset),
         "acting": acting, "holder": holder, "winner": state.winner, "version": state.version,
         "your_turn": seat is not None and seat.name in mine and state.winner is None,
-        "colours": power_colours(acting),
+        "colours": power_colours(acting), "team": members,
     }
 
 

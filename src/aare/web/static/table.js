@@ -212,7 +212,7 @@
     if (!inner) return;
     const units = chosenUnits();
     if (inner.dataset.moving === "1" && table.selected && name !== table.selected && units) {
-      const query = new URLSearchParams({ from: table.selected, to: name, units });
+      const query = new URLSearchParams({ from: table.selected, to: name, units, power: inner.dataset.power || "" });
       htmx.ajax("GET", `/play/${game}/route?${query}`, { target: "#route", swap: "innerHTML" });
       return;
     }
@@ -237,7 +237,8 @@
   function refreshSide() {
     if (table.sideBusy) { table.sidePending = true; return; }
     table.sideBusy = true;
-    const query = new URLSearchParams({ space: table.selected || "" });
+    const inner = sideInner();
+    const query = new URLSearchParams({ space: table.selected || "", power: (inner && inner.dataset.power) || "" });
     htmx.ajax("GET", `/play/${game}/side?${query}`, { target: "#side", swap: "innerHTML" })
       .finally(() => {
         table.sideBusy = false;
