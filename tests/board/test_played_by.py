@@ -3,6 +3,8 @@ board file), keeps its own turn, and sits with that player at the table."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from aare.board.board import load_board
 from aare.board.units import load_units
 from aare.errors import DataFileError
-from aare.rules.registry import data_file
+from aare.rules.registry import Family, data_file, register_family, unregister_family
 
 UNITS = load_units(data_file("units", "revised"))
 PLAYED = 'aliases = ["US", "USA", "Americans"]'
@@ -40,25 +42,33 @@ def test_played_by_must_name_another_power_with_a_player(tmp_path: Path, line: s
         load_board(_board(tmp_path, line), UNITS)
 
 
-def test_the_server_seats_such_a_power_with_its_player(tmp_path: Path) -> None:
-    pytest.importorskip("fastapi", reason="the server extra is not installed")
-    from aare.game_setup import new_game
-    from aare.rules.registry import Family, register_family, unregister_family
-    from aare.server import seats
-
+@contextmanager
+def played_by_family(tmp_path: Path, name: str) -> Iterator[str]:
+    """A ruleset family registered for the test: the Revised board with the United States played by the United
+    Kingdom's player; yields its ruleset id."""
     data = tmp_path / "family"
     for kind in ("boards", "units", "rulesets"):
         (data / kind).mkdir(parents=True)
-    board = _board(tmp_path, 'played_by = "UK"').read_text(encoding="utf-8").replace('id = "revised"', 'id = "pb"')
-    (data / "boards" / "pb.toml").write_text(board, encoding="utf-8")
-    (data / "units" / "pb.toml").write_text(data_file("units", "revised").read_text(encoding="utf-8"))
-    (data / "rulesets" / "pb-test.toml").write_text(
-        'id = "pb-test"\ntitle = "played by (test)"\nboard = "pb"\nunits = "pb"\nmodules = ["lhtr"]\n')
-    register_family(Family("pb-test", "played by (test)", data))
+    board = _board(tmp_path, 'played_by = "UK"').read_text(encoding="utf-8").replace('id = "revised"', f'id = "{name}"')
+    (data / "boards" / f"{name}.toml").write_text(board, encoding="utf-8")
+    (data / "units" / f"{name}.toml").write_text(data_file("units", "revised").read_text(encoding="utf-8"))
+    rules = f"{name}-test"
+    (data / "rulesets" / f"{rules}.toml").write_text(
+        f'id = "{rules}"\ntitle = "played by (test)"\nboard = "{name}"\nunits = "{name}"\nmodules = ["lhtr"]\n')
+    register_family(Family(rules, "played by (test)", data))
     try:
-        assert "United States" not in seats.seat_names("pb-test", {}, "nations")
-        state = new_game("pb-test", {}, seed=1).state
+        yield rules
+    finally:
+        unregister_family(rules)
+
+
+def test_the_server_seats_such_a_power_with_its_player(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi", reason="the server extra is not installed")
+    from aare.game_setup import new_game
+    from aare.server import seats
+
+    with played_by_family(tmp_path, "pb") as rules:
+        assert "United States" not in seats.seat_names(rules, {}, "nations")
+        state = new_game(rules, {}, seed=1).state
         assert seats.seat_of(state, "nations", "United States") == "United Kingdom"
         assert seats.seat_of(state, "sides", "United States") == "Allies"
-    finally:
-        unregister_family("pb-test")

@@ -9,9 +9,8 @@ import pytest
 
 from aare.game_setup import new_game
 from aare.player_view import player_view
-from aare.rules.registry import Family, data_file, register_family, unregister_family
 from aare.server.seats import Seat, held_by, seat_powers
-from tests.board.test_played_by import _board
+from tests.board.test_played_by import played_by_family
 from tests.views.helpers import ALLIES, AXIS, FIRST_BID, SEAL, bid_values, first_bid
 
 
@@ -33,18 +32,7 @@ def test_held_by_lists_the_users_seats() -> None:
 
 
 def test_a_nation_seat_sees_the_powers_its_player_plays(tmp_path: Path) -> None:
-    data = tmp_path / "family"
-    for kind in ("boards", "units", "rulesets"):
-        (data / kind).mkdir(parents=True)
-    board = _board(tmp_path, 'played_by = "UK"').read_text(encoding="utf-8").replace('id = "revised"', 'id = "pbv"')
-    (data / "boards" / "pbv.toml").write_text(board, encoding="utf-8")
-    (data / "units" / "pbv.toml").write_text(data_file("units", "revised").read_text(encoding="utf-8"))
-    (data / "rulesets" / "pbv-test.toml").write_text(
-        'id = "pbv-test"\ntitle = "played by (view test)"\nboard = "pbv"\nunits = "pbv"\nmodules = ["lhtr"]\n')
-    register_family(Family("pbv-test", "played by (view test)", data))
-    try:
-        state = new_game("pbv-test", {}, seed=1).state
+    with played_by_family(tmp_path, "pbv") as rules:
+        state = new_game(rules, {}, seed=1).state
         assert seat_powers(state, ["United Kingdom"]) == {"United Kingdom", "United States"}
         assert seat_powers(state, ["Allies"]) == {"Russia", "United Kingdom", "United States"}
-    finally:
-        unregister_family("pbv-test")

@@ -87,6 +87,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium (module-scoped: one per browser test module)."""
     with sync_playwright() as p:
         found = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield found

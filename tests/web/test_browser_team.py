@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from aare.server.settings import Settings, sqlite_url
 from tests.server.conftest import LiveServer
 from tests.teamturns.family import RULES, install
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, _buy, _page, _register, _shot, _shot_on_failure
+from tests.web.test_browser import _buy, _page, _register, _shot, _shot_on_failure
+from tests.web.test_browser import browser as browser  # the fixture
 
 
 @pytest.fixture(scope="module")
@@ -27,14 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         bot_mode="inline")
     with LiveServer(settings) as live:
         yield live.url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        found = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield found
-        found.close()
 
 
 def _csrf(page: Page) -> str:
