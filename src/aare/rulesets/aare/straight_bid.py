@@ -102,7 +102,7 @@ class StraightBidPhase(PhaseHandler):
             ctx.emit(ExtraSet(BID, {AXIS: amount}, R_LOWER))
             ctx.emit(PhaseEntered(0, seat_bidder(ruleset, AXIS), "setup-bid"))
         else:
-            ctx.emit(PhaseEntered(1, ruleset.board.powers[0].name, ruleset.phase_table()[0].name))
+            ctx.emit(PhaseEntered(1, ruleset.turn_order(1).turns[0].powers[0], ruleset.phase_table()[0].name))
 
 
 STRAIGHT_BID = register_phase(StraightBidPhase())
