@@ -21,12 +21,13 @@ from aare.engine import Game
 from aare.errors import MalformedInput
 from aare.game_log import GameLog
 from aare.game_setup import new_game
+from aare.rules.registry import default_ruleset
 from aare.rules.ruleset import load_ruleset
 from aare.state.unit_stacks import Stack, add_stack
 
 
 def scenario(
-    rules: str = "lhtr-1.3",
+    rules: str | None = None,
     *,
     nation: str | None = None,
     phase: str | None = None,
@@ -41,6 +42,7 @@ def scenario(
     dice: Iterable[int] | None = None,
     seed: int = 1,
 ) -> Game:
+    rules = rules or default_ruleset()
     ruleset = load_ruleset(rules, options)
     board = ruleset.board
     state = new_game(rules, options, seed).state

@@ -15,6 +15,7 @@ from aare.engine import Game
 from aare.game_log import GameLog, LogEntry
 from aare.game_setup import new_game
 from aare.invariants import check_log, check_step
+from aare.rules.registry import default_ruleset
 
 Progress = Callable[[int, "GameResult"], None]
 
@@ -34,7 +35,7 @@ class GameResult:
 
 
 def play_game(
-    rules: str = "lhtr-1.3",
+    rules: str | None = None,
     seed: int = 0,
     rounds: int = 10,
     bot: Bot | None = None,
@@ -47,6 +48,7 @@ def play_game(
     `rounds` rounds are complete. When no action at all is legal (a dead end) the phase's actions are taken back
     and the phase ended, recorded in `stuck`; the game stops if that fails or happens over `max_stuck` times."""
     start = time.perf_counter()
+    rules = rules or default_ruleset()
     game = Game(new_game(rules, options, seed))
     bot = bot if bot is not None else make_bot("random", seed)
     ruleset = game.ruleset
@@ -97,7 +99,7 @@ def _undoable(entry: LogEntry) -> bool:
 
 
 def selfplay(
-    rules: str = "lhtr-1.3",
+    rules: str | None = None,
     games: int = 1,
     seed: int = 0,
     rounds: int = 10,
@@ -106,6 +108,7 @@ def selfplay(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Play `games` games (seeds `seed`, `seed + 1`, ...) and report on them."""
+    rules = rules or default_ruleset()
     results: list[GameResult] = []
     for i in range(games):
         result = play_game(rules, seed + i, rounds, make_bot(bot, seed + i), options)

@@ -9,11 +9,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from aare.rules.registry import default_ruleset
 from aare.rules.ruleset import load_ruleset
 
 
 @click.command("board")
-@click.option("--rules", "ruleset_id", default="lhtr-1.3", show_default=True)
+@click.option("--rules", "ruleset_id", default=default_ruleset, show_default="the installed default")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def board(ruleset_id: str, as_json: bool) -> None:
     """List every territory and sea zone with IPC value, starting owner and neighbours."""

@@ -10,6 +10,7 @@ import click
 from aare.odds import odds
 from aare.odds.report import BattleOdds
 from aare.rules.options import parse_option_args
+from aare.rules.registry import default_ruleset
 
 
 def survivors_svg(result: BattleOdds, width: int = 640) -> str:
@@ -42,7 +43,7 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 
 
 @click.command("odds")
-@click.option("--rules", default="lhtr-1.3", show_default=True, help="ruleset id")
+@click.option("--rules", default=default_ruleset, show_default="the installed default", help="ruleset id")
 @click.option("--attacker", required=True, help='attacking units, e.g. "3 infantry, 1 artillery, 2 armour"')
 @click.option("--defender", required=True, help='defending units, e.g. "4 infantry, 1 fighter"')
 @click.option("--battle", "kind", type=click.Choice(["land", "sea", "amphibious"]), default="land", show_default=True)

@@ -11,11 +11,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from aare.rules.options import parse_option_args
+from aare.rules.registry import default_ruleset
 from aare.selfplay import GameResult, selfplay
 
 
 @click.command("selfplay")
-@click.option("--rules", "ruleset_id", default="lhtr-1.3", show_default=True, help="ruleset id")
+@click.option("--rules", "ruleset_id", default=default_ruleset, show_default="the installed default", help="ruleset id")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the first game (then +1 per game)")
 @click.option("--rounds", type=click.IntRange(min=1), default=10, show_default=True, help="rounds per game at most")

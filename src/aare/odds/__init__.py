@@ -20,17 +20,21 @@ KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious
 
 
 def _ruleset(rules: Any, options: Mapping[str, Any] | None = None) -> Any:
-    if not isinstance(rules, str):
-        return rules
+    """A ruleset object: `rules` itself, the ruleset of that id, or (None) the installed default."""
+    from aare.rules.registry import default_ruleset
     from aare.rules.ruleset import load_ruleset
 
+    if rules is None:
+        rules = default_ruleset()
+    if not isinstance(rules, str):
+        return rules
     return load_ruleset(rules, options)
 
 
 def build_battle(
     attacker: str | Mapping[str, Any],
     defender: str | Mapping[str, Any],
-    rules: Any = "lhtr-1.3",
+    rules: Any = None,
     battle: str = "land",
     options: Mapping[str, Any] | None = None,
     **inputs: Any,
@@ -54,7 +58,7 @@ def build_battle(
 def odds(
     attacker: str | Mapping[str, Any],
     defender: str | Mapping[str, Any],
-    rules: Any = "lhtr-1.3",
+    rules: Any = None,
     *,
     battle: str = "land",
     options: Mapping[str, Any] | None = None,

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from aare.rules.registry import default_ruleset
+
 
 class ErrorOut(BaseModel):
     """Every error answer: a code, a message, and for some errors the rule ID, the current version or the
@@ -67,7 +69,7 @@ SEAT_SPEC_HELP = 'seat name → "me", "open" or a bot ("random", "pass"); unname
 
 
 class GameCreate(BaseModel):
-    ruleset: str = Field("lhtr-1.3", description="ruleset id (see `aare rulesets`)")
+    ruleset: str = Field(default_factory=default_ruleset, description="ruleset id (see `aare rulesets`)")
     options: dict[str, Any] = Field(default_factory=dict, description="ruleset options")
     seating: Literal["nations", "sides"] = Field("nations", description="one seat per nation, or per side")
     seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
