@@ -1,6 +1,7 @@
 """Dice sources. Every die the engine rolls comes from one of these, and every roll is logged.
 
 - `SeededDice`: reproducible pseudo-random dice; its whole state is ``(seed, counter)``.
+- `SystemDice`: the operating system's randomness (a game made without a seed); nothing predicts it.
 - `ScriptedDice`: a fixed list of values, for tests and for replaying a log.
 - `RecordingDice`: wraps another source and keeps every roll, so a caller can put them in the log.
 """
@@ -8,11 +9,15 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from aare.errors import AareError
+
+if TYPE_CHECKING:
+    from aare.state.game_state import DiceState
 
 
 class DiceExhausted(AareError):
@@ -43,6 +48,24 @@ class SeededDice:
             for byte in digest:
                 if byte < limit:
                     return byte % sides + 1
+
+
+@dataclass
+class SystemDice:
+    """Dice from the operating system's randomness (`secrets`): nothing in a game file foretells them."""
+
+    counter: int = 0
+
+    def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
+        self.counter += n
+        return tuple(secrets.randbelow(sides) + 1 for _ in range(n))
+
+
+def game_dice(state: DiceState) -> SeededDice | SystemDice:
+    """The dice a game rolls when no other source is given: seeded, or the operating system's."""
+    if state.seed is None:
+        return SystemDice(state.counter)
+    return SeededDice(state.seed, state.counter)
 
 
 @dataclass

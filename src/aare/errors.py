@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class AareError(Exception):
     """Base class of every error aare raises on purpose."""
@@ -37,3 +39,20 @@ class AmbiguousAction(AareError):
 
 class ReplayMismatch(AareError):
     """A log whose replay does not reproduce the recorded state."""
+
+
+class TamperedLog(MalformedInput):
+    """A game log whose entry `index` (0-based) was changed: its hash, its events or its dice are not what its
+    place in the chain and its action give."""
+
+    def __init__(self, index: int, reason: str, action: Any = None) -> None:
+        self.index = index
+        what = f" ({format_short(action)})" if action else ""
+        super().__init__(f"game file: entry {index + 1}{what}: {reason}")
+
+
+def format_short(action: Any) -> str:
+    """A compact form of an action's JSON for messages."""
+    if isinstance(action, dict):
+        return ", ".join(f"{k}={v}" for k, v in action.items())[:120]
+    return str(action)[:120]

@@ -6,18 +6,19 @@ initial state; a log read from a file must replay to the state hash it recorded,
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from aare.errors import DataFileError, MalformedInput, ReplayMismatch
+from aare.errors import DataFileError, MalformedInput, ReplayMismatch, TamperedLog
 from aare.events import Event, apply_events, event_from_json
 from aare.json_files import read_json, write_json_atomic
-from aare.state.game_state import GameState
+from aare.state.game_state import GameState, canonical_dumps
 
 FORMAT = "aare-game"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: every entry carries its link of the hash chain; 1 (read only): no chain
 VIEW_KEY = "view_of"
 """Marks a game file that is a player's view (`aare.player_view.log_view`): hidden parts are left out."""
 
@@ -31,6 +32,13 @@ class LogEntry:
 
     def to_json(self) -> dict[str, Any]:
         return {"action": self.action, "events": [e.to_json() for e in self.events]}
+
+
+def link(previous: str, entry: Mapping[str, Any]) -> str:
+    """The hash chain's link for an entry's JSON (`action` and `events`) after the link `previous` (the first
+    entry follows the initial state's hash): an edited, removed or reordered entry breaks every link after it."""
+    body = canonical_dumps({"action": entry["action"], "events": entry["events"]})
+    return hashlib.sha256(f"{previous}:{body}".encode()).hexdigest()
 
 
 @dataclass
@@ -63,22 +71,29 @@ class GameLog:
         return state
 
     def to_json(self) -> dict[str, Any]:
+        entries, previous = [], self.initial.hash()
+        for entry in self.entries:
+            data = entry.to_json()
+            previous = data["hash"] = link(previous, data)
+            entries.append(data)
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "initial": self.initial.to_json(),
-            "entries": [e.to_json() for e in self.entries],
+            "entries": entries,
             "state_hash": self.state.hash(),
             "state": self.state.to_json(),
         }
 
     @staticmethod
-    def from_json(raw: Any) -> GameLog:
-        """Read a log, replay it and check it reaches the recorded state hash."""
+    def from_json(raw: Any, check_hash: bool = True) -> GameLog:
+        """Read a log, check its hash chain, replay it and (`check_hash`) check it reaches the recorded state hash
+        (`aare.game_file.read_game` also plays every entry again, and checks the hash after that)."""
         if not isinstance(raw, Mapping) or raw.get("format") != FORMAT:
             raise MalformedInput("not an aare game file (expected format 'aare-game')")
-        if raw.get("format_version") != FORMAT_VERSION:
-            raise MalformedInput(f"unsupported game file version {raw.get('format_version')!r}")
+        version = raw.get("format_version")
+        if version not in (1, FORMAT_VERSION):
+            raise MalformedInput(f"unsupported game file version {version!r}")
         if VIEW_KEY in raw:
             who = raw[VIEW_KEY]
             names = ", ".join(map(str, who)) if isinstance(who, list) and who else "a spectator"
@@ -90,21 +105,35 @@ class GameLog:
         if not isinstance(entries_raw, Sequence) or isinstance(entries_raw, str):
             raise MalformedInput("game file: entries must be a list")
         initial = GameState.from_json(raw.get("initial"))
+        if version == 1 and not initial.dice.predictable:
+            raise MalformedInput("game file: a version 1 file always has seeded dice")
         entries = []
+        previous = initial.hash()
         for i, entry in enumerate(entries_raw):
             if not isinstance(entry, Mapping) or not isinstance(entry.get("events"), list):
                 raise MalformedInput(f"game file: entries[{i}] must have an events list")
             action = entry.get("action")
             if action is not None and not isinstance(action, Mapping):
                 raise MalformedInput(f"game file: entries[{i}].action must be an object or null")
-            entries.append(LogEntry(action, tuple(event_from_json(e) for e in entry["events"])))
+            parsed = LogEntry(action, tuple(event_from_json(e) for e in entry["events"]))
+            if version != 1:
+                previous = link(previous, parsed.to_json())
+                if entry.get("hash") != previous:
+                    raise TamperedLog(i, "its hash does not follow from the entries before it and its own "
+                                         "action and events (the entry, or one before it, was changed)", action)
+            entries.append(parsed)
         log = GameLog(initial, entries)
-        recorded = raw.get("state_hash")
+        if check_hash:
+            log.check_state_hash(raw.get("state_hash"))
+        return log
+
+    def check_state_hash(self, recorded: Any) -> None:
+        """ReplayMismatch unless the log replays to `recorded` (None: nothing recorded to check)."""
+        log = self
         if recorded is not None and recorded != log.state.hash():
             raise ReplayMismatch(
                 f"game file: the log replays to {log.state.hash()[:12]}, the file records {str(recorded)[:12]}"
             )
-        return log
 
 
 def save_log(log: GameLog, path: Path) -> None:

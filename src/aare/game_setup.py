@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -34,7 +33,7 @@ def new_game(ruleset_id: str, options: Mapping[str, Any] | None = None, seed: in
         owners={s.name: s.owner for s in board.land() if s.owner},
         units={space: normalise(group) for space, group in stacks.items()},
         banks=dict(board.bank),
-        dice=DiceState(secrets.randbits(62) if seed is None else seed),
+        dice=DiceState(seed),  # no seed: the operating system's dice, which nothing in the file foretells
         techs={p.name: () for p in board.powers},
     )
     state = ruleset.modify("initial_state", state)

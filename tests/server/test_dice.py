@@ -14,9 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
-from aare.game_log import GameLog
+from aare.game_log import GameLog, link
 from aare.server.fair_dice import CommittedDice, commitment, die
 from aare.server.verify import verify_export
+from aare.state.game_state import GameState
 from tests.server.conftest import Player
 
 END = {"type": "end_phase"}
@@ -111,6 +112,13 @@ def test_seed_is_committed_before_and_revealed_after_the_turn(player: Player) ->
                                                "commitment": handover["commitment"]}
 
 
+def relink(game_file: dict[str, Any]) -> None:
+    """Rebuild a game file's hash chain after an edit, as a forger without a secret can."""
+    previous = GameState.from_json(game_file["initial"]).hash()
+    for entry in game_file["entries"]:
+        previous = entry["hash"] = link(previous, entry)
+
+
 def export_of(player: Player) -> dict[str, Any]:
     game_id, _, _ = play_russia_turn_with_research(player)
     # Germany researches too, so the export also holds dice of the unrevealed current turn
@@ -129,6 +137,9 @@ def test_export_verifies_and_tampering_is_caught(player: Player) -> None:
     tampered_die = copy.deepcopy(export)
     rolled = next(e for entry in tampered_die["entries"] for e in entry["events"] if e["type"] == "dice_rolled")
     rolled["values"][0] = rolled["values"][0] % 6 + 1
+    problems = verify_export(tampered_die).problems
+    assert any("entry 1 " in p and "hash" in p for p in problems), problems  # the chain breaks at the edit
+    relink(tampered_die)  # a forger who rebuilds the chain is caught by the commitments
     problems = verify_export(tampered_die).problems
     assert any("die 0 of turn 0" in p for p in problems), problems
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from aare.events import GameEnded
-from aare.game_log import load_log, save_log
+from aare.game_log import GameLog, load_log, save_log
 from aare.player_view import HIDDEN
 from tests.views.helpers import FIRST_BID, RULES, SEAL, bid_values
 
@@ -66,9 +66,8 @@ def test_plain_show_is_the_spectators_view_until_the_game_ends(game: Path) -> No
     assert code == 0 and "straight bid: Allies seat sealed" in out and f"seat {FIRST_BID}" not in out
     code, out, _ = run("show", str(game), "--as", "Russia")
     assert f"straight bid: Allies seat {FIRST_BID}" in out
-    log = load_log(game)
-    log.append(None, [GameEnded("Axis", "test")])
-    save_log(log, game)
+    ended = GameEnded("Axis", "test").apply(load_log(game).state)  # a game that has ended, from its last position
+    save_log(GameLog(ended), game)
     assert show_json(game)["straight_bid"]["bids"] == {"Allies": FIRST_BID}
 
 

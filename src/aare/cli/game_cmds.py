@@ -12,7 +12,8 @@ from rich.table import Table
 
 from aare.action_text import format_decision
 from aare.errors import UnknownName
-from aare.game_log import load_log, save_log
+from aare.game_file import load_game
+from aare.game_log import save_log
 from aare.game_setup import new_game
 from aare.player_view import HIDDEN, summary_view
 from aare.rules.options import parse_option_args
@@ -45,7 +46,9 @@ def viewer_of(state: GameState, names: tuple[str, ...]) -> frozenset[str]:
 
 @click.command("new")
 @click.option("--rules", "ruleset_id", required=True, help="ruleset id, e.g. lhtr-1.3 (see `aare rulesets`)")
-@click.option("--seed", type=int, default=None, help="dice seed (random when omitted)")
+@click.option("--seed", type=int, default=None,
+              help="seeded dice, for reproducible analysis and tests: anyone with the file can foresee every roll "
+              "(omitted: the operating system's dice, recorded as they are rolled)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def new(ruleset_id: str, seed: int | None, options: tuple[str, ...], output: Path) -> None:
@@ -63,8 +66,12 @@ def new(ruleset_id: str, seed: int | None, options: tuple[str, ...], output: Pat
 def show(game: Path, as_powers: tuple[str, ...], as_json: bool) -> None:
     """Show a game as a power (or a spectator) sees it: turn, phase, each nation's bank, income and victory
     cities, and the board."""
-    state = load_log(game).state
+    state = load_game(game).state
     data = summary_view(state, viewer_of(state, as_powers))
+    data["dice"] = {"predictable": state.dice.predictable}
+    if state.dice.predictable and state.winner is None:
+        click.echo(f"warning: {game.name} has seeded dice: whoever holds the file can foresee every roll "
+                   "(games made without --seed roll dice no one can foresee)", err=True)
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return

@@ -16,7 +16,8 @@ from aare.actions import action_schema, parse_action
 from aare.cli.game_cmds import AS_POWER, viewer_of
 from aare.engine import Game
 from aare.errors import MalformedInput
-from aare.game_log import load_log, save_log
+from aare.game_file import load_game
+from aare.game_log import save_log
 from aare.player_view import entries_view
 
 GAME = click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
@@ -29,7 +30,7 @@ GAME = click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True)
 def legal(game: Path, space: str | None, power: str | None, as_json: bool) -> None:
     """List the actions that are legal now (for each acting power in a team turn unless --power names one)."""
-    g = Game(load_log(game))
+    g = Game(load_game(game))
     if space is not None:
         space = g.ruleset.board.resolve(space)
     powers = [g.ruleset.board.resolve_power(power)] if power else g.to_act()[:1] or [g.state.nation]
@@ -53,7 +54,7 @@ def legal(game: Path, space: str | None, power: str | None, as_json: bool) -> No
 @click.option("--json", "as_json", is_flag=True, help="print the events as JSON")
 def act(game: Path, action: str | None, text: str | None, as_json: bool) -> None:
     """Apply one action (JSON, or --text notation) and write the game file."""
-    g = Game(load_log(game))
+    g = Game(load_game(game))
     if (action is None) == (text is None):
         raise MalformedInput("give exactly one action: JSON as an argument, or --text")
     raw = parse_action_text(text, g.ruleset) if text is not None else parse_action(action).to_json()
@@ -75,7 +76,7 @@ def act(game: Path, action: str | None, text: str | None, as_json: bool) -> None
 def undo(game: Path, power: str | None) -> None:
     """Take back the last action of this phase (never past a die roll); in a team turn, --power's last one,
     the other members' later actions kept."""
-    g = Game(load_log(game))
+    g = Game(load_game(game))
     before = [e.action for e in g.log.entries]
     g.undo(g.ruleset.board.resolve_power(power) if power else None)
     save_log(g.log, game)
@@ -89,7 +90,7 @@ def undo(game: Path, power: str | None) -> None:
 @AS_POWER
 def log(game: Path, as_powers: tuple[str, ...]) -> None:
     """Print the history of the game in text notation, as a power (or a spectator) sees it."""
-    g = load_log(game)
+    g = load_game(game)
     console = Console(highlight=False)
     for number, entry in enumerate(entries_view(g.entries, viewer_of(g.state, as_powers), g.state), 1):
         action = entry["action"]

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aare.dice import DiceSource, SeededDice
+from aare.dice import DiceSource, SeededDice, SystemDice, game_dice
 from aare.errors import IllegalAction
 from aare.events import DiceRolled, Event, apply_events
 from aare.rules.ruleset import Ruleset
@@ -41,11 +41,9 @@ class TurnContext:
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
         """Roll `n` dice and log them; without an explicit source the game's seeded dice are used."""
-        source = self.dice
-        if source is None:
-            source = SeededDice(self.state.dice.seed, self.state.dice.counter)
+        source = self.dice if self.dice is not None else game_dice(self.state.dice)
         values = source.roll(n, sides)
-        counter = source.counter if isinstance(source, SeededDice) else self.state.dice.counter + n
+        counter = source.counter if isinstance(source, SeededDice | SystemDice) else self.state.dice.counter + n
         self.emit(DiceRolled(purpose, values, sides, counter))
         return values
 

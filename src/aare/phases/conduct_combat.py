@@ -25,7 +25,7 @@ from aare.combat.board_battle import build_battle, combat_setup, deciding_power,
 from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.setup import Battle
-from aare.dice import ScriptedDice, SeededDice
+from aare.dice import ScriptedDice, SeededDice, SystemDice, game_dice
 from aare.economy.damage import economic_damage_events
 from aare.economy.turn import turn_start_owners
 from aare.errors import AareError, IllegalAction
@@ -139,13 +139,13 @@ class _BattleDice:
 
     def __init__(self, ctx: TurnContext, where: str, kept: list[int], sides: Mapping[str, str] | None = None) -> None:
         self.ctx, self.where, self.kept, self.sides = ctx, where, kept, dict(sides or {})
-        self.source = ctx.dice if ctx.dice is not None else SeededDice(ctx.state.dice.seed, ctx.state.dice.counter)
+        self.source = ctx.dice if ctx.dice is not None else game_dice(ctx.state.dice)
         self.counter = ctx.state.dice.counter
         self.rolls: list[tuple[tuple[int, ...], int, int]] = []
 
     def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
         values = self.source.roll(n, sides)
-        self.counter = self.source.counter if isinstance(self.source, SeededDice) else self.counter + n
+        self.counter = self.source.counter if isinstance(self.source, SeededDice | SystemDice) else self.counter + n
         self.rolls.append((values, sides, self.counter))
         self.kept.extend(values)
         return values

@@ -28,6 +28,7 @@ from aare.actions import parse_action
 from aare.engine import Game
 from aare.errors import AareError
 from aare.events import apply_events
+from aare.game_file import read_game
 from aare.game_log import GameLog
 from aare.game_setup import new_game
 from aare.player_view import log_view
@@ -140,8 +141,12 @@ class GameService:
         return self._store_new(user_id, log, seating, seat_spec)
 
     def import_game(self, user_id: int, raw: Any, seating: str, seat_spec: Mapping[str, str]) -> str:
-        """A game file (or export) brought onto the server; its entries so far keep the dice they had."""
-        return self._store_new(user_id, GameLog.from_json(raw), seating, seat_spec)
+        """A game file (or export) brought onto the server; its entries so far keep the dice they had. Every entry
+        is played again first (`aare.game_file`): a file with an edited action, event, die or order is refused.
+        A server export's dice are its commitments' (`aare verify`), not a seed's."""
+        exported = isinstance(raw, Mapping) and "server" in raw
+        log = read_game(raw, dice_from_seed=False if exported else None)
+        return self._store_new(user_id, log, seating, seat_spec)
 
     def _store_new(self, user_id: int, log: GameLog, seating: str, seat_spec: Mapping[str, str]) -> str:
         state = log.initial

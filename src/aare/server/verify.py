@@ -9,7 +9,8 @@ from typing import Any
 
 from aare.errors import MalformedInput, ReplayMismatch
 from aare.events import DiceRolled
-from aare.game_log import VIEW_KEY, GameLog
+from aare.game_file import read_game
+from aare.game_log import VIEW_KEY
 from aare.server.fair_dice import SCHEME, commitment, die, turn_after
 
 
@@ -44,7 +45,7 @@ def verify_export(raw: Any) -> VerifyReport:
                                "out: it cannot be checked; export the game again once it has ended")
         return report
     try:
-        log = GameLog.from_json(raw)
+        log = read_game(raw, dice_from_seed=False)  # the dice are the commitments' to check, below
     except (MalformedInput, ReplayMismatch) as exc:
         report.problems.append(f"the log does not replay: {exc}")
         return report

@@ -17,10 +17,19 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class DiceState:
-    """The seeded dice source's full state: a replayed game rolls the same dice."""
+    """Where the game's dice come from: `seed` for reproducible dice (analysis and tests: whoever holds the seed
+    can foresee every roll), None for dice from the operating system's randomness, each roll recorded in the log;
+    `counter` counts the draws so far."""
 
-    seed: int
+    seed: int | None
     counter: int = 0
+
+    @property
+    def predictable(self) -> bool:
+        return self.seed is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "counter": self.counter} if self.seed is not None else {"counter": self.counter}
 
 
 @dataclass(frozen=True)
@@ -92,7 +101,7 @@ class GameState:
             "owners": dict(sorted(self.owners.items())),
             "units": {s: [st.to_json() for st in self.units[s]] for s in sorted(self.units)},
             "banks": dict(sorted(self.banks.items())),
-            "dice": {"seed": self.dice.seed, "counter": self.dice.counter},
+            "dice": self.dice.to_json(),
             "techs": {p: list(t) for p, t in sorted(self.techs.items())},
             "pending": self.pending,
             "extra": dict(sorted(self.extra.items())),
@@ -131,8 +140,10 @@ class GameState:
                 if not isinstance(v, str if key == "owners" else int) or isinstance(v, bool):
                     raise MalformedInput(f"game state: {key}.{k} has the wrong type")
         dice = raw["dice"]
-        if not (isinstance(dice.get("seed"), int) and isinstance(dice.get("counter"), int)):
-            raise MalformedInput("game state: dice needs integer seed and counter")
+        seed = dice.get("seed")
+        if not (isinstance(seed, int) or seed is None) or not isinstance(dice.get("counter"), int) \
+                or set(dice) - {"seed", "counter"}:
+            raise MalformedInput("game state: dice holds an integer counter and, for seeded dice, an integer seed")
         if raw["pending"] is not None and not isinstance(raw["pending"], dict):
             raise MalformedInput("game state: pending must be an object or null")
         if raw["winner"] is not None and not isinstance(raw["winner"], str):
@@ -149,7 +160,7 @@ class GameState:
             owners=dict(raw["owners"]),
             units={s: st for s, st in units.items() if st},
             banks=dict(raw["banks"]),
-            dice=DiceState(dice["seed"], dice["counter"]),
+            dice=DiceState(seed, dice["counter"]),
             techs={p: tuple(t) for p, t in raw["techs"].items()},
             pending=raw["pending"],
             extra=dict(raw["extra"]),
