@@ -69,7 +69,7 @@ def show(game: Path, as_powers: tuple[str, ...], as_json: bool) -> None:
     state = load_game(game).state
     data = summary_view(state, viewer_of(state, as_powers))
     data["dice"] = {"predictable": state.dice.predictable}
-    if state.dice.predictable and state.winner is None:
+    if state.dice.predictable and state.winner is None and not as_json:  # --json: "dice": {"predictable": true}
         click.echo(f"warning: {game.name} has seeded dice: whoever holds the file can foresee every roll "
                    "(games made without --seed roll dice no one can foresee)", err=True)
     if as_json:
