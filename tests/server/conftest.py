@@ -111,8 +111,9 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def server(database_url: str) -> Iterator[LiveServer]:
-    """One server per backend, with bots acting inline (deterministic)."""
-    with LiveServer(Settings(database_url, bot_mode="inline")) as live:
+    """One server per backend, with bots acting inline (deterministic); registrations are not limited (the
+    tests register many users from 127.0.0.1)."""
+    with LiveServer(Settings(database_url, bot_mode="inline", register_address_limit=0)) as live:
         yield live
 
 

@@ -20,7 +20,11 @@ class Settings:
     `action_threads`: threads that check submitted actions (few, so requests are served in order);
     `login_cache_seconds`: how long a checked token or session is trusted without the database (0: never);
     `login_user_failures`, `login_address_failures`: failed logins per username and per client address after
-    which logins are refused (429) until `login_window_seconds` have passed since the oldest (0: no limit)."""
+    which logins are refused (429) until `login_window_seconds` have passed since the oldest (0: no limit);
+    `register_address_limit`: registrations per client address in `register_window_seconds` (0: no limit);
+    `max_body_bytes`: the largest request body (413 beyond), `max_import_bytes` that of `POST /games/import`;
+    `hash_threads`: threads hashing passwords (0: one per core), `hash_queue`: hashes that may wait for one
+    (503 beyond)."""
 
     database_url: str
     redis_url: str | None = None
@@ -34,19 +38,31 @@ class Settings:
     login_user_failures: int = 5
     login_address_failures: int = 20
     login_window_seconds: float = 900.0
+    register_address_limit: int = 10
+    register_window_seconds: float = 3600.0
+    max_body_bytes: int = 1_000_000
+    max_import_bytes: int = 32_000_000
+    hash_threads: int = 0
+    hash_queue: int = 16
 
     def __post_init__(self) -> None:
         if self.cookie_secure not in COOKIE_MODES:
             raise ValueError(f"cookie_secure must be one of {COOKIE_MODES}")
         if self.bot_mode not in BOT_MODES:
             raise ValueError(f"bot_mode must be one of {BOT_MODES}")
+        if self.max_body_bytes < 1 or self.max_import_bytes < 1:
+            raise ValueError("max_body_bytes and max_import_bytes must be positive")
+        if self.hash_threads < 0 or self.hash_queue < 0:
+            raise ValueError("hash_threads and hash_queue may not be negative")
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, database_url: str | None = None) -> Settings:
         """Settings from the environment: `AARE_DATABASE_URL` (else SQLite in `data_dir` or `AARE_DATA_DIR`),
         `AARE_REDIS_URL`, `AARE_COOKIE_SECURE`, `AARE_BOT_MODE`, `AARE_SQLITE_SYNCHRONOUS`, `AARE_WORKER_THREADS`,
         `AARE_ACTION_THREADS`, `AARE_LOGIN_CACHE_SECONDS`, `AARE_LOGIN_USER_FAILURES`,
-        `AARE_LOGIN_ADDRESS_FAILURES`, `AARE_LOGIN_WINDOW_SECONDS`."""
+        `AARE_LOGIN_ADDRESS_FAILURES`, `AARE_LOGIN_WINDOW_SECONDS`, `AARE_REGISTER_ADDRESS_LIMIT`,
+        `AARE_REGISTER_WINDOW_SECONDS`, `AARE_MAX_BODY_BYTES`, `AARE_MAX_IMPORT_BYTES`, `AARE_HASH_THREADS`,
+        `AARE_HASH_QUEUE`."""
         env = os.environ
         url = database_url or env.get("AARE_DATABASE_URL") or sqlite_url(data_dir or env.get("AARE_DATA_DIR"))
         return cls(
@@ -61,6 +77,12 @@ class Settings:
             login_user_failures=int(env.get("AARE_LOGIN_USER_FAILURES", "5")),
             login_address_failures=int(env.get("AARE_LOGIN_ADDRESS_FAILURES", "20")),
             login_window_seconds=float(env.get("AARE_LOGIN_WINDOW_SECONDS", "900")),
+            register_address_limit=int(env.get("AARE_REGISTER_ADDRESS_LIMIT", "10")),
+            register_window_seconds=float(env.get("AARE_REGISTER_WINDOW_SECONDS", "3600")),
+            max_body_bytes=int(env.get("AARE_MAX_BODY_BYTES", "1000000")),
+            max_import_bytes=int(env.get("AARE_MAX_IMPORT_BYTES", "32000000")),
+            hash_threads=int(env.get("AARE_HASH_THREADS", "0")),
+            hash_queue=int(env.get("AARE_HASH_QUEUE", "16")),
         )
 
 

@@ -16,10 +16,11 @@ from aare.rules.ruleset import Ruleset, available_rulesets, load_ruleset, load_s
 from aare.server import accounts, db
 from aare.server.accounts import AccountError, User
 from aare.server.api.auth import SESSION_COOKIE, OptionalCaller, PostingCaller
-from aare.server.api.auth_routes import check_login, client_address
+from aare.server.api.auth_routes import check_login, client_address, register_user
 from aare.server.api.context import Ctx, ServerContext
 from aare.server.errors import ServiceError
-from aare.server.login_limits import TooManyLogins
+from aare.server.hashing import ServerBusy
+from aare.server.login_limits import TooManyLogins, TooManyRegistrations
 from aare.server.seats import BOTS, seat_names
 from aare.web.templating import phase_title, power_colours, render
 
@@ -107,15 +108,25 @@ async def register(request: Request, ctx: Ctx) -> Response:
     username, password = _credentials(await request.form())
 
     def work() -> Response:
-        password_hash = accounts.hash_password(password)
-        with db.write(ctx.engine) as conn:
-            user = accounts.create_user(conn, username, password_hash)
+        user = register_user(ctx, username, password, client_address(request))
         return _signed_in(request, ctx, user)
 
     try:
         return await run_in_threadpool(work)
     except AccountError as exc:
         return await _lobby(request, None, None, ctx, f"Could not register: {exc}", exc.status)
+    except TooManyRegistrations as exc:
+        return await _refused(request, ctx, f"Too many accounts were registered from your address lately. Try "
+                              f"again in {_duration(exc.retry_after)}.", exc)
+    except ServerBusy as exc:
+        return await _refused(request, ctx, "The server is busy. Try again in a moment.", exc)
+
+
+async def _refused(request: Request, ctx: ServerContext, message: str, exc: ServiceError) -> Response:
+    """The lobby with `message`, answered with `exc`'s status and headers (e.g. Retry-After)."""
+    page = await _lobby(request, None, None, ctx, message, exc.status)
+    page.headers.update(exc.headers)
+    return page
 
 
 @router.post("/login", response_class=HTMLResponse)
@@ -129,10 +140,10 @@ async def login(request: Request, ctx: Ctx) -> Response:
     try:
         found = await run_in_threadpool(work)
     except TooManyLogins as exc:
-        page = await _lobby(request, None, None, ctx, f"Too many failed logins. Try again in "
-                            f"{_duration(exc.retry_after)}.", exc.status)
-        page.headers.update(exc.headers)
-        return page
+        return await _refused(request, ctx, f"Too many failed logins. Try again in {_duration(exc.retry_after)}.",
+                              exc)
+    except ServerBusy as exc:
+        return await _refused(request, ctx, "The server is busy. Try again in a moment.", exc)
     return found or await _lobby(request, None, None, ctx, "Wrong username or password.", 401)
 
 

@@ -13,18 +13,21 @@ import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownName
 from aare.server import accounts, db, timing
 from aare.server.accounts import AccountError
 from aare.server.api import auth_routes, game_routes, stream
 from aare.server.api.context import ServerContext
+from aare.server.api.middleware import BodyLimit, SecurityHeaders
 from aare.server.bots import BotRunner
 from aare.server.broker import make_broker
 from aare.server.db import make_engine
 from aare.server.errors import ServiceError
+from aare.server.hashing import HashPool
 from aare.server.login_cache import LoginCache
-from aare.server.login_limits import LoginLimits
+from aare.server.login_limits import LoginLimits, RegistrationLimits, make_counts
 from aare.server.migrate import upgrade
 from aare.server.service import GameService
 from aare.server.settings import Settings
@@ -55,17 +58,25 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
         runner.start()
         yield
         runner.stop()
+        hashing.close()
         service.close()
         broker.close()
         engine.dispose()
 
     app = FastAPI(title="aare table", version="1", description=DESCRIPTION, lifespan=lifespan)
     logins = LoginCache(settings.login_cache_seconds)
+    counts = make_counts(settings.redis_url, settings.database_url)
     limits = LoginLimits(settings.login_user_failures, settings.login_address_failures,
-                         settings.login_window_seconds)
-    app.state.aare = ServerContext(settings, engine, broker, service, runner, logins, limits)
+                         settings.login_window_seconds, counts=counts)
+    registrations = RegistrationLimits(settings.register_address_limit, settings.register_window_seconds, counts)
+    hashing = HashPool(settings.hash_threads, settings.hash_queue)
+    app.state.aare = ServerContext(settings, engine, broker, service, runner, logins, limits, registrations,
+                                   hashing)
     _add_error_answers(app)
     app.add_middleware(ServerTiming)
+    app.add_middleware(BodyLimit, default=settings.max_body_bytes,
+                       limits={"/games/import": settings.max_import_bytes})
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, the 413 included
     for module in (auth_routes, game_routes, stream):
         app.include_router(module.router)
     for point in entry_points(group=PAGES):
@@ -112,16 +123,46 @@ def quieter_garbage_collection() -> None:
     gc.set_threshold(50_000, 20, 10)
 
 
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 406: "not_acceptable", 413: "body_too_large", 415: "unsupported_media_type",
+              429: "too_many_requests", 503: "unavailable"}
+
+
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
+
+
+def service_error_answer(exc: ServiceError) -> JSONResponse:
+    """The JSON answer to a ServiceError: `{error, message, ...detail}` with its status and headers."""
+    answer = _error(exc.status, _snake(type(exc).__name__), exc.message, **exc.detail)
+    answer.headers.update(exc.headers)
+    return answer
 
 
 def _add_error_answers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        answer = _error(exc.status, _snake(type(exc).__name__), exc.message, **exc.detail)
-        answer.headers.update(exc.headers)
+        return service_error_answer(exc)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            message = f"no such page or endpoint: {request.method} {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        elif exc.status_code == 400 and "parsing the body" in str(exc.detail):
+            cause = exc.__cause__
+            why = "it is nested too deeply" if isinstance(cause, RecursionError) else str(cause or "unreadable")
+            return _error(400, "malformed_json", f"the body could not be read: {why}")
+        else:
+            message = str(exc.detail)
+        answer = _error(exc.status_code, HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}"), message)
+        answer.headers.update(exc.headers or {})
         return answer
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        return _error(500, "internal_error", "the server failed to answer this request; it has been logged")
 
     @app.exception_handler(IllegalAction)
     async def illegal(request: Request, exc: IllegalAction) -> JSONResponse:

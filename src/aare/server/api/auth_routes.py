@@ -25,6 +25,15 @@ TOO_MANY_LOGINS: dict[int | str, dict[str, Any]] = {429: {
     "model": ErrorOut, "description": "Too many failed logins lately",
     "headers": {"Retry-After": {"description": "seconds until logins are tried again", "schema": {"type": "integer"}}},
 }}
+TOO_MANY_REGISTRATIONS: dict[int | str, dict[str, Any]] = {429: {
+    "model": ErrorOut, "description": "Too many registrations from this address lately",
+    "headers": {"Retry-After": {"description": "seconds until registering is tried again",
+                                "schema": {"type": "integer"}}},
+}}
+BUSY: dict[int | str, dict[str, Any]] = {503: {
+    "model": ErrorOut, "description": "Too many password checks are waiting",
+    "headers": {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}},
+}}
 
 
 def _secure(request: Request, ctx: ServerContext) -> bool:
@@ -39,11 +48,12 @@ def client_address(request: Request) -> str:
 
 def check_login(ctx: ServerContext, username: str, password: str, address: str) -> accounts.User | None:
     """The user if the password is right, else None; TooManyLogins (429) after too many failed logins lately
-    for the username or from the address (then the password is not even checked)."""
+    for the username or from the address (then the password is not even checked); ServerBusy (503) when too
+    many password checks are waiting."""
     stamp = ctx.login_limits.attempt(username, address)
     with db.read(ctx.engine) as conn:
         record = accounts.password_record(conn, username)
-    user = accounts.verify_password(record, username, password)
+    user = ctx.hashing.call(accounts.verify_password, record, username, password)
     if user is not None:
         ctx.login_limits.succeeded(username, address, stamp)
     return user
@@ -57,17 +67,28 @@ def _start_session(request: Request, response: Response, ctx: ServerContext, use
     return LoginOut(user=UserOut(id=user.id, username=user.username), csrf_token=csrf)
 
 
-@router.post("/register", summary="Create an account (and log in)", status_code=201, response_model=LoginOut,
-             responses=errors(400, 409))
-def register(body: Credentials, request: Request, response: Response, ctx: Ctx) -> LoginOut:
-    password_hash = accounts.hash_password(body.password)
+def register_user(ctx: ServerContext, username: str, password: str, address: str) -> accounts.User:
+    """A new account; TooManyRegistrations (429) when the address registered too many lately, ServerBusy (503)
+    when too many password hashes are waiting."""
+    ctx.registrations.attempt(address)
+    if not accounts.USERNAME.match(username):
+        raise accounts.AccountError("a username has 3 to 32 letters, digits, '_', '.' or '-'")
+    password_hash = ctx.hashing.call(accounts.hash_password, password)
     with db.write(ctx.engine) as conn:
-        user = accounts.create_user(conn, body.username, password_hash)
+        return accounts.create_user(conn, username, password_hash)
+
+
+@router.post("/register", summary="Create an account (and log in)", status_code=201, response_model=LoginOut,
+             responses={**errors(400, 409), **TOO_MANY_REGISTRATIONS, **BUSY},
+             description="At most 10 registrations per client address an hour by default (then 429 with "
+             "`Retry-After`); 503 with `Retry-After` when too many password hashes are waiting.")
+def register(body: Credentials, request: Request, response: Response, ctx: Ctx) -> LoginOut:
+    user = register_user(ctx, body.username, body.password, client_address(request))
     return _start_session(request, response, ctx, user)
 
 
 @router.post("/login", summary="Log in: sets the session cookie, returns the CSRF token", response_model=LoginOut,
-             responses={**errors(400, 401), **TOO_MANY_LOGINS},
+             responses={**errors(400, 401), **TOO_MANY_LOGINS, **BUSY},
              description="After too many failed logins for a username (5 in 15 minutes by default) or from an "
              "address (20), logins are answered 429 with `Retry-After` until the oldest leaves the window.")
 def login(body: Credentials, request: Request, response: Response, ctx: Ctx) -> LoginOut:

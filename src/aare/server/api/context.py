@@ -10,8 +10,9 @@ from sqlalchemy import Engine
 
 from aare.server.bots import BotRunner
 from aare.server.broker import Broker
+from aare.server.hashing import HashPool
 from aare.server.login_cache import LoginCache
-from aare.server.login_limits import LoginLimits
+from aare.server.login_limits import LoginLimits, RegistrationLimits
 from aare.server.service import GameService
 from aare.server.settings import Settings
 
@@ -25,6 +26,8 @@ class ServerContext:
     bots: BotRunner
     logins: LoginCache
     login_limits: LoginLimits
+    registrations: RegistrationLimits
+    hashing: HashPool
 
 
 async def server(request: Request) -> ServerContext:
