@@ -120,9 +120,13 @@ def _register(page: Page, base: str) -> None:
 
 
 def _settled(page: Page) -> None:
-    """Wait until the map shows the state the side panel shows."""
-    page.wait_for_function("document.querySelector('#map').dataset.hash === "
-                           "document.querySelector('#side .side-inner').dataset.hash")
+    """Wait until the map shows the state the side panel shows. (Polled with `evaluate`: `wait_for_function`
+    compiles its predicate in the page, which the pages' Content-Security-Policy forbids.)"""
+    deadline = time.monotonic() + WAIT / 1000
+    while not page.evaluate("() => document.querySelector('#map').dataset.hash === "
+                            "document.querySelector('#side .side-inner').dataset.hash"):
+        assert time.monotonic() < deadline, "the map did not catch up with the side panel"
+        time.sleep(0.05)
 
 
 def _click_space(page: Page, name: str) -> None:
