@@ -229,12 +229,18 @@ class RegistrationLimits:
         self.window = window
         self.counts: Counts = counts if counts is not None else MemoryCounts()
 
-    def attempt(self, address: str) -> None:
-        """Count a registration from `address`; TooManyRegistrations when the address is at its limit."""
+    def attempt(self, address: str) -> str | None:
+        """Count a registration from `address`: its ticket (None when not limited); TooManyRegistrations when
+        the address is at its limit."""
         if self.per_address <= 0:
-            return
+            return None
         try:
-            self.counts.take(((f"register:address:{address}", self.per_address),), self.window)
+            return self.counts.take(((f"register:address:{address}", self.per_address),), self.window)
         except Full as full:
             raise TooManyRegistrations(f"too many accounts registered from this address; try again in "
                                        f"{full.wait} seconds", full.wait) from None
+
+    def give_back(self, address: str, ticket: str | None) -> None:
+        """Take back a registration that the server could not serve (busy), so it does not count."""
+        if ticket is not None:
+            self.counts.give_back(f"register:address:{address}", ticket)

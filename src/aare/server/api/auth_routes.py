@@ -19,6 +19,7 @@ from aare.server.api.models import (
     UserOut,
     errors,
 )
+from aare.server.hashing import ServerBusy
 
 router = APIRouter(prefix="/auth", tags=["accounts"])
 TOO_MANY_LOGINS: dict[int | str, dict[str, Any]] = {429: {
@@ -70,10 +71,14 @@ def _start_session(request: Request, response: Response, ctx: ServerContext, use
 def register_user(ctx: ServerContext, username: str, password: str, address: str) -> accounts.User:
     """A new account; TooManyRegistrations (429) when the address registered too many lately, ServerBusy (503)
     when too many password hashes are waiting."""
-    ctx.registrations.attempt(address)
+    ticket = ctx.registrations.attempt(address)
     if not accounts.USERNAME.match(username):
         raise accounts.AccountError("a username has 3 to 32 letters, digits, '_', '.' or '-'")
-    password_hash = ctx.hashing.call(accounts.hash_password, password)
+    try:
+        password_hash = ctx.hashing.call(accounts.hash_password, password)
+    except ServerBusy:
+        ctx.registrations.give_back(address, ticket)  # a refusal for want of capacity does not count
+        raise
     with db.write(ctx.engine) as conn:
         return accounts.create_user(conn, username, password_hash)
 
