@@ -309,3 +309,20 @@ def test_login_limit_429_is_in_our_shape(tmp_path: Path) -> None:
         http.post("/auth/login", json={"username": "someone", "password": WRONG})
         refused = http.post("/auth/login", json={"username": "someone", "password": WRONG})
         _is_error(refused, 429, "too_many_logins")
+
+
+def test_an_unexpected_failure_is_500_in_our_shape(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from aare.server.api import create_app
+
+    app = create_app(Settings(sqlite_url(tmp_path), bot_mode="off"), migrate=True)
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/boom")
+    assert answer.status_code == 500
+    assert answer.json()["error"] == "internal_error" and "a bug" not in answer.text
