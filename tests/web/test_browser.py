@@ -102,6 +102,8 @@ def _page(browser: Browser, zoom: float) -> Page:
     page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: errors.append(message.text)  # what the Content-Security-Policy refused
+            if "Content Security Policy" in message.text else None)
     page.errors = errors  # type: ignore[attr-defined]
     return page
 

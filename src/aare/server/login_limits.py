@@ -65,6 +65,8 @@ class Counts(Protocol):
         """Forget every attempt counted on `key`."""
         ...
 
+    def close(self) -> None: ...
+
 
 class MemoryCounts:
     """Counts in this process. At most `size` keys are remembered (the least recently counted go first)."""
@@ -108,6 +110,9 @@ class MemoryCounts:
     def __len__(self) -> int:
         with self._lock:
             return len(self._counts)
+
+    def close(self) -> None:
+        pass
 
     def _wait(self, key: str, limit: int, now: float, window: float) -> int | None:
         """Whole seconds until `key` may count again; None when it may now."""

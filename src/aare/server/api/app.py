@@ -59,6 +59,7 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
         yield
         runner.stop()
         hashing.close()
+        counts.close()
         service.close()
         broker.close()
         engine.dispose()

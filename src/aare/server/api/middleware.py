@@ -25,7 +25,6 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
 ]
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class SecurityHeaders:
@@ -72,7 +71,7 @@ class BodyLimit:
         self.limits = limits or {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope.get("method") not in BODY_METHODS:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         limit = self.limits.get(scope.get("path", ""), self.default)
