@@ -324,3 +324,18 @@ def test_aare_game_with_a_national_advantage(server: str, browser: Browser) -> N
         _russia_turn(page, {"battle": True})
         _bots_reply_live(page)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_stale_csrf_token_shows_the_reload_card(server: str, browser: Browser) -> None:
+    """With the Content-Security-Policy on, a post refused for a stale CSRF token shows where its answer
+    would have gone that the form expired and the page must be reloaded."""
+    page = _page(browser, 1.0)
+    with _shot_on_failure(page, "csrf"):
+        _register(page, server)
+        _create(page, "lhtr-1.3")
+        page.evaluate("() => document.body.setAttribute('hx-headers', JSON.stringify({'X-CSRF-Token': 'stale'}))")
+        page.locator("button.end-phase").click()
+        expect(page.locator("#side #csrf-failed")).to_contain_text("Reload the page and try again")
+        page.locator("#csrf-failed a.btn").click()
+        expect(page.locator("#your-move")).to_be_visible()
+    assert not page.errors  # type: ignore[attr-defined]

@@ -101,6 +101,16 @@ def test_a_csrf_failure_on_a_form_answers_a_page(client: TestClient, pages: dict
     assert foreign.status_code == 403 and 'href="/"' in foreign.text
 
 
+def test_a_csrf_failure_of_an_htmx_post_answers_a_card(client: TestClient, pages: dict[str, str]) -> None:
+    game = pages["game"]
+    answer = client.post(f"{game}/undo", data={"version": "0"},
+                         headers={"HX-Request": "true", "X-CSRF-Token": "stale", "referer": f"http://testserver{game}"})
+    assert answer.status_code == 403 and answer.headers["x-aare-refused"] == "csrf"
+    assert answer.text.lstrip().startswith('<section class="card" id="csrf-failed">')
+    assert "Reload the page and try again" in answer.text and f'href="{game}"' in answer.text
+    assert "X-Aare-Refused" in (STATIC / "table.js").read_text()  # which swaps it in despite the 403
+
+
 def test_a_csrf_failure_on_the_api_stays_json(client: TestClient, pages: dict[str, str]) -> None:
     answer = client.post("/games", json={"seats": {}}, headers={"X-CSRF-Token": "wrong"})
     assert answer.status_code == 403

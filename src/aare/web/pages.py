@@ -34,7 +34,12 @@ async def csrf_failed(request: Request, exc: Exception) -> Response:
     from_page = is_htmx(request) or request.headers.get("content-type", "").startswith(FORM_TYPES)
     if not from_page:
         return service_error_answer(exc)
-    return render(request, "csrf_failed.html", exc.status, user=None, csrf=None, back=_same_site_back(request))
+    back = _same_site_back(request)
+    if is_htmx(request):  # a card where the answer would go (table.js swaps it in despite the 403)
+        answer = render(request, "_csrf_failed.html", exc.status, back=back)
+        answer.headers["X-Aare-Refused"] = "csrf"
+        return answer
+    return render(request, "csrf_failed.html", exc.status, user=None, csrf=None, back=back)
 
 
 def _same_site_back(request: Request) -> str:

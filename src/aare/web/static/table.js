@@ -324,6 +324,16 @@
     else if (event.key === "0") fit();
   });
 
+  // a post refused for a stale CSRF token answers a card saying to reload the page: show it where the answer
+  // would have gone (htmx swaps no 4xx answer by itself)
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const xhr = event.detail.xhr;
+    if (xhr.status === 403 && xhr.getResponseHeader("X-Aare-Refused") === "csrf") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", () => {
     syncNewGame();
     if (!game) return;
