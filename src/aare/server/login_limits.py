@@ -220,6 +220,11 @@ class LoginLimits:
         self.counts.forget(f"login:user:{username}")
         self.counts.give_back(f"login:address:{address}", ticket)
 
+    def not_tried(self, username: str, address: str, ticket: str) -> None:
+        """The attempt `ticket` could not be checked (the server was busy): it counts for neither key."""
+        self.counts.give_back(f"login:user:{username}", ticket)
+        self.counts.give_back(f"login:address:{address}", ticket)
+
     def __len__(self) -> int:
         """How many usernames and addresses are remembered (in-process counts only)."""
         return len(self.counts) if isinstance(self.counts, MemoryCounts) else 0

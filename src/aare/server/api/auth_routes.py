@@ -54,7 +54,11 @@ def check_login(ctx: ServerContext, username: str, password: str, address: str) 
     stamp = ctx.login_limits.attempt(username, address)
     with db.read(ctx.engine) as conn:
         record = accounts.password_record(conn, username)
-    user = ctx.hashing.call(accounts.verify_password, record, username, password)
+    try:
+        user = ctx.hashing.call(accounts.verify_password, record, username, password)
+    except ServerBusy:
+        ctx.login_limits.not_tried(username, address, stamp)  # a refusal for want of capacity does not count
+        raise
     if user is not None:
         ctx.login_limits.succeeded(username, address, stamp)
     return user
