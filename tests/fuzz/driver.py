@@ -109,6 +109,10 @@ class Fuzzer:
         self.rng = rng
         self.spaces = list(ruleset.board.spaces)
         self.powers = [p.name for p in ruleset.board.powers]
+        self.power_names = [*self.powers, *(a for p in ruleset.board.powers for a in p.aliases),
+                            *(p.lower() for p in self.powers)]
+        self.space_names = [*self.spaces, *(a for s in ruleset.board.spaces.values() for a in s.aliases),
+                            *(s.upper() for s in self.spaces[:10])]
         self.units = [u.id for u in ruleset.units]
         self.seen: list[dict[str, Any]] = []  # legal actions of this and earlier states
         self.legal: list[dict[str, Any]] = []  # legal actions listed at `legal_version`
@@ -191,6 +195,19 @@ class Fuzzer:
             action["units"] = f"{rng.choice((1, 2, 5, 40))} {rng.choice(self.units)}"
         return action
 
+    def _m_notation(self, action: dict[str, Any]) -> Any:
+        """Unit lists written oddly: no count, odd digits and separators, a unit twice, signs and fractions."""
+        rng = self.rng
+        unit = rng.choice(self.units)
+        units = action.get("units") if isinstance(action.get("units"), str) else f"1 {unit}"
+        action["units"] = rng.choice((
+            unit, f"01 {unit}", f"1  {unit}", f"{units},", f", {units}", f"{units}, {units}", f"{units} and 1 {unit}",
+            f"-1 {unit}", f"1.5 {unit}", f"1e3 {unit}", f"\u0661 {unit}", f"{units};{units}", units.upper(),
+            f"1 {unit}, 0 {unit}", f"2 {unit}s", "", ",", f"{10**30} {unit}", f"{units}, 1 {unit}: 1",
+            f"{'9' * 5000} {unit}", f"\u00b2 {unit}",
+        ))
+        return action
+
     def _m_unit(self, action: dict[str, Any]) -> Any:
         units = action.get("units")
         other = self.rng.choice([*self.units, "tank", "zeppelin", "infantries"])
@@ -205,7 +222,7 @@ class Fuzzer:
 
     def _m_space(self, action: dict[str, Any]) -> Any:
         rng = self.rng
-        other = rng.choice(self.spaces) if rng.random() < 0.8 else rng.choice(("Atlantis", "SZ 99", "", "sz 1"))
+        other = rng.choice(self.space_names) if rng.random() < 0.8 else rng.choice(("Atlantis", "SZ 99", "", "SZ 0"))
         keys = [k for k in SPACE_FIELDS if k in action]
         if isinstance(action.get("path"), list) and action["path"] and (not keys or rng.random() < 0.6):
             path = action["path"]
@@ -257,8 +274,8 @@ class Fuzzer:
     def _m_power(self, action: dict[str, Any]) -> Any:
         rng = self.rng
         current = action.get("power")
-        others = [p for p in self.powers if p != current]
-        action["power"] = rng.choice(others) if rng.random() < 0.85 else rng.choice(("Atlantis", "", "axis", "uk"))
+        others = [p for p in self.power_names if p != current]
+        action["power"] = rng.choice(others) if rng.random() < 0.85 else rng.choice(("Atlantis", "", "axis", "  "))
         return action
 
     def _m_type(self, action: dict[str, Any]) -> Any:
@@ -284,8 +301,8 @@ class Fuzzer:
         return self.rng.choice((None, 1, 2.5, [], [action], "end_phase", True))
 
 
-MUTATIONS = ("stale", "count", "unit", "space", "path", "drop", "unknown", "wrong_type", "power", "type", "json",
-             "not_object")
+MUTATIONS = ("stale", "count", "notation", "unit", "space", "path", "drop", "unknown", "wrong_type", "power", "type",
+             "json", "not_object")
 
 
 # -- the engine ----------------------------------------------------------------------------------------------

@@ -7,6 +7,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from aare.action_text import parse_action_text
+from aare.board.notation import parse_units
+from aare.engine import Game
+from aare.errors import MalformedInput
+from aare.game_setup import new_game
 from tests.fuzz.driver import ENGINE_RULESETS, MAX_ACTIONS, Plan, Tally, engine_episode
 from tests.fuzz.strategies import fixed, plans
 
@@ -37,3 +42,28 @@ def test_an_episode_is_replayed_exactly() -> None:
     first, again = engine_episode(plan), engine_episode(plan)
     assert (first.kinds, first.accepted, first.refused) == (again.kinds, again.accepted, again.refused)
     assert first.actions == 60
+
+
+# -- what the fuzzer found ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("units", ["9" * 5000 + " infantry", "\u0661 infantry", "1" + "0" * 12 + " infantry"])
+def test_a_unit_count_int_cannot_read_is_malformed_not_a_crash(units: str) -> None:
+    """A count of 5000 digits made `int` raise ValueError (past Python's 4300-digit limit) out of `Game.apply`,
+    and a 500 from the server; an Arabic-Indic digit was read as a count. Counts are ASCII digits, at most 9."""
+    game = Game(new_game("lhtr-1.3", seed=1))
+    game.apply({"type": "end_phase"})
+    before = game.state
+    with pytest.raises(MalformedInput, match="count too large|cannot read"):
+        game.apply({"type": "purchase", "units": units})
+    assert game.state == before
+    with pytest.raises(MalformedInput):
+        parse_units(units, game.ruleset.units)
+
+
+@pytest.mark.parametrize("text", ["research \u00b2 rockets", "bid " + "9" * 5000, "lend \u00b3 from Germany"])
+def test_text_notation_numbers_are_ascii_digits(text: str) -> None:
+    """`"²".isdigit()` is true but `int("²")` raises ValueError: text notation numbers are ASCII digits."""
+    game = Game(new_game("lhtr-1.3", seed=1))
+    with pytest.raises(MalformedInput):
+        parse_action_text(text, game.ruleset)
