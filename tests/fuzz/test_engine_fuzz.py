@@ -67,3 +67,12 @@ def test_text_notation_numbers_are_ascii_digits(text: str) -> None:
     game = Game(new_game("lhtr-1.3", seed=1))
     with pytest.raises(MalformedInput):
         parse_action_text(text, game.ruleset)
+
+
+def test_the_log_names_the_acting_power_as_the_board_does() -> None:
+    """An action naming its power by an alias (`"power": "ussr"`) was logged with the alias outside team turns."""
+    game = Game(new_game("lhtr-1.3", seed=1))
+    power = game.to_act()[0]
+    alias = next(p for p in game.ruleset.board.powers if p.name == power).aliases[0]
+    game.apply({"type": "end_phase", "power": alias.lower()})
+    assert game.log.entries[-1].action == {"type": "end_phase", "power": power}
