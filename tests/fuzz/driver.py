@@ -181,10 +181,10 @@ class Fuzzer:
     def _m_count(self, action: dict[str, Any]) -> Any:
         rng = self.rng
         units = action.get("units")
-        if isinstance(units, str) and re.search(r"\d+", units):
-            numbers = list(re.finditer(r"\d+", units))
+        if isinstance(units, str) and re.search(r"[0-9]+", units):
+            numbers = list(re.finditer(r"[0-9]+", units))
             m = rng.choice(numbers)
-            n = int(m.group())
+            n = int(m.group()) if len(m.group()) < 10 else 1
             new = rng.choice((0, n + 1, n + 2, n * 3, 10**9, -1, 99))
             action["units"] = units[: m.start()] + str(new) + units[m.end() :]
         elif "dice" in action or "amount" in action:
