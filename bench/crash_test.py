@@ -49,6 +49,9 @@ def free_port() -> int:
         return port
 
 
+START_DEADLINE = 300.0
+"""Seconds a (re)started server may take to answer `/healthz`: generous, as a loaded machine starts it slowly."""
+
 PLACE_SETTINGS = ("AARE_DATABASE_URL", "AARE_DATA_DIR", "AARE_REDIS_URL", "AARE_BOT_MODE")
 
 
@@ -65,21 +68,27 @@ class ServerProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.log = open(data_dir / "server.log", "ab")  # noqa: SIM115 (kept open across restarts)
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, deadline: float = START_DEADLINE) -> None:
+        """Start `aare serve` and wait until it is ready: `/healthz` is polled until it answers (a slow start on a
+        busy machine is waited for, up to `deadline` seconds); an exit or the deadline is an error."""
         command = [*aare_command(), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
                    "--bots", "off", "--log-level", "warning"]
+        started = time.monotonic()
         self.process = subprocess.Popen(command, env=self.env, stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        pause = 0.02
+        while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"aare serve exited with {self.process.returncode}; see {self.log.name}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                if httpx.get(f"{self.url}/healthz", timeout=5).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
-            time.sleep(0.05)
-        raise RuntimeError("aare serve did not start")
+            if time.monotonic() - started > deadline:
+                self.kill()
+                raise RuntimeError(f"aare serve did not answer /healthz within {deadline:.0f} s; see {self.log.name}")
+            time.sleep(pause)
+            pause = min(pause * 1.5, 0.5)
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -24,11 +24,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from aare.board.notation import parse_units
+from aare.board.notation import MAX_COUNT_DIGITS, parse_units
 from aare.errors import AareError, MalformedInput
 from aare.rules.ruleset import Ruleset
 
 _ARROW = re.compile(r"\s*->\s*")
+
+
+def _number(text: str) -> bool:
+    """Whether `text` is a number `int` reads: ASCII digits only (``isdigit`` alone admits ``²``), and few."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_COUNT_DIGITS
 
 
 def _split_units_and_space(text: str, ruleset: Ruleset) -> tuple[str, str]:
@@ -115,7 +120,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "place", "units": units.strip(), "space": ruleset.board.resolve(space.strip())}
     if verb == "research":
         count, _, tech = rest.partition(" ")
-        if not count.isdigit():
+        if not _number(count):
             raise MalformedInput("research takes a number of dice and a technology: 'research 2 rockets'")
         action: dict[str, Any] = {"type": "research", "dice": int(count)}
         if tech.strip():
@@ -140,9 +145,9 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "severe_winter"}
     if verb == "lend":
         amount, by, lender = rest.partition(" from ")
-        if not by or not amount.strip().isdigit():
+        if not by or not _number(amount.strip()):
             raise MalformedInput("lend takes IPCs and the lender: 'lend 2 from POWER'")
-        return {"type": "lend", "lender": ruleset.board.resolve_power(lender.strip()), "amount": int(amount)}
+        return {"type": "lend", "lender": ruleset.board.resolve_power(lender.strip()), "amount": int(amount.strip())}
     if verb == "convert":
         units, where, space = rest.rpartition(" in ")
         units, of, owner = units.rpartition(" of ")
@@ -152,7 +157,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
                 "space": ruleset.board.resolve(space.strip())}
     if verb == "bid":
         cash, _, amount = rest.rpartition(" ")
-        if not amount.isdigit() or cash.lower() not in ("", "cash"):
+        if not _number(amount) or cash.lower() not in ("", "cash"):
             raise MalformedInput("bid takes a number of IPCs: 'bid 6', or 'bid cash 3' to take bid IPCs as cash")
         return {"type": "bid_cash" if cash else "bid", "amount": int(amount)}
     if verb == "treaty":

@@ -96,6 +96,8 @@ class Game:
             self._release(ctx, "acting")
         if ctx.acting is not None:
             action = action.model_copy(update={"power": ctx.acting})
+        elif action.power:  # the log names the power as the board does, not by the alias it was sent with
+            action = action.model_copy(update={"power": ctx.ruleset.board.resolve_power(action.power)})
         self.log.append(action.to_json(), ctx.events)
         return tuple(ctx.events)
 

@@ -144,3 +144,14 @@ def test_real_ledgers_all_listed(tmp_path: Path) -> None:
     for row in data["ledgers"].values():
         assert row["proven"] == 0 and len(row["unproven"]) == row["items"] > 0
     assert data["unknown"] == []
+
+
+def test_without_ledgers_the_error_says_where_they_go(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("AARE_LEDGER_DIR", raising=False)
+    monkeypatch.setattr(rules_cmd, "default_ledger_dir", lambda: None)
+    monkeypatch.setattr(rules_cmd, "shared_ledger_dir", lambda: tmp_path / "shared" / "rules")
+    result = _invoke("list", "--area", "LHTR-ECON")
+    assert result.exit_code == 2
+    message = result.stderr
+    assert "../shared/rules" in message and str(tmp_path / "shared" / "rules") in message
+    assert "--ledger DIR" in message and "AARE_LEDGER_DIR" in message

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -74,8 +78,20 @@ def test_bots_choose_legal_actions() -> None:
 def test_selfplay_command_reports_json() -> None:
     result = CliRunner().invoke(cli, ["selfplay", "--games", "2", "--rounds", "1", "--seed", "3", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert {"games", "finished", "rounds_played", "winners", "invariant_violations", "seconds_per_game"} <= set(report)
     assert report["games"] == 2 and report["invariant_violations"] == 0
     table = CliRunner().invoke(cli, ["selfplay", "--games", "1", "--rounds", "1", "--bot", "pass"])
     assert table.exit_code == 0 and "invariant violations" in table.output
+
+
+def test_selfplay_shows_progress_on_stderr_and_the_json_report_on_stdout(tmp_path: Path) -> None:
+    aare = Path(sys.executable).with_name("aare")
+    if not aare.exists():
+        pytest.skip("the aare command is not installed")
+    env = {**os.environ, "FORCE_COLOR": "1"}  # a terminal, as far as the progress bar can tell
+    done = subprocess.run([str(aare), "selfplay", "--games", "2", "--rounds", "1", "--bot", "pass", "--json"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 2  # stdout is the report alone
+    assert "self-play" in done.stderr and "2/2" in done.stderr

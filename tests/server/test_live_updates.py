@@ -131,3 +131,14 @@ def test_two_servers_share_live_updates_through_redis(redis_url: str, tmp_path: 
         assert reader.error is None
         assert [m["version"] for _, _, m in reader.events] == [1, 2]
         player.http.close()
+
+
+def test_an_unreadable_last_event_id_is_ignored(server: LiveServer, player: Player) -> None:
+    """Found by fuzzing-minded review: `"²".isdigit()` is true and `int` cannot read it (nor 5000 digits); such
+    an id was a 500, it is now ignored like any other unreadable id (the stream starts from now)."""
+    game = player.new_game()
+    for odd in ("²".encode("latin-1"), b"9" * 5000, b"-1", b"1.5"):
+        with httpx.stream("GET", f"{server.url}/games/{game['id']}/events", headers={"Last-Event-ID": odd},
+                          timeout=20) as stream:
+            assert stream.status_code == 200, odd
+            assert stream.headers["content-type"].startswith("text/event-stream")

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from aare.board.units import UnitCatalogue
 from aare.errors import MalformedInput
 
-_ITEM = re.compile(r"^(?:(\d+)\s*[x×*]?\s+)?([A-Za-z][A-Za-z _\-.]*?)\.?$")
+_ITEM = re.compile(r"^(?:([0-9]+)\s*[x×*]?\s+)?([A-Za-z][A-Za-z _\-.]*?)\.?$")
+MAX_COUNT_DIGITS = 9
+"""A count is written in ASCII digits, at most this many (a longer one is no count a game can have)."""
 _SPLIT = re.compile(r"\s*(?:,|;|\band\b|\+)\s*")
 
 
@@ -32,7 +34,10 @@ def parse_units(text: str, catalogue: UnitCatalogue) -> dict[str, int]:
         match = _ITEM.match(item)
         if match is None:
             raise MalformedInput(f"cannot read {item!r} in {text!r}: expected '<count> <unit>', e.g. '3 infantry'")
-        count = int(match.group(1)) if match.group(1) is not None else 1
+        digits = match.group(1)
+        if digits is not None and len(digits) > MAX_COUNT_DIGITS:
+            raise MalformedInput(f"count too large in {item[:40]!r}: at most {MAX_COUNT_DIGITS} digits")
+        count = int(digits) if digits is not None else 1
         if count <= 0:
             raise MalformedInput(f"count must be positive in {item!r}")
         try:

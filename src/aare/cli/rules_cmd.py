@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Column, Table
 
 from aare.errors import MalformedInput, UnknownName
-from aare.ledger.ledger import LEDGER_DIR_ENV, Ledgers, default_ledger_dir, load_ledgers
+from aare.ledger.ledger import LEDGER_DIR_ENV, Ledgers, default_ledger_dir, load_ledgers, shared_ledger_dir
 
 UNPROVEN_SHOWN = 10
 
@@ -133,7 +133,11 @@ COMMANDS = [rules]
 def _load(ledger_dir: Path | None) -> Ledgers:
     folder = ledger_dir or default_ledger_dir()
     if folder is None:
-        raise MalformedInput(f"no rule ledger folder found: pass --ledger DIR or set ${LEDGER_DIR_ENV}")
+        raise MalformedInput(
+            f"no rule ledgers: they are the *.yaml files of the shared folder's rules/, looked for in "
+            f"{shared_ledger_dir()} (../shared/rules beside the repository), which is missing; put the shared "
+            f"folder there, or pass --ledger DIR, or set ${LEDGER_DIR_ENV}"
+        )
     return load_ledgers(folder)
 
 

@@ -22,25 +22,25 @@ from aare.selfplay import GameResult, selfplay
 @click.option("--rounds", type=click.IntRange(min=1), default=10, show_default=True, help="rounds per game at most")
 @click.option("--bot", type=click.Choice(["random", "pass"]), default="random", show_default=True)
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
-@click.option("--json", "as_json", is_flag=True, help="machine-readable report, no progress bar")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable report on stdout (progress stays on stderr)")
 def selfplay_cmd(
     ruleset_id: str, games: int, seed: int, rounds: int, bot: str, options: tuple[str, ...], as_json: bool
 ) -> None:
-    """Let bots play games and report winners, rounds, speed and invariant violations (exit code 1 if any)."""
+    """Let bots play games and report winners, rounds, speed and invariant violations (exit code 1 if any).
+    Progress is shown on stderr, the report goes to stdout."""
     chosen = parse_option_args(options)
-    if as_json:
-        report = selfplay(ruleset_id, games, seed, rounds, bot, chosen)
-        click.echo(json.dumps(report, indent=2))
-        sys.exit(1 if report["invariant_violations"] else 0)
-    console = Console()
     columns = (TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("games", total=games)
 
         def advance(_: int, __: GameResult) -> None:
             progress.advance(task)
 
         report = selfplay(ruleset_id, games, seed, rounds, bot, chosen, advance)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        sys.exit(1 if report["invariant_violations"] else 0)
+    console = Console()
     console.print(f"[bold]self-play[/bold]: {games} game(s) of {ruleset_id}, {bot} bot, seed {seed}")
     table = Table(show_header=False)
     table.add_column("what")

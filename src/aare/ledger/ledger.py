@@ -116,13 +116,18 @@ def area_of(item_id: str) -> str:
     return "-".join(item_id.split("-")[:2])
 
 
+def shared_ledger_dir() -> Path:
+    """Where the rule ledgers are looked for by default: `rules/` of the shared folder beside the repository."""
+    repo = Path(__file__).resolve().parents[3]
+    return repo.parent / "shared" / "rules"
+
+
 def default_ledger_dir() -> Path | None:
     """`$AARE_LEDGER_DIR` if set, else `<repo>/../shared/rules` when that folder exists, else None."""
     env = os.environ.get(LEDGER_DIR_ENV)
     if env:
         return Path(env)
-    repo = Path(__file__).resolve().parents[3]
-    candidate = repo.parent / "shared" / "rules"
+    candidate = shared_ledger_dir()
     return candidate if candidate.is_dir() else None
 
 

@@ -50,7 +50,7 @@ async def game_events(game_id: str, ctx: Ctx, who: OptionalCaller, after: AfterQ
     start = live.version
     if after is not None:
         start = after
-    elif last_event_id and last_event_id.isdigit():
+    elif last_event_id and last_event_id.isascii() and last_event_id.isdigit() and len(last_event_id) <= 18:
         start = int(last_event_id)
     rewound = None
     if start > live.version:  # the client saw entries that were taken back since
