@@ -42,6 +42,9 @@ class Step:
     when: Callable[[Battle], bool] = _always
     cycles: int | None = None
     rule: str = ""
+    # the standard step this one behaves as once no first-cycle rule applies (the calculator's fast paths
+    # then treat it as that step)
+    model: str = ""
 
     def applies(self, battle: Battle) -> bool:
         if self.cycles is not None and battle.state.cycle > self.cycles:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import time
 
+from aare.combat.battle_state import BattleState
 from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
 from aare.odds import exact as general
+from aare.odds import fleet
 from aare.odds.fast_exact import rows_apply, solve_push, solve_rows
 from aare.odds.ladder import compile_ladder, fast_path_ok, steady_point
 from aare.odds.report import BattleOdds, Tally, freeze
@@ -28,7 +30,7 @@ def merge(into: Tally, part: Tally, scale: float) -> None:
     into.cycles += part.cycles * scale
 
 
-def opening_branches(battle: Battle, policy: Policy) -> dict[object, float] | None:
+def opening_branches(battle: Battle, policy: Policy) -> dict[BattleState, float] | None:
     """Exact distribution over the states where the steady part of the battle starts, or None."""
     stop = steady_point(battle)
     st = battle.state
@@ -42,6 +44,12 @@ def opening_branches(battle: Battle, policy: Policy) -> dict[object, float] | No
 
 
 def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True) -> Tally:
+    if fast and fleet.applies(battle, policy):
+        branches = opening_branches(battle, policy)
+        if branches is not None:
+            tally = new_tally(battle)
+            if fleet.solve_battle(battle, policy, branches, tally):
+                return tally
     if not fast or not fast_path_ok(battle, policy):
         return general.solve(battle, policy)
     branches = opening_branches(battle, policy)
@@ -49,7 +57,7 @@ def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = Tr
         return general.solve(battle, policy)
     tally = new_tally(battle)
     for state, p in branches.items():
-        b = battle.with_state(state)  # type: ignore[arg-type]
+        b = battle.with_state(state)
         if b.state.ended:
             tally.add(
                 b.state.result or "",

@@ -259,7 +259,7 @@ def monte_carlo_odds(
         for i, (state, k) in enumerate(zip(states, shares, strict=True)):
             if not k:
                 continue
-            b = battle.with_state(state)  # type: ignore[arg-type]
+            b = battle.with_state(state)
             ladder = None if b.state.ended else compile_ladder(b, policy)
             if ladder is not None:
                 _tally_ladder(ladder, tally, sample(tables(ladder), int(k), seed + 7919 * i, use_numba), samples)

@@ -248,11 +248,11 @@ SUB_DETECTION_RESULT = Step(
 )
 ATTACKER_SUBS = Step(
     "attacker sub first strike", sub_strike("attacker"), _has_regular_subs("attacker"),
-    rule="AARE-NAVALSEQ-regular-sub-values",
+    rule="AARE-NAVALSEQ-regular-sub-values", model="attacker sub first strike",
 )  # fmt: skip
 DEFENDER_SUBS = Step(
     "defender sub first strike", sub_strike("defender"), _has_regular_subs("defender"),
-    rule="AARE-NAVALSEQ-regular-sub-values",
+    rule="AARE-NAVALSEQ-regular-sub-values", model="defender sub first strike",
 )  # fmt: skip
 ATTACKER_UNDETECTED_SUBMERGE = Step(
     "attacker undetected subs submerge", undetected_submerge("attacker"), _has_undetected("attacker"),

@@ -1,0 +1,127 @@
+"""The sea solver on per-class loss vectors against the general step engine, to 1e-12."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from aare.combat.engine import start_battle
+from aare.combat.policy import DEFAULT_POLICY, Policy
+from aare.combat.rules import CombatRules
+from aare.odds import build_battle, fleet, odds
+from aare.odds.calculator import exact_tally
+from aare.odds.report import Tally
+
+FLEETS = [
+    ("1 destroyer", "1 submarine"),
+    ("2 submarines", "1 transport, 1 fighter"),
+    ("1 submarine, 1 fighter", "1 destroyer, 1 submarine"),
+    ("2 fighters", "1 submarine, 1 destroyer"),
+    ("1 battleship, 1 submarine", "2 submarines, 1 carrier, 1 fighter"),
+    ("2 submarines, 1 destroyer, 1 fighter", "1 submarine, 1 destroyer, 1 fighter, 1 transport"),
+    ("2 submarines, 1 destroyer, 1 battleship, 1 bomber", "2 submarines, 1 carrier, 2 fighters"),
+    ("3 submarines, 1 fighter", "2 destroyers, 1 submarine"),
+]
+
+
+def gap(fast: Tally, slow: Tally) -> float:
+    """Largest difference between two tallies (results, both survivor distributions, cycles)."""
+    pairs = ((fast.results, slow.results), (fast.attacker, slow.attacker), (fast.defender, slow.defender))
+    diffs = [abs(f.get(k, 0.0) - s.get(k, 0.0)) for f, s in pairs for k in set(f) | set(s)]
+    return max([*diffs, abs(fast.cycles - slow.cycles)])
+
+
+def check(battle: Any, policy: Policy = DEFAULT_POLICY) -> Tally:
+    assert fleet.applies(battle, policy)
+    fast = exact_tally(battle, policy)
+    assert gap(fast, exact_tally(battle, policy, fast=False)) <= 1e-12
+    return fast
+
+
+@pytest.mark.rule("LHTR-NAVALCOMBAT-sub-surprise-strike")
+@pytest.mark.rule("LHTR-NAVALCOMBAT-destroyer-cancels-surprise")
+@pytest.mark.rule("LHTR-NAVALCOMBAT-subs-cannot-hit-air")
+@pytest.mark.rule("LHTR-NAVALCOMBAT-air-can-hit-subs")
+@pytest.mark.rule("LHTR-NAVALCOMBAT-battleship-two-hits")
+@pytest.mark.rule("LHTR-NAVALCOMBAT-transports-in-battle")
+@pytest.mark.parametrize(("attacker", "defender"), FLEETS)
+def test_lhtr_sea_battles_match_the_step_engine(attacker: str, defender: str) -> None:
+    check(build_battle(attacker, defender, "lhtr-1.3", "sea"))
+
+
+@pytest.mark.rule("AARE-SUBDET-start-undetected")
+@pytest.mark.rule("AARE-SUBDET-roll-threshold")
+@pytest.mark.rule("AARE-SUBDET-undetected-hits-stick")
+@pytest.mark.rule("AARE-SUBDET-detected-normal")
+@pytest.mark.parametrize(("attacker", "defender"), FLEETS)
+def test_aare_sea_battles_with_detection_match_the_step_engine(attacker: str, defender: str) -> None:
+    check(build_battle(attacker, defender, "aare-5.0", "sea"))
+
+
+@pytest.mark.rule("AARE-SUBDET-undetected-submerge")
+@pytest.mark.rule("AARE-SUBDET-decline-becomes-detected")
+def test_undetected_subs_submerging_after_opening_fire() -> None:
+    battle = build_battle(
+        "2 submarines, 1 destroyer, 1 fighter", "2 submarines, 1 destroyer, 1 carrier", "aare-5.0", "sea"
+    )
+    check(battle, Policy(attacker_submerge_undetected=True, defender_submerge_undetected=True))
+
+
+@pytest.mark.rule("LHTR-NAVALCOMBAT-subs-vs-air-only")
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ("1 submarine", "1 fighter"),
+        ("2 fighters, 1 transport", "2 submarines, 1 transport"),
+        ("2 submarines, 1 destroyer, 1 battleship, 1 bomber", "2 submarines, 1 carrier, 2 fighters"),
+        ("2 fighters, 1 bomber, 1 battleship", "2 submarines, 1 destroyer, 1 transport"),
+    ],
+)
+def test_aircraft_that_cannot_hit_subs_without_a_destroyer(attacker: str, defender: str) -> None:
+    """Rules where aircraft hit submarines only beside a friendly destroyer: their hits skip submarines."""
+    rules = CombatRules(air_hits_subs_without_destroyer=False)
+    tally = check(start_battle(attacker, defender, "sea", rules=rules))
+    if attacker == "1 submarine":
+        assert tally.results == {"stalemate": pytest.approx(1.0)}
+
+
+@pytest.mark.rule("LHTR-COMBAT-owner-chooses-casualties")
+@pytest.mark.rule("LHTR-COMBAT-attacker-retreat")
+@pytest.mark.parametrize(
+    "policy",
+    [
+        Policy(attacker_order=("destroyer", "fighter", "submarine"), defender_order=("carrier", "submarine")),
+        Policy(retreat_at_units=2),
+        Policy(retreat_when_only_air=True),
+        Policy(retreat_after=2),
+        Policy(retreat_after=1, retreat_at_units=3),
+    ],
+)
+@pytest.mark.parametrize("rules", ["lhtr-1.3", "aare-5.0"])
+def test_orders_of_loss_and_retreat_policies(policy: Policy, rules: str) -> None:
+    check(
+        build_battle("2 submarines, 1 destroyer, 2 fighters", "2 submarines, 1 destroyer, 1 carrier", rules, "sea"),
+        policy,
+    )
+
+
+@pytest.mark.rule("LHTR-NAVALCOMBAT-sub-surprise-strike")
+@pytest.mark.parametrize("rules", ["lhtr-1.3", "aare-5.0"])
+def test_fifteen_a_side_with_aircraft_is_exact_and_sums_to_one(rules: str) -> None:
+    result = odds(
+        "3 submarines, 3 destroyers, 2 battleships, 2 carriers, 4 fighters, 1 bomber",
+        "3 submarines, 4 destroyers, 2 battleships, 1 carrier, 2 fighters, 3 transports",
+        rules,
+        battle="sea",
+    )
+    assert result.method == "exact"
+    assert result.attacker_win + result.defender_win + result.draw == pytest.approx(1.0, abs=1e-12)
+    assert 0.3 < result.attacker_win < 0.6
+
+
+def test_kaitens_fall_back_to_the_step_engine() -> None:
+    battle = build_battle("1 submarine, 1 destroyer", "1 destroyer", "aare-5.0", "sea")
+    assert fleet.applies(battle, Policy())
+    marked = odds("1 submarine, 1 destroyer", "1 destroyer", "aare-5.0", battle="sea", kaitens=1)
+    assert marked.total == pytest.approx(1.0)
