@@ -148,5 +148,7 @@ def test_stalemate_when_nobody_can_hurt_anybody() -> None:
     from aare.combat.rules import CombatRules
 
     battle = start_battle("1 fighter", "1 submarine", "sea", rules=CombatRules(air_hits_subs_without_destroyer=False))
-    assert exact_odds(battle).stalemate == 1.0
+    result = exact_odds(battle)
+    assert result.stalemate == 1.0 and result.draw == 1.0  # a stalemate counts as a draw
+    assert result.attacker_win + result.defender_win + result.draw == 1.0
     assert odds("1 fighter", "1 submarine", battle="sea").attacker_win == pytest.approx(1.0, abs=1e-12)

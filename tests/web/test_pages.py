@@ -269,7 +269,10 @@ def test_odds_page_calculates_with_charts(client: TestClient) -> None:
     assert "Choose units for both sides" in empty.text and "<html" in empty.text
     fleet = client.post("/odds", data={"battle": "sea", "att:destroyer": "10", "def:destroyer": "10"},
                         headers={"HX-Request": "true"})
-    assert "choose Monte Carlo" in fleet.text
+    assert 'id="attacker-win"' in fleet.text  # exact up to 25 v 25
+    armada = client.post("/odds", data={"battle": "sea", "att:destroyer": "26", "def:destroyer": "26"},
+                         headers={"HX-Request": "true"})
+    assert "choose Monte Carlo" in armada.text
 
 
 @pytest.mark.parametrize("ruleset", available_rulesets())

@@ -167,10 +167,11 @@ def odds_command(
         for line in result.explain:
             click.echo(f"  {line}")
     click.echo(f"method: {result.method}  ({result.seconds * 1000:.1f} ms)")
-    for name in ("attacker_win", "defender_win", "draw", "stalemate"):
+    for name, label in (("attacker_win", "attacker_win"), ("defender_win", "defender_win"), ("draw", "draw"),
+                        ("stalemate", "of it stalemate")):  # fmt: skip
         value = getattr(result, name)
         ci = f"  [{result.ci95[name][0]:.4f}, {result.ci95[name][1]:.4f}]" if result.ci95 else ""
-        click.echo(f"{name:>14}: {value:.6f}{ci}")
+        click.echo(f"{label:>14}: {value:.6f}{ci}")
     click.echo(f"{'capture':>14}: {result.capture:.6f}")
     click.echo(f"{'cycles':>14}: {result.expected_cycles:.4f}")
     click.echo(f"{'IPC lost':>14}: attacker {result.attacker_ipc_lost:.2f}, defender {result.defender_ipc_lost:.2f}")

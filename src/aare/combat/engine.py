@@ -272,8 +272,13 @@ def run(
         if st.cursor == 0 and stalemate(battle):
             st2, more = finish(battle, "stalemate")
             return battle.with_state(st2), events + more
-        step = seq.steps[st.cursor]
-        battle = battle.with_state(replace(st, cursor=st.cursor + 1))
+        # steps that do not apply are passed over in one move (their conditions read the units, not the cursor)
+        cursor = st.cursor
+        stop = stop_at[1] if stop_at is not None and stop_at[0] == st.cycle and stop_at[1] > cursor else len(seq)
+        while cursor < stop - 1 and not seq.steps[cursor].applies(battle):
+            cursor += 1
+        step = seq.steps[cursor]
+        battle = battle.with_state(replace(st, cursor=cursor + 1))
         if step.applies(battle):
             events.append(StepEntered(step.name, st.cycle))
             st2, more = step.run(battle)

@@ -388,10 +388,15 @@ class Outcome:
 def _row_sums(src: Array, values: Array, rows: int) -> Array:
     """out[i] = sum of the rows of `values` whose source is i."""
     out = np.zeros((rows, values.shape[1]))
-    if src.size and np.all(src[1:] > src[:-1]):
+    if not src.size:
+        return out
+    if np.all(src[1:] > src[:-1]):
         out[src] = values
         return out
-    np.add.at(out, src, values)
+    order = np.argsort(src, kind="stable")
+    s = src[order]
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    out[s[starts]] = np.add.reduceat(values[order], starts, axis=0)
     return out
 
 

@@ -267,10 +267,14 @@ def monte_carlo_odds(
                 _tally_engine(b, policy, int(k), seed + i, tally, samples)
     codes = np.concatenate(samples.codes)
     ci = {
-        name: _interval((codes == CODES.index(name)).astype(float) if name != "defender" else
-                        ((codes == 1) | (codes == 4)).astype(float))
-        for name in ("attacker", "defender", "draw", "stalemate")
-    }  # fmt: skip
+        name: _interval(np.isin(codes, [CODES.index(c) for c in codes_of]).astype(float))
+        for name, codes_of in (
+            ("attacker", ("attacker",)),
+            ("defender", ("defender", "retreat")),
+            ("draw", ("draw", "stalemate")),
+            ("stalemate", ("stalemate",)),
+        )
+    }
     ci95 = {
         "attacker_win": ci["attacker"],
         "defender_win": ci["defender"],

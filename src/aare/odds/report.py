@@ -26,8 +26,9 @@ class BattleOdds:
     """Outcome probabilities of a battle.
 
     `defender_win` counts every outcome where the defender holds: the attacker destroyed or retreated
-    (`retreat` is that part). `stalemate`: neither side can hurt the other any more. `capture`: the attacker
-    wins with a land unit left (land battles).
+    (`retreat` is that part). `draw` counts both sides destroyed and the stalemates (`stalemate` is that
+    part: neither side can hurt the other any more), so `attacker_win + defender_win + draw = 1`.
+    `capture`: the attacker wins with a land unit left (land battles).
     """
 
     method: str
@@ -50,7 +51,7 @@ class BattleOdds:
 
     @property
     def total(self) -> float:
-        return self.attacker_win + self.defender_win + self.draw + self.stalemate
+        return self.attacker_win + self.defender_win + self.draw
 
     def to_json(self) -> dict[str, Any]:
         def dist(rows: tuple[tuple[Units, float], ...]) -> list[dict[str, Any]]:
@@ -111,7 +112,7 @@ class Tally:
             method=method,
             attacker_win=r.get("attacker", 0.0),
             defender_win=r.get("defender", 0.0) + r.get("retreat", 0.0),
-            draw=r.get("draw", 0.0),
+            draw=r.get("draw", 0.0) + r.get("stalemate", 0.0),
             stalemate=r.get("stalemate", 0.0),
             retreat=r.get("retreat", 0.0),
             capture=self.capture * scale,

@@ -14,8 +14,8 @@ ROWS = 10
 
 
 def outcome_bar(result: BattleOdds, width: int = 320, height: int = 22) -> str:
-    """One bar split into attacker win, draw or stalemate, and defender holds."""
-    parts = [(result.attacker_win, ATTACKER, "attacker wins"), (result.draw + result.stalemate, DRAW, "draw"),
+    """One bar split into attacker win, draw (stalemates included), and defender holds."""
+    parts = [(result.attacker_win, ATTACKER, "attacker wins"), (result.draw, DRAW, "draw"),
              (result.defender_win, DEFENDER, "defender holds")]
     total = sum(p for p, _, _ in parts) or 1.0
     x = 0.0

@@ -29,7 +29,7 @@ RETREATS = (("never", "fight to the end"), ("after", "retreat after N cycles"),
 MAX_UNITS = 99
 MAX_RUNS = 10_000
 MAX_BATTLE = 80  # units on both sides together
-MAX_EXACT_SEA = 16  # exact sea battles this large take minutes (the general step engine): use Monte Carlo
+MAX_EXACT_SEA = 50  # exact up to 25 v 25 at sea (a fraction of a second); larger ones: Monte Carlo
 
 
 @dataclass
@@ -103,7 +103,7 @@ def _result(form: OddsForm) -> dict[str, Any]:
     if size > MAX_BATTLE:
         return {"error": f"At most {MAX_BATTLE} units in one battle here ({size} chosen)."}
     if form.method == "exact" and form.battle == "sea" and size > MAX_EXACT_SEA:
-        return {"error": f"Sea battles of more than {MAX_EXACT_SEA} units take minutes to solve exactly: "
+        return {"error": f"Sea battles of more than {MAX_EXACT_SEA} units are solved here by sampling: "
                          "choose Monte Carlo."}
     try:
         result = form.calculate()
