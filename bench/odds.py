@@ -7,8 +7,9 @@ solver use NumPy's general solve even when SciPy's LAPACK triangular solve is in
 
 Columns: exact median time; |sum of probabilities - 1|; Monte Carlo battles per second (numba kernel if
 installed, else NumPy); the Monte Carlo time needed for +-0.5 % at 95 % on the attacker-win probability and
-the ratio exact / that time; a baseline (the general step engine's exact mode, or a naive per-state DP for
-land battles too big for it) and the speed-up of the exact path over it.
+the ratio exact / that time; a baseline (the general step engine's exact mode — on the sea battles with
+aircraft only without --quick, they take minutes —, a naive per-state DP for land battles too big for it, or
+the ladder push that solved ships-only sea battles before the sea solver) and the speed-up over it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from aare.combat.engine import start_battle  # noqa: E402
 from aare.combat.policy import Policy  # noqa: E402
 from aare.combat.setup import Battle  # noqa: E402
 from aare.odds import fast_exact  # noqa: E402
+from aare.odds import build_battle  # noqa: E402
 from aare.odds.calculator import exact_odds  # noqa: E402
 from aare.odds.ladder import compile_ladder  # noqa: E402
 from aare.odds.monte_carlo import HAVE_NUMBA, monte_carlo_odds  # noqa: E402
@@ -72,6 +74,41 @@ SUITE = [
         {},
     ),
     (
+        "sea 15v15 air lhtr",
+        "sea",
+        "3 submarines, 3 destroyers, 2 battleships, 2 carriers, 4 fighters, 1 bomber",
+        "3 submarines, 4 destroyers, 2 battleships, 1 carrier, 2 fighters, 3 transports",
+        {},
+    ),
+    (
+        "sea 15v15 air aare",
+        "sea",
+        "3 submarines, 3 destroyers, 2 battleships, 2 carriers, 4 fighters, 1 bomber",
+        "3 submarines, 4 destroyers, 2 battleships, 1 carrier, 2 fighters, 3 transports",
+        {"rules": "aare-5.0"},
+    ),
+    (
+        "sea 25v25 air lhtr",
+        "sea",
+        "5 submarines, 5 destroyers, 3 battleships, 3 carriers, 6 fighters, 3 bombers",
+        "5 submarines, 6 destroyers, 3 battleships, 3 carriers, 6 fighters, 2 transports",
+        {},
+    ),
+    (
+        "sea 25v25 air aare",
+        "sea",
+        "5 submarines, 5 destroyers, 3 battleships, 3 carriers, 6 fighters, 3 bombers",
+        "5 submarines, 6 destroyers, 3 battleships, 3 carriers, 6 fighters, 2 transports",
+        {"rules": "aare-5.0"},
+    ),
+    (
+        "100v100 mixed land",
+        "land",
+        "40 infantry, 20 artillery, 20 armour, 15 fighters, 5 bombers",
+        "60 infantry, 15 artillery, 15 armour, 10 fighters",
+        {},
+    ),
+    (
         "amphibious + bombard + AA",
         "amphibious",
         "4 infantry, 2 artillery, 2 armour, 2 fighters, 1 bomber",
@@ -80,6 +117,8 @@ SUITE = [
     ),
 ]
 ENGINE_BASELINE = {"small land", "10v10 land", "amphibious + bombard + AA", "naval 20 ships"}
+# the general step engine takes minutes on these (81 s and 107 s when the sea solver landed): only without --quick
+SLOW_BASELINE = {"sea 15v15 air lhtr", "sea 15v15 air aare"}
 
 
 def median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
@@ -115,6 +154,15 @@ def naive_dp(battle: Battle) -> float:
     return win(0, 0)
 
 
+def ladder_push(battle: Battle) -> None:
+    """Baseline for ships-only sea battles: the ladder's forward push, the sea path before the sea solver."""
+    from aare.odds.calculator import new_tally
+
+    ladder = compile_ladder(battle, Policy())
+    assert ladder is not None
+    fast_exact.solve_push(ladder, new_tally(battle))
+
+
 def fmt(seconds: float | None) -> str:
     if seconds is None:
         return "—"
@@ -132,7 +180,9 @@ def main() -> None:
     head = f"{'battle':28} {'exact':>12} {'|sum-1|':>9} {'MC/s':>10} {'MC ±0.5%':>12} {'exact/MC':>9}"
     print(head + f" {'baseline':>12} {'speed-up':>9}  baseline kind")
     for name, kind, attacker, defender, extra in SUITE:
-        battle = start_battle(attacker, defender, kind, **extra)
+        extra = dict(extra)
+        rules = extra.pop("rules", "lhtr-1.3")
+        battle = build_battle(attacker, defender, rules, kind, **extra)
         big = "100" in name or "25v25" in name
         repeat = 3 if big or quick else 7
         result = exact_odds(battle)
@@ -144,9 +194,12 @@ def main() -> None:
         need = 1.96**2 * p * (1 - p) / 0.005**2
         t_need = need / rate
         base, label = None, ""
-        if name in ENGINE_BASELINE and not (quick and "naval" in name):
+        if (name in ENGINE_BASELINE and not (quick and "naval" in name)) or (name in SLOW_BASELINE and not quick):
             base = median_time(lambda b=battle: exact_odds(b, fast=False), 1)
             label = "step engine exact"
+        elif name in ("naval 15v15", "naval 25v25"):
+            base = median_time(lambda b=battle: ladder_push(b), repeat)
+            label = "ladder push (before the sea solver)"
         elif name == "30v30 mixed land":
             base = median_time(lambda b=battle: naive_dp(b), 1)
             label = "naive DP"

@@ -125,3 +125,14 @@ def test_kaitens_fall_back_to_the_step_engine() -> None:
     assert fleet.applies(battle, Policy())
     marked = odds("1 submarine, 1 destroyer", "1 destroyer", "aare-5.0", battle="sea", kaitens=1)
     assert marked.total == pytest.approx(1.0)
+
+
+@pytest.mark.rule("LHTR-COMBAT-attacker-retreat")
+@pytest.mark.rule("LHTR-AA-battle-fire")
+@pytest.mark.parametrize("policy", [Policy(retreat_after=1), Policy(retreat_after=2, retreat_at_units=3)])
+@pytest.mark.parametrize("extra", [{}, {"defender_aa": True}])
+def test_land_retreat_after_cycles_is_swept_exactly(policy: Policy, extra: dict[str, Any]) -> None:
+    battle = start_battle("3 infantry, 1 artillery, 2 armour, 1 fighter", "4 infantry, 1 fighter", "land", **extra)
+    fast = exact_tally(battle, policy)
+    assert gap(fast, exact_tally(battle, policy, fast=False)) <= 1e-12
+    assert fast.results["retreat"] > 0.3

@@ -8,10 +8,11 @@ import time
 from aare.combat.battle_state import BattleState
 from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
+from aare.combat import steps as s
 from aare.combat.steps import can_capture, survivors
 from aare.odds import exact as general
 from aare.odds import fleet
-from aare.odds.fast_exact import rows_apply, solve_push, solve_rows
+from aare.odds.fast_exact import rows_apply, solve_push, solve_rows, solve_sweep
 from aare.odds.ladder import compile_ladder, fast_path_ok, steady_point
 from aare.odds.report import BattleOdds, Tally, freeze
 
@@ -69,8 +70,11 @@ def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = Tr
             tally.cycles += p
             continue
         ladder = compile_ladder(b, policy)
+        rounds = policy.retreat_after if s.retreat_options(b) is not None else None
         if ladder is None:
             merge(tally, general.solve(b, policy), p)
+        elif rounds is not None:
+            solve_sweep(ladder, tally, rounds, p)
         elif rows_apply(ladder):
             solve_rows(ladder, tally, p)
         else:

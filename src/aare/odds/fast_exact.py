@@ -231,3 +231,36 @@ def _stuck_row(ladder: Ladder, tally: Tally, a: int, row: Array, system: Array, 
         _add(ladder, tally, a, int(d), False, ends[d] * scale)
     tally.cycles += float(ends[stuck].sum()) * scale
     return v
+
+
+def solve_sweep(ladder: Ladder, tally: Tally, rounds: int, scale: float = 1.0) -> None:
+    """Exact outcome when the attacker retreats after `rounds` cycles: the cycles are swept in turn (each
+    live state pushes one full cycle), then what is still fighting retreats."""
+    ta, td = ladder.attacker.total, ladder.defender.total
+    mass = np.zeros((ta + 1, td + 1))
+    mass[0, 0] = 1.0
+    visits = 0.0
+    for fought in range(1, max(rounds, 1) + 1):
+        arrivals = np.zeros_like(mass)
+        for a, d in zip(*np.nonzero(mass[:ta, :td]), strict=True):
+            m = float(mass[a, d])
+            visits += m
+            step = transition(ladder, int(a), int(d))
+            if _stuck(step):
+                _add(ladder, tally, int(a), int(d), False, m * scale)  # neither side can hurt the other
+                continue
+            arrivals[a:, d:] += m * step
+        _finish(ladder, arrivals, tally, scale)
+        arrivals[ta, :] = 0.0
+        arrivals[:, td] = 0.0
+        for a, d in zip(*np.nonzero(arrivals), strict=True):
+            if fought >= rounds or ladder.retreat[a]:
+                _add(ladder, tally, int(a), int(d), True, float(arrivals[a, d]) * scale)
+                arrivals[a, d] = 0.0
+        mass = arrivals
+    tally.cycles += visits * scale
+
+
+def _stuck(step: Array) -> bool:
+    """Nobody can hit: the cycle returns to where it started with certainty."""
+    return bool(step[0, 0] >= 1.0 - 1e-15)

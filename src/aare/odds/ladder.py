@@ -115,8 +115,6 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     rules = setup.rules
     if rules.destroyer_moves_sub_fire_to_main_step or policy.attacker_submerge or policy.defender_submerge:
         return False
-    if policy.retreat_after is not None:
-        return False
     if battle.state.kind == "amphibious" and policy.retreats:
         return False
     subs = any(setup.unit(k).has("first_strike") for k, _ in battle.state.attacker + battle.state.defender)
