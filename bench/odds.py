@@ -29,8 +29,7 @@ import numpy as np  # noqa: E402
 from aare.combat.engine import start_battle  # noqa: E402
 from aare.combat.policy import Policy  # noqa: E402
 from aare.combat.setup import Battle  # noqa: E402
-from aare.odds import fast_exact  # noqa: E402
-from aare.odds import build_battle  # noqa: E402
+from aare.odds import build_battle, fast_exact  # noqa: E402
 from aare.odds.calculator import exact_odds  # noqa: E402
 from aare.odds.ladder import compile_ladder  # noqa: E402
 from aare.odds.monte_carlo import HAVE_NUMBA, monte_carlo_odds  # noqa: E402

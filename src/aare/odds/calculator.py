@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 
+from aare.combat import steps as s
 from aare.combat.battle_state import BattleState
 from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
-from aare.combat import steps as s
 from aare.combat.steps import can_capture, survivors
 from aare.odds import exact as general
 from aare.odds import fleet
