@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pytest
 
 from aare.combat.engine import start_battle
 from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.rules import CombatRules
+from aare.errors import MalformedInput
 from aare.odds import build_battle, fleet, odds
 from aare.odds.calculator import exact_tally
 from aare.odds.report import Tally
@@ -136,3 +139,45 @@ def test_land_retreat_after_cycles_is_swept_exactly(policy: Policy, extra: dict[
     fast = exact_tally(battle, policy)
     assert gap(fast, exact_tally(battle, policy, fast=False)) <= 1e-12
     assert fast.results["retreat"] > 0.3
+
+
+@dataclass(frozen=True)
+class TablePolicy(Policy):
+    """A step-engine policy retreating at the states a table names (to check the sea solver's choice)."""
+
+    fleets: tuple[Any, ...] = field(default=(), hash=False, compare=False)
+    flags: Any = field(default=None, hash=False, compare=False)
+
+    def wants_retreat(self, battle: Any) -> bool:
+        a, d = self.fleets
+        cat = battle.setup.catalogue
+        return bool(self.flags[a.locate(battle.state.attacker, cat), d.locate(battle.state.defender, cat)])
+
+
+@pytest.mark.rule("LHTR-COMBAT-attacker-retreat")
+@pytest.mark.parametrize("below", [0.3, 0.6])
+def test_retreat_below_a_chance_to_win_matches_the_step_engine_playing_the_same_choices(below: float) -> None:
+    battle = build_battle(
+        "2 submarines, 1 destroyer, 2 fighters", "2 submarines, 2 destroyers, 1 carrier", "lhtr-1.3", "sea"
+    )
+    policy = Policy(retreat_below=below)
+    fast = exact_tally(battle, policy)
+    a = fleet.compile_fleet(battle, "attacker", policy, fleet._kinds_against(battle, "attacker"))
+    d = fleet.compile_fleet(battle, "defender", policy, fleet._kinds_against(battle, "defender"))
+    assert a is not None and d is not None
+    flags = fleet._win_flags(fleet.Sides(a, d), np.zeros(a.n, dtype=bool), below)
+    table = TablePolicy(fleets=(a, d), flags=flags, retreat_at_units=99)  # retreat_at_units: the engine asks
+    slow = exact_tally(battle, table, fast=False)
+    assert gap(fast, slow) <= 1e-12
+    assert fast.results.get("retreat", 0.0) > 0.01
+    never = exact_tally(battle, Policy(retreat_below=0.0))
+    assert gap(never, exact_tally(battle)) <= 1e-12
+
+
+def test_retreat_below_refused_where_it_cannot_be_exact() -> None:
+    with pytest.raises(MalformedInput, match="sea solver"):
+        odds("3 infantry", "2 infantry", retreat_below=0.5)
+    with pytest.raises(MalformedInput, match="exact"):
+        odds("1 destroyer", "1 submarine", battle="sea", retreat_below=0.5, method="mc")
+    with pytest.raises(MalformedInput, match="between 0 and 1"):
+        odds("1 destroyer", "1 submarine", battle="sea", retreat_below=50)

@@ -54,6 +54,10 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 @click.option("--retreat-after", type=int, default=None, help="attacker retreats after N cycles")
 @click.option("--retreat-at", "retreat_at", type=int, default=None, help="attacker retreats when down to K units")
 @click.option("--retreat-only-air", is_flag=True, help="attacker retreats when only aircraft remain")
+@click.option(
+    "--retreat-below", type=click.FloatRange(0, 100), default=None, metavar="PERCENT",
+    help="attacker retreats whenever its chance to win by pressing on falls under PERCENT (exact, sea battles)",
+)  # fmt: skip
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
 @click.option("--runs", type=int, default=100_000, show_default=True, help="Monte Carlo battles")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -102,6 +106,7 @@ def odds_command(
     retreat_after: int | None,
     retreat_at: int | None,
     retreat_only_air: bool,
+    retreat_below: float | None,
     method: str,
     runs: int,
     seed: int,
@@ -147,6 +152,7 @@ def odds_command(
         retreat_after=retreat_after,
         retreat_at_units=retreat_at,
         retreat_when_only_air=retreat_only_air,
+        retreat_below=None if retreat_below is None else retreat_below / 100,
         explain=explain,
         bombard=bombard,
         defender_aa=defender_aa,

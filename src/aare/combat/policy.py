@@ -30,10 +30,11 @@ class Policy:
     `attacker_order` / `defender_order`: unit types in the order they are lost (unlisted types follow,
     cheapest first); two-hit units always absorb a hit first. Retreat (attacker, at "press or retreat"):
     after `retreat_after` cycles; when down to `retreat_at_units` units or fewer; when only aircraft remain
-    (`retreat_when_only_air`). Submarines submerge when the side's flag is set; `*_submerge_undetected`
-    answers the submerge offered right after opening fire (AARe undetected subs). `targets`: the unit types a
-    side's suicide attacks aim at, in order (AARe Kaitens and Kamikazes); by default the dearest enemy units,
-    a two-hit unit named twice.
+    (`retreat_when_only_air`); when its chance to win by pressing on is under `retreat_below` (the exact
+    calculator's solvers find that chance backwards; a step-engine policy cannot). Submarines submerge when
+    the side's flag is set; `*_submerge_undetected` answers the submerge offered right after opening fire
+    (AARe undetected subs). `targets`: the unit types a side's suicide attacks aim at, in order (AARe Kaitens
+    and Kamikazes); by default the dearest enemy units, a two-hit unit named twice.
     """
 
     attacker_order: tuple[str, ...] = ()
@@ -41,6 +42,7 @@ class Policy:
     retreat_after: int | None = None
     retreat_at_units: int | None = None
     retreat_when_only_air: bool = False
+    retreat_below: float | None = None
     attacker_submerge: bool = False
     defender_submerge: bool = False
     attacker_submerge_undetected: bool = False
@@ -54,7 +56,12 @@ class Policy:
 
     @property
     def retreats(self) -> bool:
-        return self.retreat_after is not None or self.retreat_at_units is not None or self.retreat_when_only_air
+        return (
+            self.retreat_after is not None
+            or self.retreat_at_units is not None
+            or self.retreat_when_only_air
+            or self.retreat_below is not None
+        )
 
     def order(self, side: str) -> Sequence[str]:
         return self.attacker_order if side == "attacker" else self.defender_order

@@ -70,6 +70,7 @@ def odds(
     retreat_after: int | None = None,
     retreat_at_units: int | None = None,
     retreat_when_only_air: bool = False,
+    retreat_below: float | None = None,
     attacker_submerge_undetected: bool = False,
     defender_submerge_undetected: bool = False,
     explain: bool = False,
@@ -79,9 +80,10 @@ def odds(
     **inputs: Any,
 ) -> BattleOdds:
     """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
-    game options. `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa, attacker_techs,
-    defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge after opening fire
-    (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are
+    game options. `retreat_below` (0-1): the attacker retreats whenever its chance to win by pressing on
+    is under it (exact, sea battles). `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa,
+    attacker_techs, defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge
+    after opening fire (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are
     Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default: the dearest ships).
     `attacker_abilities` / `defender_abilities`: ability names the ruleset turns into battle tags (aare-5.0:
     national advantages that count as if their conditions held)."""
@@ -104,12 +106,15 @@ def odds(
         names = [x.strip() for x in value.split(",")] if isinstance(value, str) else list(value)
         return tuple(cat.resolve(x) for x in names if x)
 
+    if retreat_below is not None and not 0.0 <= retreat_below <= 1.0:
+        raise MalformedInput(f"retreat_below is a chance between 0 and 1, got {retreat_below}")
     policy = Policy(
         attacker_order=order(ool_attacker),
         defender_order=order(ool_defender),
         retreat_after=retreat_after,
         retreat_at_units=retreat_at_units,
         retreat_when_only_air=retreat_when_only_air,
+        retreat_below=retreat_below,
         attacker_submerge_undetected=attacker_submerge_undetected,
         defender_submerge_undetected=defender_submerge_undetected,
         targets=order(targets),

@@ -10,6 +10,7 @@ from aare.combat.battle_state import BattleState
 from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
+from aare.errors import MalformedInput
 from aare.odds import exact as general
 from aare.odds import fleet
 from aare.odds.fast_exact import rows_apply, solve_push, solve_rows, solve_sweep
@@ -51,6 +52,11 @@ def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = Tr
             tally = new_tally(battle)
             if fleet.solve_battle(battle, policy, branches, tally):
                 return tally
+    if policy.retreat_below is not None:
+        raise MalformedInput(
+            "retreating below a chance to win needs the sea solver: sea battles without a fixed number of "
+            "cycles to retreat after (land battles and the other cases: use --retreat-after or --retreat-at)"
+        )
     if not fast or not fast_path_ok(battle, policy):
         return general.solve(battle, policy)
     branches = opening_branches(battle, policy)

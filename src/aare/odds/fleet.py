@@ -400,14 +400,20 @@ def _row_sums(src: Array, values: Array, rows: int) -> Array:
     return out
 
 
-def solve(sides: Sides, start: Array, arrived: Array, retreat: Array, rounds: int | None) -> Outcome:
+def solve(
+    sides: Sides, start: Array, arrived: Array, retreat: Array, rounds: int | None, below: float | None = None
+) -> Outcome:
     """Exact terminal distribution. `start`: mass at cycle starts (no retreat check before its first cycle);
     `arrived`: mass at the end of a cycle (cycle 1 already fought). `retreat[x]`: the attacker retreats
-    there after a cycle; `rounds`: it retreats after that many cycles (then cycles are swept in turn)."""
+    there after a cycle; `rounds`: it retreats after that many cycles (then cycles are swept in turn);
+    `below`: it retreats wherever its chance to win by pressing on is under this (found backwards first)."""
     a, d = sides.a, sides.d
     out = Outcome({r: np.zeros((a.n, d.n)) for r in ("attacker", "defender", "draw", "retreat", "stalemate")})
     if rounds is None:
-        _solve_rows(sides, start, arrived.copy(), retreat, out)
+        flags = np.repeat(retreat[:, None], d.n, axis=1)
+        if below is not None:
+            flags = _win_flags(sides, retreat, below)
+        _solve_rows(sides, start, arrived.copy(), flags, out)
         return out
     mass, fought = start.copy(), 0
     arrivals = arrived.copy()
@@ -421,6 +427,38 @@ def solve(sides: Sides, start: Array, arrived: Array, retreat: Array, rounds: in
         fought += 1
         mass = _settle(sides, arrivals, retreat | (fought >= rounds), out)
     return out
+
+
+def _win_flags(sides: Sides, retreat: Array, below: float) -> Array:
+    """[x, y]: the attacker retreats at the end of a cycle there — a state flag, or its chance to win by
+    pressing on (with the same choice everywhere after) is under `below`. Backwards over the states."""
+    a, d = sides.a, sides.d
+    win = np.zeros((a.n, d.n))
+    flags = np.zeros((a.n, d.n), dtype=bool)
+    dead = ~d.alive
+    ys = np.flatnonzero(d.alive)
+    for x in range(a.n - 1, -1, -1):
+        if not a.alive[x]:
+            continue
+        win[x, dead] = 1.0
+        if retreat[x] or not ys.size:
+            flags[x, ys] = True
+            continue
+        xy, yx = sides.hurts(x)
+        stuck = ~(xy[ys] | yx[ys])
+        av, dv, w, src = sides.terms(x, ys)
+        keep = ~stuck[src]
+        av, dv, w, src = av[keep], dv[keep], w[keep], src[keep]
+        later = ((av[:, x + 1 :] @ win[x + 1 :, :]) * dv).sum(axis=1) + av[:, x] * dv[:, dead].sum(axis=1)
+        ahead = np.bincount(src, weights=w * later, minlength=ys.size)
+        inner = _row_sums(src, (w * av[:, x])[:, None] * dv[:, ys], ys.size)
+        row = win[x, ys]
+        for i in range(ys.size - 1, -1, -1):
+            chance = 0.0 if stuck[i] else (ahead[i] + inner[i, i + 1 :] @ row[i + 1 :]) / (1.0 - inner[i, i])
+            flags[x, ys[i]] = chance < below
+            row[i] = 0.0 if chance < below else chance
+        win[x, ys] = row
+    return flags
 
 
 def _settle(sides: Sides, arrivals: Array, retreat: Array | bool, out: Outcome) -> Array:
@@ -459,37 +497,38 @@ def _push_row(sides: Sides, x: int, visits: Array, arrivals: Array, out: Outcome
     arrivals[lo:, :] += (av[:, lo:] * coef[:, None]).T @ dv
 
 
-def _solve_rows(sides: Sides, start: Array, arrivals: Array, retreat: Array, out: Outcome) -> None:
+def _solve_rows(sides: Sides, start: Array, arrivals: Array, flags: Array, out: Outcome) -> None:
+    """Row by row; `flags[x, y]`: the attacker retreats on reaching (x, y) at the end of a cycle."""
     a, d = sides.a, sides.d
+    for x in np.flatnonzero(start.any(axis=1)).tolist():  # a first cycle is always fought
+        _push_row(sides, x, start[x], arrivals, out, include_row=True)
+    dead = ~d.alive
     for x in range(a.n):
         if not a.alive[x]:
             continue
-        row_in = arrivals[x].copy()
-        dead = ~d.alive
-        out.mass["attacker"][x, dead] += row_in[dead]
-        if retreat[x]:
-            out.mass["retreat"][x, d.alive] += row_in[d.alive]
-            arrivals[x] = 0.0
-            if start[x].any():
-                _push_row(sides, x, start[x], arrivals, out, include_row=True)
-                out.mass["attacker"][x, dead] += arrivals[x, dead]
-                out.mass["retreat"][x, d.alive] += arrivals[x, d.alive]
-            continue
-        total = np.where(d.alive, row_in + start[x], 0.0)
+        out.mass["attacker"][x, dead] += arrivals[x, dead]
+        total = np.where(d.alive, arrivals[x], 0.0)
         nz = np.flatnonzero(total)
         if not nz.size:
             continue
         ys = np.flatnonzero(d.alive[nz[0] :]) + nz[0]
         xy, yx = sides.hurts(x)
-        stuck = ~(xy[ys] | yx[ys])
+        leaving = flags[x, ys]
+        stuck = ~(xy[ys] | yx[ys]) & ~leaving
+        absorbing = stuck | leaving
+        if absorbing.all():
+            out.mass["retreat"][x, ys[leaving]] += total[ys[leaving]]
+            out.mass["stalemate"][x, ys[stuck]] += total[ys[stuck]]
+            out.cycles += float(total[ys[stuck]].sum())
+            continue
         av, dv, w, src = sides.terms(x, ys)
-        keep = ~stuck[src]
+        keep = ~absorbing[src]
         av, dv, w, src = av[keep], dv[keep], w[keep], src[keep]
         inner = _row_sums(src, (w * av[:, x])[:, None] * dv[:, ys], ys.size)  # [from, to] inside the row
-        system = np.eye(ys.size) - inner.T
-        v = np.linalg.solve(system, total[ys])
-        out.cycles += float(v.sum())
+        v = np.linalg.solve(np.eye(ys.size) - inner.T, total[ys])
+        out.cycles += float(v[~leaving].sum())
         out.mass["stalemate"][x, ys[stuck]] += v[stuck]
+        out.mass["retreat"][x, ys[leaving]] += v[leaving]
         coef = w * v[src]
         if x + 1 < a.n:
             arrivals[x + 1 :, :] += (av[:, x + 1 :] * coef[:, None]).T @ dv
@@ -520,6 +559,8 @@ def applies(battle: Battle, policy: Policy) -> bool:
     rules = setup.rules
     if rules.destroyer_moves_sub_fire_to_main_step or policy.attacker_submerge or policy.defender_submerge:
         return False
+    if policy.retreat_below is not None and policy.retreat_after is not None:
+        return False  # the chance to win would depend on the cycles left
     steady = [st for st in setup.sequence.steps if not s.is_anchor(st) and st.cycles != 1]
     if len(steady) != len(SEA_STEPS):
         return False
@@ -635,7 +676,7 @@ def solve_battle(
         group.arrived += p * np.outer(_after(a, x, fire_d), _after(d, y, fire_a))
         group.cycles += p
     retreat = np.zeros(a.n, dtype=bool)
-    rounds = None
+    rounds, below = None, None
     if policy.retreats and s.retreat_options(battle) is not None:
         if policy.retreat_at_units is not None:
             retreat |= a.units <= policy.retreat_at_units
@@ -643,6 +684,7 @@ def solve_battle(
             retreat |= a.air_only
         retreat &= a.alive
         rounds = policy.retreat_after
+        below = policy.retreat_below
     from aare.combat.steps import can_capture, survivors
     from aare.odds.report import freeze
 
@@ -652,7 +694,7 @@ def solve_battle(
                   p * scale, can_capture(done))  # fmt: skip
         tally.cycles += p * scale
     for (att_out, def_out), group in groups.items():
-        outcome = solve(sides, group.start, group.arrived, retreat, rounds)
+        outcome = solve(sides, group.start, group.arrived, retreat, rounds, below)
         _tally(tally, a, d, outcome, att_out, def_out, scale)
         tally.cycles += group.cycles * scale
     return True

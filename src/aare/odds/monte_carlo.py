@@ -21,6 +21,7 @@ from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
 from aare.dice import SeededDice
+from aare.errors import MalformedInput
 from aare.odds.calculator import new_tally, opening_branches
 from aare.odds.ladder import Array, Ladder, compile_ladder, fast_path_ok
 from aare.odds.report import BattleOdds, Tally, freeze, ipc_value
@@ -245,6 +246,8 @@ def monte_carlo_odds(
     battle: Battle, policy: Policy = DEFAULT_POLICY, runs: int = 100_000, seed: int = 0, use_numba: bool | None = None
 ) -> BattleOdds:
     """Monte Carlo BattleOdds of `runs` battles, with 95 % intervals."""
+    if policy.retreat_below is not None:
+        raise MalformedInput("retreating below a chance to win is computed exactly only (method exact)")
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     tally = new_tally(battle)

@@ -25,7 +25,8 @@ from aare.web.templating import is_htmx, render
 router = APIRouter(tags=["pages"], include_in_schema=False)
 KINDS = ("land", "sea", "amphibious")
 RETREATS = (("never", "fight to the end"), ("after", "retreat after N cycles"),
-            ("at", "retreat when down to N units"), ("air", "retreat when only aircraft remain"))
+            ("at", "retreat when down to N units"), ("air", "retreat when only aircraft remain"),
+            ("below", "retreat when the chance to win falls under N % (sea)"))
 MAX_UNITS = 99
 MAX_RUNS = 10_000
 MAX_BATTLE = 80  # units on both sides together
@@ -82,7 +83,8 @@ class OddsForm:
                 ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
                 retreat_after=self.retreat_n if self.retreat == "after" else None,
                 retreat_at_units=self.retreat_n if self.retreat == "at" else None,
-                retreat_when_only_air=self.retreat == "air", **extra,
+                retreat_when_only_air=self.retreat == "air",
+                retreat_below=self.retreat_n / 100 if self.retreat == "below" else None, **extra,
             )
 
 
