@@ -175,9 +175,47 @@ def test_retreat_below_a_chance_to_win_matches_the_step_engine_playing_the_same_
 
 
 def test_retreat_below_refused_where_it_cannot_be_exact() -> None:
-    with pytest.raises(MalformedInput, match="sea solver"):
-        odds("3 infantry", "2 infantry", retreat_below=0.5)
+    with pytest.raises(MalformedInput, match="fast exact solvers"):
+        odds("3 infantry", "2 infantry", battle="amphibious", retreat_below=0.5)
     with pytest.raises(MalformedInput, match="exact"):
         odds("1 destroyer", "1 submarine", battle="sea", retreat_below=0.5, method="mc")
     with pytest.raises(MalformedInput, match="between 0 and 1"):
         odds("1 destroyer", "1 submarine", battle="sea", retreat_below=50)
+
+
+@dataclass(frozen=True)
+class LadderTable(Policy):
+    """A step-engine policy retreating at the (attacker lost, defender lost) slots a table names."""
+
+    totals: tuple[int, int] = (0, 0)
+    flags: Any = field(default=None, hash=False, compare=False)
+
+    def wants_retreat(self, battle: Any) -> bool:
+        cat = battle.setup.catalogue
+
+        def left(side: str) -> int:
+            return sum(n for k, n in battle.state.units(side) if k.present and not cat[k.type].has("not_casualty"))
+
+        ta, td = self.totals
+        return bool(self.flags[ta - left("attacker"), td - left("defender")])
+
+
+@pytest.mark.rule("LHTR-COMBAT-attacker-retreat")
+@pytest.mark.parametrize("extra", [{}, {"defender_aa": True}])
+def test_land_retreat_below_a_chance_to_win_matches_the_step_engine(extra: dict[str, Any]) -> None:
+    from aare.odds.fast_exact import win_flags
+    from aare.odds.ladder import compile_ladder
+
+    attacker, defender = "3 infantry, 1 artillery, 2 armour, 1 fighter", "5 infantry, 1 fighter"
+    battle = start_battle(attacker, defender, "land", **extra)
+    policy = Policy(retreat_below=0.5)
+    fast = exact_tally(battle, policy)
+    ladder = compile_ladder(start_battle(attacker, defender, "land"), policy)
+    assert ladder is not None
+    flags = win_flags(ladder, 0.5)
+    totals = (ladder.attacker.total, ladder.defender.total)
+    table = LadderTable(totals=totals, flags=flags, retreat_at_units=99)
+    assert gap(fast, exact_tally(battle, table, fast=False)) <= 1e-12
+    assert fast.results.get("retreat", 0.0) > 0.01
+    with pytest.raises(MalformedInput, match="not both"):
+        odds(attacker, defender, retreat_below=0.5, retreat_after=2)

@@ -56,7 +56,7 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 @click.option("--retreat-only-air", is_flag=True, help="attacker retreats when only aircraft remain")
 @click.option(
     "--retreat-below", type=click.FloatRange(0, 100), default=None, metavar="PERCENT",
-    help="attacker retreats whenever its chance to win by pressing on falls under PERCENT (exact, sea battles)",
+    help="attacker retreats whenever its chance to win by pressing on falls under PERCENT (exact method)",
 )  # fmt: skip
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
 @click.option("--runs", type=int, default=100_000, show_default=True, help="Monte Carlo battles")

@@ -81,7 +81,7 @@ def odds(
 ) -> BattleOdds:
     """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
     game options. `retreat_below` (0-1): the attacker retreats whenever its chance to win by pressing on
-    is under it (exact, sea battles). `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa,
+    is under it (exact method). `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa,
     attacker_techs, defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge
     after opening fire (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are
     Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default: the dearest ships).

@@ -13,7 +13,7 @@ from aare.combat.steps import can_capture, survivors
 from aare.errors import MalformedInput
 from aare.odds import exact as general
 from aare.odds import fleet
-from aare.odds.fast_exact import rows_apply, solve_push, solve_rows, solve_sweep
+from aare.odds.fast_exact import rows_apply, solve_push, solve_rows, solve_sweep, win_flags
 from aare.odds.ladder import compile_ladder, fast_path_ok, steady_point
 from aare.odds.report import BattleOdds, Tally, freeze
 
@@ -46,16 +46,18 @@ def opening_branches(battle: Battle, policy: Policy) -> dict[BattleState, float]
 
 
 def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True) -> Tally:
+    if policy.retreat_below is not None and policy.retreat_after is not None:
+        raise MalformedInput("retreat below a chance to win, or after N cycles: not both")
     if fast and fleet.applies(battle, policy):
         branches = opening_branches(battle, policy)
         if branches is not None:
             tally = new_tally(battle)
             if fleet.solve_battle(battle, policy, branches, tally):
                 return tally
-    if policy.retreat_below is not None:
+    if policy.retreat_below is not None and (not fast or not fast_path_ok(battle, policy)):
         raise MalformedInput(
-            "retreating below a chance to win needs the sea solver: sea battles without a fixed number of "
-            "cycles to retreat after (land battles and the other cases: use --retreat-after or --retreat-at)"
+            "retreating below a chance to win needs the fast exact solvers: not with a number of cycles to retreat "
+            "after, nor in amphibious assaults (use --retreat-after or --retreat-at there)"
         )
     if not fast or not fast_path_ok(battle, policy):
         return general.solve(battle, policy)
@@ -81,6 +83,9 @@ def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = Tr
             merge(tally, general.solve(b, policy), p)
         elif rounds is not None:
             solve_sweep(ladder, tally, rounds, p)
+        elif policy.retreat_below is not None:
+            flags = win_flags(ladder, policy.retreat_below) if s.retreat_options(b) is not None else None
+            solve_push(ladder, tally, p, flags)
         elif rows_apply(ladder):
             solve_rows(ladder, tally, p)
         else:

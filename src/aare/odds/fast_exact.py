@@ -82,9 +82,12 @@ def _add(ladder: Ladder, tally: Tally, a: int, d: int, retreated: bool, p: float
     tally.add(result, ladder.attacker.survivors[a], ladder.defender.survivors[d], p, capture_of(ladder, a, result))
 
 
-def solve_push(ladder: Ladder, tally: Tally, scale: float = 1.0) -> None:
-    """Exact outcome of the ladder, added to `tally` with weight `scale`."""
+def solve_push(ladder: Ladder, tally: Tally, scale: float = 1.0, flags: Array | None = None) -> None:
+    """Exact outcome of the ladder, added to `tally` with weight `scale`. `flags[a, d]`: the attacker
+    retreats there at the end of a cycle (default: the ladder's per-row retreat)."""
     ta, td = ladder.attacker.total, ladder.defender.total
+    if flags is None:
+        flags = np.repeat(ladder.retreat[:, None], td + 1, axis=1)
     mass = np.zeros((ta + 1, td + 1))
     mass[0, 0] = 1.0
     visits = 0.0
@@ -95,12 +98,12 @@ def solve_push(ladder: Ladder, tally: Tally, scale: float = 1.0) -> None:
                 continue
             mass[a, d] = 0.0
             first = a == 0 and d == 0
-            if ladder.retreat[a] and not first:
+            if flags[a, d] and not first:
                 _add(ladder, tally, a, d, True, m * scale)
                 continue
             step = transition(ladder, a, d)
             loop = step[0, 0]
-            if ladder.retreat[a]:  # the first cycle is fought, then the attacker retreats
+            if flags[a, d]:  # the first cycle is fought, then the attacker retreats
                 if loop:
                     _add(ladder, tally, a, d, True, m * loop * scale)
                 step[0, 0] = 0.0
@@ -264,3 +267,26 @@ def solve_sweep(ladder: Ladder, tally: Tally, rounds: int, scale: float = 1.0) -
 def _stuck(step: Array) -> bool:
     """Nobody can hit: the cycle returns to where it started with certainty."""
     return bool(step[0, 0] >= 1.0 - 1e-15)
+
+
+def win_flags(ladder: Ladder, below: float) -> Array:
+    """[a, d]: the attacker retreats at the end of a cycle there — the ladder's retreat row, or its chance to
+    win by pressing on (with the same choice everywhere after) is under `below`. Backwards over the states."""
+    ta, td = ladder.attacker.total, ladder.defender.total
+    win = np.zeros((ta + 1, td + 1))
+    win[:ta, td] = 1.0
+    flags = np.zeros((ta + 1, td + 1), dtype=bool)
+    for a in range(ta - 1, -1, -1):
+        if ladder.retreat[a]:
+            flags[a, :td] = True
+            continue
+        for d in range(td - 1, -1, -1):
+            step = transition(ladder, a, d)
+            loop = float(step[0, 0])
+            if loop >= 1.0 - 1e-15:
+                chance = 0.0  # nobody can hit: a stalemate is no win
+            else:
+                chance = (float((step * win[a:, d:]).sum()) - loop * win[a, d]) / (1.0 - loop)
+            flags[a, d] = chance < below
+            win[a, d] = 0.0 if flags[a, d] else chance
+    return flags

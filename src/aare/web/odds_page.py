@@ -26,7 +26,7 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 KINDS = ("land", "sea", "amphibious")
 RETREATS = (("never", "fight to the end"), ("after", "retreat after N cycles"),
             ("at", "retreat when down to N units"), ("air", "retreat when only aircraft remain"),
-            ("below", "retreat when the chance to win falls under N % (sea)"))
+            ("below", "retreat when the chance to win falls under N %"))
 MAX_UNITS = 99
 MAX_RUNS = 10_000
 MAX_BATTLE = 80  # units on both sides together
