@@ -13,7 +13,7 @@ from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.rules import CombatRules
 from aare.errors import MalformedInput
 from aare.odds import build_battle, fleet, odds
-from aare.odds.calculator import exact_tally
+from aare.odds.calculator import exact_tally, new_tally, opening_branches
 from aare.odds.report import Tally
 
 FLEETS = [
@@ -36,8 +36,12 @@ def gap(fast: Tally, slow: Tally) -> float:
 
 
 def check(battle: Any, policy: Policy = DEFAULT_POLICY) -> Tally:
+    """The sea solver's tally (it must take the battle) against the general step engine's."""
     assert fleet.applies(battle, policy)
-    fast = exact_tally(battle, policy)
+    branches = opening_branches(battle, policy)
+    assert branches is not None
+    fast = new_tally(battle)
+    assert fleet.solve_battle(battle, policy, branches, fast)
     assert gap(fast, exact_tally(battle, policy, fast=False)) <= 1e-12
     return fast
 
@@ -219,3 +223,13 @@ def test_land_retreat_below_a_chance_to_win_matches_the_step_engine(extra: dict[
     assert fast.results.get("retreat", 0.0) > 0.01
     with pytest.raises(MalformedInput, match="not both"):
         odds(attacker, defender, retreat_below=0.5, retreat_after=2)
+
+
+@pytest.mark.rule("LHTR-NAVALCOMBAT-destroyer-cancels-surprise")
+@pytest.mark.parametrize("air_on_subs", [True, False])
+@pytest.mark.parametrize(("attacker", "defender"), FLEETS)
+def test_subs_facing_a_destroyer_fire_in_the_main_step(attacker: str, defender: str, air_on_subs: bool) -> None:
+    """Anniversary-style rules: a destroyer moves the enemy subs' fire into the main step, where their hits,
+    aircraft hits that may not touch subs and all other hits are taken together."""
+    rules = CombatRules(destroyer_moves_sub_fire_to_main_step=True, air_hits_subs_without_destroyer=air_on_subs)
+    check(start_battle(attacker, defender, "sea", rules=rules))

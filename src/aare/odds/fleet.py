@@ -65,10 +65,50 @@ class Fleet:
     main_any: Array  # [state, hits] main fire that may hit any unit
     main_ans: Array  # [state, hits] main fire of aircraft that may not hit submarines
     classes_of: dict[UnitKey, int] = field(default_factory=dict)
+    cum: Array = field(default_factory=lambda: np.zeros((1, 1), dtype=np.int64))  # [position, class] slots before
+    codes: Array = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # mixed-radix state code -> index
+    radix: Array = field(default_factory=lambda: np.ones(1, dtype=np.int64))
 
     @property
     def n(self) -> int:
         return len(self.states)
+
+    @property
+    def array(self) -> Array:
+        """The states as one [state, class] array."""
+        cached = self.__dict__.get("_array")
+        if cached is None:
+            cached = self.__dict__["_array"] = np.array(self.states, dtype=np.int64).reshape(self.n, -1)
+        return cached
+
+    @property
+    def total(self) -> int:
+        return int(self.cum.shape[0] - 1)
+
+    def grid(self, idx: Array, subs: int, ans: int, anyh: int) -> Array:
+        """[state, s, n, a] -> the state after s submarine hits, n aircraft-no-sub hits and a any-unit hits
+        taken together, as the engine's casualty choice takes them: every class may lose at most the hits
+        that may reach it, all classes at most the hits, first slots first (the greedy basis of the
+        transversal matroid, which these per-class caps describe because any two classes together may take
+        every kind). -1 where the result is not one of the states (the caller falls back)."""
+        s, n, a = (g.ravel() for g in np.meshgrid(np.arange(subs + 1), np.arange(ans + 1), np.arange(anyh + 1),
+                                                  indexing="ij"))  # fmt: skip
+        hits = np.stack([a, s, n])  # by kind: any, sub, ans
+        caps = np.array(self.masks, dtype=np.int64) @ hits  # [class, G]
+        total = a + s + n
+        states = self.array[idx]
+        out = np.empty((len(idx), total.size), dtype=np.int64)
+        step = max(1, 4_000_000 // max(1, total.size * self.cum.shape[0] * len(self.sizes)))
+        for lo in range(0, len(idx), step):
+            st = states[lo : lo + step]  # [m, C]
+            left = np.maximum(self.cum[None, :, :] - st[:, None, :], 0)  # [m, P, C]
+            took = np.minimum(left[:, None, :, :], caps.T[None, :, None, :])  # [m, G, P, C]
+            reached = took.sum(axis=3) >= total[None, :, None]
+            at = np.where(reached.any(axis=2), reached.argmax(axis=2), left.shape[1] - 1)  # [m, G]
+            taken = np.take_along_axis(took, at[:, :, None, None], axis=2)[:, :, 0, :]  # [m, G, C]
+            code = ((st[:, None, :] + taken) * self.radix).sum(axis=2)
+            out[lo : lo + step] = self.codes[code]
+        return out.reshape(len(idx), subs + 1, ans + 1, anyh + 1)
 
     def locate(self, stacks: tuple[tuple[UnitKey, int], ...], cat: object) -> int | None:
         """The state of `stacks` (present, unmarked units count), or None if it is not one of ours."""
@@ -130,7 +170,7 @@ def compile_fleet(battle: Battle, side: Side, policy: Policy, kinds: tuple[int, 
     for key, _last, count in runs:
         if set(key.flags) - KNOWN_FLAGS:
             return None
-        mask = tuple(eligible(cat, key, t) for t in KINDS)
+        mask = tuple(k in kinds and eligible(cat, key, t) for k, t in enumerate(KINDS))  # kinds it can meet
         if mask not in masks:
             masks.append(mask)  # type: ignore[arg-type]
         c = masks.index(mask)  # type: ignore[arg-type]
@@ -196,9 +236,23 @@ def compile_fleet(battle: Battle, side: Side, policy: Policy, kinds: tuple[int, 
         for k in range(3):
             if mask[k]:
                 takes[:, k] |= left
+    present = [k for k in range(3) if k in kinds]
+    for i, m1 in enumerate(masks):
+        for m2 in masks[i + 1 :]:
+            if not all(m1[k] or m2[k] for k in present):
+                return None  # the casualty choice would need the full matching, not per-class caps
+    cum = np.zeros((total + 1, len(masks)), dtype=np.int64)
+    for c, pos in enumerate(positions):
+        for q in pos:
+            cum[q + 1 :, c] += 1
+    radix = np.cumprod([1] + [size + 1 for size in sizes[:-1]]).astype(np.int64)
+    codes = np.full(int(np.prod([size + 1 for size in sizes])), -1, dtype=np.int64)
+    for i, st in enumerate(states):
+        codes[int(np.dot(st, radix))] = i
     return Fleet(
         side, masks, sizes, states, index, step, units > 0, destroyer, units, (units > 0) & (air == units), takes,
         survivors, _table(rolls[K_SUB], n), _table(rolls[K_ANY], n), _table(rolls[K_ANS], n), classes_of,
+        cum, codes, radix,
     )  # fmt: skip
 
 
@@ -234,14 +288,13 @@ def _reachable(
 
 
 def _clip(table: Array, cap: int) -> Array:
-    """Hits beyond `cap` (no slot left to take them) count as `cap`."""
-    if table.shape[1] <= cap + 1:
-        out = np.zeros((table.shape[0], cap + 1))
-        out[:, : table.shape[1]] = table
-        return out
-    out = table[:, : cap + 1].copy()
-    out[:, cap] += table[:, cap + 1 :].sum(axis=1)
-    return out
+    """Hits beyond `cap` (no slot left to take them) count as `cap`; trailing columns of zeros go."""
+    if table.shape[1] > cap + 1:
+        table = table.copy()
+        table[:, cap] += table[:, cap + 1 :].sum(axis=1)
+        table = table[:, : cap + 1]
+    used = np.flatnonzero(table.any(axis=0))
+    return table[:, : (int(used[-1]) + 1 if used.size else 1)]
 
 
 def _scatter_cols(weights: Array, targets: Array, width: int) -> Array:
@@ -254,47 +307,63 @@ def _scatter_cols(weights: Array, targets: Array, width: int) -> Array:
     return out
 
 
+class Outside(Exception):
+    """A casualty choice led to a state the model did not list: the battle goes to the general solver."""
+
+
+def _dist3(sub: Array, ans: Array, anyh: Array) -> Array:
+    """[rows, s * n * a] joint distribution of three independent hit counts, in `Fleet.grid` order."""
+    joint: Array = sub[:, :, None, None] * ans[:, None, :, None] * anyh[:, None, None, :]
+    return joint.reshape(len(sub), -1)
+
+
+def _none_of(rows: int, width: int) -> Array:
+    out = np.zeros((rows, width))
+    out[:, 0] = 1.0
+    return out
+
+
 @dataclass
 class Sides:
-    """The two fleets with their fire clipped to the other's slots, and cached stage matrices."""
+    """The two fleets with their fire clipped to the other's slots, and cached stage matrices.
+
+    `subs_main`: submarines facing an enemy destroyer fire in the main step instead of first (Anniversary
+    style); otherwise they always fire first and an enemy destroyer only keeps their casualties firing back."""
 
     a: Fleet
     d: Fleet
-    sub_a: Array = field(init=False)  # [x, hits on the defender]
-    sub_d: Array = field(init=False)  # [y, hits on the attacker]
-    main_a: tuple[Array, Array] = field(init=False)  # (ans, any) of the attacker's main fire
-    main_d: tuple[Array, Array] = field(init=False)
+    subs_main: bool = False
     _g: dict[int, Array] = field(default_factory=dict)
     _m: dict[int, Array] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        ta, td = self.a.step[0].shape[1] - 1, self.d.step[0].shape[1] - 1
-        self.sub_a, self.sub_d = _clip(self.a.subs, td), _clip(self.d.subs, ta)
-        self.main_a = (_clip(self.a.main_ans, td), _clip(self.a.main_any, td))
-        self.main_d = (_clip(self.d.main_ans, ta), _clip(self.d.main_any, ta))
-        ans, anyh = self.main_d
-        self._w_d = (ans[:, :, None] * anyh[:, None, :]).reshape(self.d.n, -1)  # [y, (n, a)]
-        self._w_d_cols = np.flatnonzero(self._w_d.any(axis=0))
-        ans, anyh = self.main_a
-        na, nn = ans.shape[1], anyh.shape[1]
-        after_ans = self.d.step[K_ANS][:, :na]  # [y, n]
-        idx = self.d.step[K_ANY][after_ans[:, :, None], np.arange(nn)[None, None, :]]  # [y, n, a]
-        self._idx_d = idx.reshape(self.d.n, -1)
+        a, d = self.a, self.d
+        self.sub_a, self.sub_d = _clip(a.subs, d.total), _clip(d.subs, a.total)
+        self.ans_a, self.any_a = _clip(a.main_ans, d.total), _clip(a.main_any, d.total)
+        self.ans_d, self.any_d = _clip(d.main_ans, a.total), _clip(d.main_any, a.total)
+        s_a = self.sub_a.shape[1] - 1 if self.subs_main else 0
+        s_d = self.sub_d.shape[1] - 1 if self.subs_main else 0
+        self._shape_d = (s_d, self.ans_d.shape[1] - 1, self.any_d.shape[1] - 1)  # the defender's main fire
+        grid = d.grid(np.arange(d.n), s_a, self.ans_a.shape[1] - 1, self.any_a.shape[1] - 1)
+        self._grid_d = grid.reshape(d.n, -1)  # [y1, s n a] -> y'
+        subs_d = self.sub_d if self.subs_main else _none_of(d.n, 1)
+        self._w_d = {
+            False: _dist3(_none_of(d.n, s_d + 1), self.ans_d, self.any_d),  # same grid, no submarine hits
+            True: _dist3(subs_d, self.ans_d, self.any_d),
+        }  # the defender's main fire without / with its submarines
 
     def hurts(self, x: int) -> tuple[Array, Array]:
         """Per defender state: whether the attacker at `x` can hit it, and whether it can hit the attacker."""
         a, d = self.a, self.d
-        ans, anyh = self.main_a
         xy = (
             (self.sub_a[x, 1:].any() & d.takes[:, K_SUB])
-            | (anyh[x, 1:].any() & d.takes[:, K_ANY])
-            | (ans[x, 1:].any() & d.takes[:, K_ANS])
+            | (self.any_a[x, 1:].any() & d.takes[:, K_ANY])
+            | (self.ans_a[x, 1:].any() & d.takes[:, K_ANS])
         )
-        ans_d, any_d = self.main_d
         yx = (
             (self.sub_d[:, 1:].any(axis=1) & a.takes[x, K_SUB])
-            | (any_d[:, 1:].any(axis=1) & a.takes[x, K_ANY])
-            | (ans_d[:, 1:].any(axis=1) & a.takes[x, K_ANS])
+            | (self.any_d[:, 1:].any(axis=1) & a.takes[x, K_ANY])
+            | (self.ans_d[:, 1:].any(axis=1) & a.takes[x, K_ANS])
         )
         return xy, yx
 
@@ -302,11 +371,12 @@ class Sides:
         """[y, x']: the attacker at `x1` under the main fire of the defender at y."""
         out = self._g.get(x1)
         if out is None:
-            a = self.a
-            nn = self.main_d[1].shape[1]
-            targets = a.step[K_ANY][a.step[K_ANS][x1, : self.main_d[0].shape[1]][:, None], np.arange(nn)[None, :]]
-            cols = self._w_d_cols
-            out = _scatter_cols(self._w_d[:, cols], targets.ravel()[cols], a.n)
+            weights = self._w_d[self.subs_main and bool(self.a.destroyer[x1])]
+            targets = self.a.grid(np.array([x1]), *self._shape_d).ravel()
+            cols = np.flatnonzero(weights.any(axis=0))
+            if (targets[cols] < 0).any():
+                raise Outside
+            out = _scatter_cols(weights[:, cols], targets[cols], self.a.n)
             self._g[x1] = out
         return out
 
@@ -314,12 +384,19 @@ class Sides:
         """[y1, y']: the defender at y1 under the main fire of the attacker at `xf`."""
         out = self._m.get(xf)
         if out is None:
-            ans, anyh = self.main_a
-            w = (ans[xf][:, None] * anyh[xf][None, :]).ravel()
-            cols = np.flatnonzero(w)
-            n = self.d.n
-            flat = (np.arange(n)[:, None] * n + self._idx_d[:, cols]).ravel()
-            out = np.bincount(flat, weights=np.tile(w[cols], n), minlength=n * n).reshape(n, n)
+            d = self.d
+            width = self._grid_d.shape[1]
+            ans, anyh = self.ans_a[xf : xf + 1], self.any_a[xf : xf + 1]
+            without = _dist3(_none_of(1, width // (ans.shape[1] * anyh.shape[1])), ans, anyh)[0]
+            rows = np.repeat(without[None, :], d.n, axis=0)
+            if self.subs_main:
+                rows[d.destroyer] = _dist3(self.sub_a[xf : xf + 1], ans, anyh)[0]
+            cols = np.flatnonzero(rows.any(axis=0))
+            targets = self._grid_d[:, cols]
+            if (targets < 0).any():
+                raise Outside
+            flat = (np.arange(d.n)[:, None] * d.n + targets).ravel()
+            out = np.bincount(flat, weights=rows[:, cols].ravel(), minlength=d.n * d.n).reshape(d.n, d.n)
             self._m[xf] = out
         return out
 
@@ -328,46 +405,48 @@ class Sides:
         weight [t], source position in `ys` [t])."""
         a, d = self.a, self.d
         ps = self.sub_a[x]
-        ks = np.flatnonzero(ps)
+        ks = np.union1d(np.flatnonzero(ps), [0])
         y1 = d.step[K_SUB][ys][:, ks]  # [ys, k]
-        hs = np.flatnonzero(self.sub_d[ys].any(axis=0))
+        dd_y = d.destroyer[ys]
         firsts: dict[int, Array] = {}
-        for h in hs.tolist():
-            u = int(a.step[K_SUB][x, h])
-            firsts[u] = firsts.get(u, 0.0) + self.sub_d[ys, h]
-        deferred_d = d.destroyer[ys]
-        pos = np.arange(len(ys))
+        if self.subs_main and a.destroyer[x]:
+            firsts[x] = np.ones(ys.size)  # the defender's subs fire in the main step
+        else:
+            for h in np.flatnonzero(self.sub_d[ys].any(axis=0)).tolist():
+                u = int(a.step[K_SUB][x, h])
+                firsts[u] = firsts.get(u, 0.0) + self.sub_d[ys, h]
+        opening = np.repeat(ps[ks][None, :], ys.size, axis=0)  # [ys, k] the attacker's subs firing first
+        if self.subs_main:
+            opening[dd_y] = (ks == 0).astype(float)
+        pos = np.arange(ys.size)
+        single = ks.size == 1
+        held, open_ = pos[dd_y | single], pos[~(dd_y | single)]  # the defender fires as it was / after subs
         blocks: list[tuple[Array, Array, Array, Array]] = []
-        single = ks.size == 1 and ks[0] == 0  # no submarine hits on the defender: y1 = y
 
-        def split(sel: Array) -> tuple[Array, Array]:
-            return pos[sel], pos[~sel]
+        def hit_first(mx: Array, rows: Array) -> Array:
+            return sum((opening[rows, j, None] * mx[y1[rows, j]] for j in range(ks.size)), np.zeros((rows.size, d.n)))
 
         if a.destroyer[x]:
             mx = self.m(x)
-            held, open_ = split(deferred_d | single)
             if held.size:
-                av = sum(c[held, None] * self.g(u)[ys[held]] for u, c in firsts.items())
-                dv = sum(ps[k] * mx[y1[held, j]] for j, k in enumerate(ks.tolist()))
-                blocks.append((av, dv, np.ones(held.size), held))
-            for j, k in enumerate(ks.tolist()):
+                av = sum((c[held, None] * self.g(u)[ys[held]] for u, c in firsts.items()), np.zeros((held.size, a.n)))
+                blocks.append((av, hit_first(mx, held), np.ones(held.size), held))
+            for j in range(ks.size):
                 if not open_.size:
                     break
                 after = y1[open_, j]
-                av = sum(c[open_, None] * self.g(u)[after] for u, c in firsts.items())
-                blocks.append((av, mx[after], np.full(open_.size, ps[k]), open_))
+                av = sum((c[open_, None] * self.g(u)[after] for u, c in firsts.items()), np.zeros((open_.size, a.n)))
+                blocks.append((av, mx[after], opening[open_, j], open_))
         else:
-            held, open_ = split(deferred_d | single)
             for u, c in firsts.items():
                 mu, gu = self.m(u), self.g(u)
                 if held.size:
-                    dv = sum(ps[k] * mu[y1[held, j]] for j, k in enumerate(ks.tolist()))
-                    blocks.append((gu[ys[held]], dv, c[held], held))
-                for j, k in enumerate(ks.tolist()):
+                    blocks.append((gu[ys[held]], hit_first(mu, held), c[held], held))
+                for j in range(ks.size):
                     if not open_.size:
                         break
                     after = y1[open_, j]
-                    blocks.append((gu[after], mu[after], c[open_] * ps[k], open_))
+                    blocks.append((gu[after], mu[after], c[open_] * opening[open_, j], open_))
         if not blocks:
             return np.zeros((0, a.n)), np.zeros((0, d.n)), np.zeros(0), np.zeros(0, dtype=np.int64)
         av = np.concatenate([b[0] for b in blocks])
@@ -556,8 +635,7 @@ def applies(battle: Battle, policy: Policy) -> bool:
     setup = battle.setup
     if battle.state.kind != "sea" or setup.sequence.kind != "sea" or setup.conditional_values:
         return False
-    rules = setup.rules
-    if rules.destroyer_moves_sub_fire_to_main_step or policy.attacker_submerge or policy.defender_submerge:
+    if policy.attacker_submerge or policy.defender_submerge:
         return False
     if policy.retreat_below is not None and policy.retreat_after is not None:
         return False  # the chance to win would depend on the cycles left
@@ -572,7 +650,7 @@ def applies(battle: Battle, policy: Policy) -> bool:
         if set(key.flags) - KNOWN_FLAGS - {"casualty", "casualty:opening"}:
             return False
         if unit.has("cannot_hit_air") and not unit.has("first_strike"):
-            return False  # would fire in the main step with submarine-style hits
+            return False  # a unit that is not a submarine but cannot hit aircraft: not modelled
     return True
 
 
@@ -588,27 +666,23 @@ def _kinds_against(battle: Battle, side: Side) -> tuple[int, ...]:
     return tuple(kinds)
 
 
-def _fire(battle: Battle, side: Side) -> tuple[Array, Array] | None:
-    """(air-no-sub hits, any hits) distributions of `side`'s main fire in `battle`'s current state."""
+def _fire(battle: Battle, side: Side) -> tuple[Array, Array, Array] | None:
+    """(submarine, air-no-sub, any) hit distributions of `side`'s main fire in `battle`'s current state."""
     groups = main_fire_groups(battle, side)
-    if any(g.target not in (ANY, AIR_NO_SUB_TARGET) for g in groups):
+    kinds = (SUB_TARGET, AIR_NO_SUB_TARGET, ANY)
+    if any(g.target not in kinds for g in groups):
         return None
-    ans = hit_distribution([g for g in groups if g.target == AIR_NO_SUB_TARGET])
-    anyh = hit_distribution([g for g in groups if g.target == ANY])
-    return ans, anyh
+    return tuple(hit_distribution([g for g in groups if g.target == k]) for k in kinds)  # type: ignore[return-value]
 
 
-def _after(fleet: Fleet, start: int, fire: tuple[Array, Array]) -> Array:
+def _after(fleet: Fleet, start: int, fire: tuple[Array, Array, Array]) -> Array:
     """Distribution over `fleet`'s states after main fire `fire` on state `start`."""
-    ans, anyh = fire
-    total = fleet.step[0].shape[1] - 1
-    ans, anyh = _clip(ans[None, :], total)[0], _clip(anyh[None, :], total)[0]
-    out = np.zeros(fleet.n)
-    for n, pn in enumerate(ans.tolist()):
-        if pn:
-            mid = fleet.step[K_ANS][start, n]
-            np.add.at(out, fleet.step[K_ANY][mid, : anyh.size], pn * anyh)
-    return out
+    sub, ans, anyh = (_clip(x[None, :], fleet.total) for x in fire)
+    targets = fleet.grid(np.array([start]), sub.shape[1] - 1, ans.shape[1] - 1, anyh.shape[1] - 1).ravel()
+    weights = _dist3(sub, ans, anyh)[0]
+    if (targets[weights > 0] < 0).any():
+        raise Outside
+    return np.bincount(targets[weights > 0], weights=weights[weights > 0], minlength=fleet.n)
 
 
 def _out_units(stacks: tuple[tuple[UnitKey, int], ...]) -> Units:
@@ -650,7 +724,16 @@ def solve_battle(
             return False
         fleets[side] = fleet
     a, d = fleets["attacker"], fleets["defender"]
-    sides = Sides(a, d)
+    try:
+        return _solve_battle(battle, policy, branches, tally, scale, a, d)
+    except Outside:
+        return False
+
+
+def _solve_battle(
+    battle: Battle, policy: Policy, branches: dict[BattleState, float], tally: Tally, scale: float, a: Fleet, d: Fleet
+) -> bool:
+    sides = Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
     cat = battle.setup.catalogue
     groups: dict[tuple[Units, Units], _Group] = {}
     ended: list[tuple[BattleState, float]] = []
@@ -688,13 +771,14 @@ def solve_battle(
     from aare.combat.steps import can_capture, survivors
     from aare.odds.report import freeze
 
+    outcomes = [(out, group, solve(sides, group.start, group.arrived, retreat, rounds, below))
+                for out, group in groups.items()]  # fmt: skip
     for state, p in ended:
         done = battle.with_state(state)
         tally.add(state.result or "", freeze(survivors(done, "attacker")), freeze(survivors(done, "defender")),
                   p * scale, can_capture(done))  # fmt: skip
         tally.cycles += p * scale
-    for (att_out, def_out), group in groups.items():
-        outcome = solve(sides, group.start, group.arrived, retreat, rounds, below)
+    for (att_out, def_out), group, outcome in outcomes:
         _tally(tally, a, d, outcome, att_out, def_out, scale)
         tally.cycles += group.cycles * scale
     return True
