@@ -233,3 +233,19 @@ def test_subs_facing_a_destroyer_fire_in_the_main_step(attacker: str, defender: 
     aircraft hits that may not touch subs and all other hits are taken together."""
     rules = CombatRules(destroyer_moves_sub_fire_to_main_step=True, air_hits_subs_without_destroyer=air_on_subs)
     check(start_battle(attacker, defender, "sea", rules=rules))
+
+
+@pytest.mark.rule("LHTR-AIRMOVE-defending-carrier-lost")
+@pytest.mark.rule("LHTR-NAVALCOMBAT-carrier-fighters-defend")
+def test_fighters_without_a_carrier_to_land_on_are_lost() -> None:
+    fleets = ("2 destroyers, 1 battleship", "1 carrier, 2 fighters")
+    plain = odds(*fleets, battle="sea", ool_defender="carrier")  # the carrier is lost first
+    landed = odds(*fleets, battle="sea", ool_defender="carrier", land_on_carriers="defender")
+    assert landed.defender_win == plain.defender_win  # who holds the zone does not change
+    stranded = sum(p * dict(u).get("fighter", 0) for u, p in plain.defender_survivors if not dict(u).get("carrier"))
+    assert stranded > 0.01
+    assert landed.defender_ipc_lost == pytest.approx(plain.defender_ipc_lost + 10 * stranded, abs=1e-12)
+    assert all(dict(u).get("carrier") or not dict(u).get("fighter") for u, _ in landed.defender_survivors)
+    assert sum(p for _, p in landed.defender_survivors) == pytest.approx(1.0)
+    with pytest.raises(MalformedInput, match="sea battles"):
+        odds("3 infantry", "2 infantry", land_on_carriers="defender")

@@ -58,6 +58,10 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
     "--retreat-below", type=click.FloatRange(0, 100), default=None, metavar="PERCENT",
     help="attacker retreats whenever its chance to win by pressing on falls under PERCENT (exact method)",
 )  # fmt: skip
+@click.option(
+    "--land-on-carriers", type=click.Choice(["attacker", "defender", "both"]), default=None,
+    help="that side's aircraft can land only on its surviving carriers after a sea battle: the rest are lost",
+)  # fmt: skip
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
 @click.option("--runs", type=int, default=100_000, show_default=True, help="Monte Carlo battles")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -107,6 +111,7 @@ def odds_command(
     retreat_at: int | None,
     retreat_only_air: bool,
     retreat_below: float | None,
+    land_on_carriers: str | None,
     method: str,
     runs: int,
     seed: int,
@@ -153,6 +158,7 @@ def odds_command(
         retreat_at_units=retreat_at,
         retreat_when_only_air=retreat_only_air,
         retreat_below=None if retreat_below is None else retreat_below / 100,
+        land_on_carriers=("attacker", "defender") if land_on_carriers == "both" else (land_on_carriers or ()),
         explain=explain,
         bombard=bombard,
         defender_aa=defender_aa,

@@ -71,6 +71,7 @@ def odds(
     retreat_at_units: int | None = None,
     retreat_when_only_air: bool = False,
     retreat_below: float | None = None,
+    land_on_carriers: Sequence[str] | str = (),
     attacker_submerge_undetected: bool = False,
     defender_submerge_undetected: bool = False,
     explain: bool = False,
@@ -80,13 +81,15 @@ def odds(
     **inputs: Any,
 ) -> BattleOdds:
     """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
-    game options. `retreat_below` (0-1): the attacker retreats whenever its chance to win by pressing on
-    is under it (exact method). `inputs` go to `aare.combat.engine.start_battle` (bombard, defender_aa,
-    attacker_techs, defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs submerge
-    after opening fire (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking subs / fighters are
-    Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default: the dearest ships).
-    `attacker_abilities` / `defender_abilities`: ability names the ruleset turns into battle tags (aare-5.0:
-    national advantages that count as if their conditions held)."""
+    game options. `retreat_below` (0-1): the attacker retreats whenever its chance to win by pressing on is
+    under it (exact method). `land_on_carriers`: "attacker", "defender" or both — that side's aircraft can
+    land only on its surviving carriers after a sea battle; the rest are lost
+    (LHTR-AIRMOVE-defending-carrier-lost). `inputs` go to `aare.combat.engine.start_battle` (bombard,
+    defender_aa, attacker_techs, defender_techs, owner_techs, ...). `*_submerge_undetected`: undetected subs
+    submerge after opening fire (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking
+    subs / fighters are Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default:
+    the dearest ships). `attacker_abilities` / `defender_abilities`: ability names the ruleset turns into
+    battle tags (aare-5.0: national advantages that count as if their conditions held)."""
     specials = {name: n for name, n in (("kaitens", kaitens), ("kamikazes", kamikazes)) if n}
     if specials:
         attacker = _ruleset(rules, options).modify("calculator_specials", attacker, specials=specials)
@@ -125,6 +128,14 @@ def odds(
         result = monte_carlo_odds(b, policy, runs=runs, seed=seed)
     else:
         raise MalformedInput(f"unknown method {method!r} (exact, mc)")
+    landing = (land_on_carriers,) if isinstance(land_on_carriers, str) else tuple(land_on_carriers)
+    landing = tuple(x for x in landing if x)
+    if landing:
+        if b.setup.sequence.kind != "sea" or any(x not in ("attacker", "defender") for x in landing):
+            raise MalformedInput("land_on_carriers: attacker and/or defender, in sea battles")
+        from aare.odds.landing import on_carriers
+
+        result = on_carriers(result, landing)
     if explain:
         from dataclasses import replace
 
