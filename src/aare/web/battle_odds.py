@@ -18,6 +18,7 @@ from aare.engine import Game
 from aare.errors import AareError
 from aare.game_log import GameLog
 from aare.movement.battles import BattleSite, pending_battles
+from aare.odds import fleet
 from aare.odds.calculator import exact_odds
 from aare.odds.ladder import fast_path_ok
 from aare.odds.monte_carlo import monte_carlo_odds
@@ -29,6 +30,7 @@ from aare.state.unit_stacks import count_units
 from aare.web.compose import fork_log
 
 EXACT_UNITS = 12  # battles off the fast paths with more units than this are estimated by Monte Carlo
+EXACT_SEA = 50  # sea battles the sea solver takes: exact up to 25 v 25 (a fraction of a second)
 MC_RUNS = 1000
 CACHE_SIZE = 256
 
@@ -53,7 +55,8 @@ SOLVING = threading.Semaphore(2)  # at most two battles solved at once per proce
 def solve(battle: Battle, units: int) -> BattleOdds:
     """Odds of `battle` (with `units` units on both sides) within a page's patience."""
     with SOLVING:
-        if units <= EXACT_UNITS or fast_path_ok(battle, DEFAULT_POLICY):
+        sea = units <= EXACT_SEA and fleet.applies(battle, DEFAULT_POLICY)
+        if units <= EXACT_UNITS or sea or fast_path_ok(battle, DEFAULT_POLICY):
             return exact_odds(battle, DEFAULT_POLICY)
         return monte_carlo_odds(battle, DEFAULT_POLICY, runs=MC_RUNS, seed=0)
 
