@@ -39,7 +39,9 @@ class UnitKey:
         return flag in self.flags
 
     def with_flag(self, flag: str) -> UnitKey:
-        return self if flag in self.flags else replace(self, flags=tuple(sorted((*self.flags, flag))))
+        if flag in self.flags:
+            return self
+        return UnitKey(self.type, self.owner, self.damage, tuple(sorted((*self.flags, flag))))
 
     def without(self, *flags: str) -> UnitKey:
         return replace(self, flags=tuple(f for f in self.flags if f not in flags))
@@ -217,7 +219,14 @@ class BattleState:
         return self.attacker if side == "attacker" else self.defender
 
     def with_units(self, side: Side, stacks: Stacks) -> BattleState:
-        return replace(self, attacker=stacks) if side == "attacker" else replace(self, defender=stacks)
+        return self.evolve(attacker=stacks) if side == "attacker" else self.evolve(defender=stacks)
+
+    def evolve(self, **changes: Any) -> BattleState:
+        """A copy with `changes` to these fields: `dataclasses.replace` without its checks (the calculator
+        makes many), so only for literal field names."""
+        new = object.__new__(BattleState)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
 
     @property
     def ended(self) -> bool:

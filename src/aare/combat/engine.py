@@ -278,7 +278,7 @@ def run(
         while cursor < stop - 1 and not seq.steps[cursor].applies(battle):
             cursor += 1
         step = seq.steps[cursor]
-        battle = battle.with_state(replace(st, cursor=cursor + 1))
+        battle = battle.with_state(st.evolve(cursor=cursor + 1))
         if step.applies(battle):
             events.append(StepEntered(step.name, st.cycle))
             st2, more = step.run(battle)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from aare.board.units import UnitCatalogue, UnitType
@@ -75,7 +75,7 @@ class Battle:
     state: BattleState
 
     def with_state(self, state: BattleState) -> Battle:
-        return replace(self, state=state)
+        return Battle(self.setup, state)
 
     @property
     def pending(self) -> object:

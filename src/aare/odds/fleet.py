@@ -68,6 +68,7 @@ class Fleet:
     cum: Array = field(default_factory=lambda: np.zeros((1, 1), dtype=np.int64))  # [position, class] slots before
     codes: Array = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # mixed-radix state code -> index
     radix: Array = field(default_factory=lambda: np.ones(1, dtype=np.int64))
+    hit_grids: dict[tuple[int, int, int], tuple[Array, Array]] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -91,11 +92,7 @@ class Fleet:
         that may reach it, all classes at most the hits, first slots first (the greedy basis of the
         transversal matroid, which these per-class caps describe because any two classes together may take
         every kind). -1 where the result is not one of the states (the caller falls back)."""
-        s, n, a = (g.ravel() for g in np.meshgrid(np.arange(subs + 1), np.arange(ans + 1), np.arange(anyh + 1),
-                                                  indexing="ij"))  # fmt: skip
-        hits = np.stack([a, s, n])  # by kind: any, sub, ans
-        caps = np.array(self.masks, dtype=np.int64) @ hits  # [class, G]
-        total = a + s + n
+        caps, total = self._hit_grid(subs, ans, anyh)
         states = self.array[idx]
         out = np.empty((len(idx), total.size), dtype=np.int64)
         step = max(1, 4_000_000 // max(1, total.size * self.cum.shape[0] * len(self.sizes)))
@@ -109,6 +106,16 @@ class Fleet:
             code = ((st[:, None, :] + taken) * self.radix).sum(axis=2)
             out[lo : lo + step] = self.codes[code]
         return out.reshape(len(idx), subs + 1, ans + 1, anyh + 1)
+
+    def _hit_grid(self, subs: int, ans: int, anyh: int) -> tuple[Array, Array]:
+        """Per hit vector of the grid (s, n, a): each class's cap and the total."""
+        cached = self.hit_grids.get((subs, ans, anyh))
+        if cached is None:
+            axes = np.meshgrid(np.arange(subs + 1), np.arange(ans + 1), np.arange(anyh + 1), indexing="ij")
+            s, n, a = (g.ravel() for g in axes)
+            caps = np.array(self.masks, dtype=np.int64) @ np.stack([a, s, n])  # by kind: any, sub, ans
+            cached = self.hit_grids[(subs, ans, anyh)] = (caps, a + s + n)
+        return cached
 
     def locate(self, stacks: tuple[tuple[UnitKey, int], ...], cat: object) -> int | None:
         """The state of `stacks` (present, unmarked units count), or None if it is not one of ours."""
@@ -346,6 +353,7 @@ class Sides:
         self._shape_d = (s_d, self.ans_d.shape[1] - 1, self.any_d.shape[1] - 1)  # the defender's main fire
         grid = d.grid(np.arange(d.n), s_a, self.ans_a.shape[1] - 1, self.any_a.shape[1] - 1)
         self._grid_d = grid.reshape(d.n, -1)  # [y1, s n a] -> y'
+        self._grid_a = a.grid(np.arange(a.n), *self._shape_d).reshape(a.n, -1)  # [x1, s n a] -> x'
         subs_d = self.sub_d if self.subs_main else _none_of(d.n, 1)
         self._w_d = {
             False: _dist3(_none_of(d.n, s_d + 1), self.ans_d, self.any_d),  # same grid, no submarine hits
@@ -372,7 +380,7 @@ class Sides:
         out = self._g.get(x1)
         if out is None:
             weights = self._w_d[self.subs_main and bool(self.a.destroyer[x1])]
-            targets = self.a.grid(np.array([x1]), *self._shape_d).ravel()
+            targets = self._grid_a[x1]
             cols = np.flatnonzero(weights.any(axis=0))
             if (targets[cols] < 0).any():
                 raise Outside
