@@ -249,3 +249,24 @@ def test_fighters_without_a_carrier_to_land_on_are_lost() -> None:
     assert sum(p for _, p in landed.defender_survivors) == pytest.approx(1.0)
     with pytest.raises(MalformedInput, match="sea battles"):
         odds("3 infantry", "2 infantry", land_on_carriers="defender")
+
+
+@pytest.mark.rule("AARE-TECH-supersub-attack-3")
+@pytest.mark.rule("AARE-TECH-jet-defense-5")
+@pytest.mark.rule("AARE-SUBDET-ca-modifier")
+@pytest.mark.rule("AARE-SUBDET-lra-modifier")
+@pytest.mark.rule("AARE-SUBDET-supersub-modifier")
+@pytest.mark.rule("AARE-NA-US-rc-two-hits")
+@pytest.mark.parametrize(
+    "techs",
+    [
+        {"attacker_techs": {"combined_bombardment"}},
+        {"defender_techs": {"combined_bombardment", "long_range_aircraft"}},
+        {"attacker_techs": {"super_submarines", "heavy_bombers"}},
+        {"defender_techs": {"jet_fighters"}},
+        {"defender_techs": {"na:reinforced_carriers"}},
+    ],
+)
+def test_aare_techs_and_advantages_at_sea(techs: dict[str, Any]) -> None:
+    check(build_battle("2 submarines, 1 destroyer, 1 battleship, 1 bomber", "2 submarines, 2 carriers, 2 fighters",
+                       "aare-5.0", "sea", **techs))  # fmt: skip
