@@ -617,8 +617,9 @@ def _solve_rows(sides: Sides, start: Array, arrivals: Array, flags: Array, out: 
         out.mass["stalemate"][x, ys[stuck]] += v[stuck]
         out.mass["retreat"][x, ys[leaving]] += v[leaving]
         coef = w * v[src]
-        if x + 1 < a.n:
-            arrivals[x + 1 :, :] += (av[:, x + 1 :] * coef[:, None]).T @ dv
+        later = np.flatnonzero(av[:, x + 1 :].any(axis=0)) + x + 1  # the attacker states this row reaches
+        if later.size:
+            arrivals[later, :] += (av[:, later] * coef[:, None]).T @ dv
         here = (av[:, x] * coef) @ dv
         out.mass["attacker"][x, dead] += here[dead]
     _ends_rows_dead(sides, arrivals, out)
