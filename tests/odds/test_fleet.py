@@ -270,3 +270,10 @@ def test_fighters_without_a_carrier_to_land_on_are_lost() -> None:
 def test_aare_techs_and_advantages_at_sea(techs: dict[str, Any]) -> None:
     check(build_battle("2 submarines, 1 destroyer, 1 battleship, 1 bomber", "2 submarines, 2 carriers, 2 fighters",
                        "aare-5.0", "sea", **techs))  # fmt: skip
+
+
+@pytest.mark.rule("AARE-SUBDET-undetected-submerge")
+def test_a_submerged_sub_leaves_a_battle_of_its_own_behind() -> None:
+    """The defender's only sub submerges from the middle of its order of loss: the rest fight on alone."""
+    battle = build_battle("2 submarines, 1 destroyer", "1 destroyer, 1 submarine, 1 transport", "aare-5.0", "sea")
+    check(battle, Policy(defender_submerge_undetected=True))

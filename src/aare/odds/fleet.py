@@ -27,14 +27,15 @@ from itertools import compress
 import numpy as np
 
 from aare.combat import steps as s
-from aare.combat.battle_state import ANY, EXTRA_HIT, BattleState, Side, Target, UnitKey, hit_points
+from aare.combat.battle_state import ANY, EXTRA_HIT, BattleState, Side, Stacks, Target, UnitKey, hit_points
 from aare.combat.casualties import eligible
 from aare.combat.policy import Policy
 from aare.combat.sequences import LHTR_SEQUENCES
 from aare.combat.setup import Battle
+from aare.combat.steps import can_capture, survivors
 from aare.combat.values import AIR_NO_SUB_TARGET, SUB_TARGET, base_value, dice_per_unit, main_fire_groups
 from aare.odds.ladder import _pb_rows, _slot_runs, hit_distribution
-from aare.odds.report import Tally, Units
+from aare.odds.report import Tally, Units, freeze
 
 Array = np.ndarray
 KINDS: tuple[Target, ...] = (ANY, SUB_TARGET, AIR_NO_SUB_TARGET)
@@ -69,6 +70,7 @@ class Fleet:
     codes: Array = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # mixed-radix state code -> index
     radix: Array = field(default_factory=lambda: np.ones(1, dtype=np.int64))
     hit_grids: dict[tuple[int, int, int], tuple[Array, Array]] = field(default_factory=dict)
+    members: list[tuple[tuple[str, str, int], ...]] = field(default_factory=list)  # per state: (type, owner, n)
 
     @property
     def n(self) -> int:
@@ -130,7 +132,19 @@ class Fleet:
                     continue
                 return None
             remaining[c] += n * (hit_points(cat, key) - key.damage)
-        return self.index.get(tuple(size - r for size, r in zip(self.sizes, remaining, strict=True)))
+        found = self.index.get(tuple(size - r for size, r in zip(self.sizes, remaining, strict=True)))
+        if found is None or self.composition(stacks) != self.members[found]:
+            return None  # not the prefix of each class this state stands for
+        return found
+
+    @staticmethod
+    def composition(stacks: Stacks) -> tuple[tuple[str, str, int], ...]:
+        """(type, owner, count) of the units present and not hit, as `members` lists them."""
+        out: dict[tuple[str, str], int] = {}
+        for key, n in stacks:
+            if key.present and not key.marked:
+                out[(key.type, key.owner)] = out.get((key.type, key.owner), 0) + n
+        return tuple((t, o, n) for (t, o), n in sorted(out.items()))
 
 
 def _plain(key: UnitKey) -> UnitKey:
@@ -237,6 +251,12 @@ def compile_fleet(battle: Battle, side: Side, policy: Policy, kinds: tuple[int, 
     for key, j in col.items():
         by_type[j, types.index(key.type)] = 1
     survivors = [tuple(compress(zip(types, row, strict=True), row)) for row in (alive @ by_type).tolist()]
+    owned = sorted({(k.type, k.owner) for k in keys})
+    by_owned = np.zeros((len(keys), len(owned)), dtype=np.int64)
+    for key, j in col.items():
+        by_owned[j, owned.index((key.type, key.owner))] = 1
+    rows = (alive @ by_owned).tolist()
+    members = [tuple((t, o, c) for (t, o), c in zip(owned, row, strict=True) if c) for row in rows]
     takes = np.zeros((n, 3), dtype=bool)
     for c, mask in enumerate(masks):
         left = np.array([st[c] < sizes[c] for st in states])
@@ -259,7 +279,7 @@ def compile_fleet(battle: Battle, side: Side, policy: Policy, kinds: tuple[int, 
     return Fleet(
         side, masks, sizes, states, index, step, units > 0, destroyer, units, (units > 0) & (air == units), takes,
         survivors, _table(rolls[K_SUB], n), _table(rolls[K_ANY], n), _table(rolls[K_ANS], n), classes_of,
-        cum, codes, radix,
+        cum, codes, radix, {}, members,
     )  # fmt: skip
 
 
@@ -694,15 +714,6 @@ def _after(fleet: Fleet, start: int, fire: tuple[Array, Array, Array]) -> Array:
     return np.bincount(targets[weights > 0], weights=weights[weights > 0], minlength=fleet.n)
 
 
-def _out_units(stacks: tuple[tuple[UnitKey, int], ...]) -> Units:
-    """Units out of the battle but alive (submerged or retreated): survivors of every outcome."""
-    out: dict[str, int] = {}
-    for key, n in stacks:
-        if not key.present and not key.marked:
-            out[key.type] = out.get(key.type, 0) + n
-    return tuple(sorted(out.items()))
-
-
 def _merge(units: Units, extra: Units) -> Units:
     if not extra:
         return units
@@ -712,61 +723,93 @@ def _merge(units: Units, extra: Units) -> Units:
     return tuple(sorted(out.items()))
 
 
-@dataclass
-class _Group:
-    """Branches with the same units out of the battle: one solve."""
-
-    start: Array
-    arrived: Array
-    cycles: float = 0.0
-
-
 def solve_battle(
     battle: Battle, policy: Policy, branches: dict[BattleState, float], tally: Tally, scale: float = 1.0
 ) -> bool:
     """Add the exact outcome of `battle` (given as the distribution `branches` over its states at the
-    steady point) to `tally`; False (and nothing added) if a branch falls outside the model."""
-    fleets = {}
-    for side in ("attacker", "defender"):
-        fleet = compile_fleet(battle, side, policy, _kinds_against(battle, side))
-        if fleet is None:
-            return False
-        fleets[side] = fleet
-    a, d = fleets["attacker"], fleets["defender"]
+    steady point) to `tally`; False (and nothing added) if a branch falls outside the model.
+
+    Branches are solved in groups by the units they have out of the battle (submerged in the first cycle):
+    those survive whatever happens, and the rest fight as a battle of their own."""
+    groups: dict[tuple[Stacks, Stacks], list[tuple[BattleState, float]]] = {}
+    for state, p in branches.items():
+        if not state.ended:
+            groups.setdefault((_out(state.attacker), _out(state.defender)), []).append((state, p))
     try:
-        return _solve_battle(battle, policy, branches, tally, scale, a, d)
+        solved = [(out, _solve_group(battle, policy, out, members)) for out, members in groups.items()]
     except Outside:
         return False
-
-
-def _solve_battle(
-    battle: Battle, policy: Policy, branches: dict[BattleState, float], tally: Tally, scale: float, a: Fleet, d: Fleet
-) -> bool:
-    sides = Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
-    cat = battle.setup.catalogue
-    groups: dict[tuple[Units, Units], _Group] = {}
-    ended: list[tuple[BattleState, float]] = []
     for state, p in branches.items():
         if state.ended:
-            ended.append((state, p))
-            continue
+            done = battle.with_state(state)
+            tally.add(state.result or "", freeze(survivors(done, "attacker")), freeze(survivors(done, "defender")),
+                      p * scale, can_capture(done))  # fmt: skip
+            tally.cycles += p * scale
+    for (att_out, def_out), (a, d, outcome) in solved:
+        _tally(tally, a, d, outcome, _types(att_out), _types(def_out), scale)
+    return True
+
+
+def _out(stacks: Stacks) -> Stacks:
+    """The units out of the battle but alive (submerged or retreated), as their plain keys."""
+    out: dict[UnitKey, int] = {}
+    for key, n in stacks:
+        if not key.present and not key.marked:
+            plain = UnitKey(key.type, key.owner)
+            out[plain] = out.get(plain, 0) + n
+    return tuple(sorted(out.items()))
+
+
+def _types(stacks: Stacks) -> Units:
+    out: dict[str, int] = {}
+    for key, n in stacks:
+        out[key.type] = out.get(key.type, 0) + n
+    return tuple(sorted(out.items()))
+
+
+def _without(stacks: Stacks, gone: Stacks) -> Stacks:
+    """`stacks` less the units `gone` (matched by type and owner)."""
+    left = dict(gone)
+    out = []
+    for key, n in stacks:
+        take = min(n, left.get(UnitKey(key.type, key.owner), 0))
+        if take:
+            left[UnitKey(key.type, key.owner)] -= take
+        if n - take:
+            out.append((key, n - take))
+    if any(left.values()):
+        raise Outside
+    return tuple(out)
+
+
+def _solve_group(
+    battle: Battle, policy: Policy, out: tuple[Stacks, Stacks], members: list[tuple[BattleState, float]]
+) -> tuple[Fleet, Fleet, Outcome]:
+    """One group of branches: the battle of the units still in it, from each branch's state."""
+    st = battle.state
+    fighting = battle.with_state(
+        st.evolve(attacker=_without(st.attacker, out[0]), defender=_without(st.defender, out[1]))
+    )
+    a = compile_fleet(fighting, "attacker", policy, _kinds_against(fighting, "attacker"))
+    d = compile_fleet(fighting, "defender", policy, _kinds_against(fighting, "defender"))
+    if a is None or d is None:
+        raise Outside
+    sides = Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
+    cat = battle.setup.catalogue
+    start, arrived, cycles = np.zeros((a.n, d.n)), np.zeros((a.n, d.n)), 0.0
+    for state, p in members:
         x, y = a.locate(state.attacker, cat), d.locate(state.defender, cat)
         if x is None or y is None:
-            return False
-        out = (_out_units(state.attacker), _out_units(state.defender))
-        group = groups.get(out)
-        if group is None:
-            group = groups[out] = _Group(np.zeros((a.n, d.n)), np.zeros((a.n, d.n)))
-        marked = any(k.marked for k, _ in state.attacker + state.defender)
-        if state.cursor == 0 and not marked:
-            group.start[x, y] += p
+            raise Outside
+        if state.cursor == 0 and not any(k.marked for k, _ in state.attacker + state.defender):
+            start[x, y] += p
             continue
         b = battle.with_state(state)
         fire_a, fire_d = _fire(b, "attacker"), _fire(b, "defender")
         if fire_a is None or fire_d is None:
-            return False
-        group.arrived += p * np.outer(_after(a, x, fire_d), _after(d, y, fire_a))
-        group.cycles += p
+            raise Outside
+        arrived += p * np.outer(_after(a, x, fire_d), _after(d, y, fire_a))
+        cycles += p
     retreat = np.zeros(a.n, dtype=bool)
     rounds, below = None, None
     if policy.retreats and s.retreat_options(battle) is not None:
@@ -775,22 +818,10 @@ def _solve_battle(
         if policy.retreat_when_only_air:
             retreat |= a.air_only
         retreat &= a.alive
-        rounds = policy.retreat_after
-        below = policy.retreat_below
-    from aare.combat.steps import can_capture, survivors
-    from aare.odds.report import freeze
-
-    outcomes = [(out, group, solve(sides, group.start, group.arrived, retreat, rounds, below))
-                for out, group in groups.items()]  # fmt: skip
-    for state, p in ended:
-        done = battle.with_state(state)
-        tally.add(state.result or "", freeze(survivors(done, "attacker")), freeze(survivors(done, "defender")),
-                  p * scale, can_capture(done))  # fmt: skip
-        tally.cycles += p * scale
-    for (att_out, def_out), group, outcome in outcomes:
-        _tally(tally, a, d, outcome, att_out, def_out, scale)
-        tally.cycles += group.cycles * scale
-    return True
+        rounds, below = policy.retreat_after, policy.retreat_below
+    outcome = solve(sides, start, arrived, retreat, rounds, below)
+    outcome.cycles += cycles
+    return a, d, outcome
 
 
 def _tally(tally: Tally, a: Fleet, d: Fleet, outcome: Outcome, att_out: Units, def_out: Units, scale: float) -> None:
