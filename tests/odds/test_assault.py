@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from aare.cli.main import cli
 from aare.errors import IllegalAction, MalformedInput
 from aare.odds import build_battle, odds
-from aare.odds.assault import sea_outcomes
+from aare.odds.assault import builder, ends_without_transports, sea_outcomes
 from aare.odds.calculator import exact_tally
 from aare.odds.exact import solve
 from aare.odds.report import Tally, joint_recording
@@ -51,6 +51,7 @@ def brute_force(
 
 
 def assert_matches(result: object, expected: dict[str, float]) -> None:
+    expected = {**expected, "draw": expected["draw"] + expected["stalemate"]}  # a draw counts the stalemates
     for name, field in (("attacker", "attacker_win"), ("defender", "defender_win"), ("draw", "draw"),
                         ("stalemate", "stalemate"), ("capture", "capture"), ("sea_win", "sea_win")):
         assert getattr(result, field) == close(expected[name]), name
@@ -137,12 +138,13 @@ def composed_outcomes(tally: Tally) -> dict[tuple[bool, int], float]:
     (LHTR, "2 transports, 1 battleship, 2 fighters", "1 submarine, 1 destroyer"),
     (LHTR, "2 transports, 1 destroyer", "2 submarines"),
     (AARE, "1 transport, 1 fighter", "1 submarine"),  # aircraft cannot hit subs alone: a stalemate
+    (AARE, "2 transports, 2 fighters, 1 destroyer", "2 submarines, 1 destroyer"),
 ])
 def test_sea_outcomes_from_the_fast_solver_match_the_general_engine(rules: str, fleet: str, enemy: str) -> None:
     battle = build_battle(fleet, enemy, rules, "sea")
     with joint_recording():
         fast, general = exact_tally(battle), exact_tally(battle, fast=False)
-    found = sea_outcomes(fast, "transport")
+    found = sea_outcomes(fast, "transport", ends_without_transports(fast, "transport", builder(rules, None, {})))
     assert found is not None
     expected = {k: p for k, p in composed_outcomes(general).items() if p > TOL}
     assert set(found) == set(expected)
@@ -158,6 +160,19 @@ def test_stalemate_mass_left_out_of_the_joint_is_not_guessed() -> None:
     tally.joint = {("stalemate", (("transport", 1),)): 0.25, ("stalemate", ()): 0.25}
     assert sea_outcomes(tally, "transport") == {(True, 1): 0.5, (False, 1): 0.25, (False, 0): 0.25}
     assert Tally((), (), tally.catalogue).joint is None  # recorded only inside joint_recording()
+
+
+def test_a_stalemate_leaves_no_transport_when_every_enemy_remnant_can_hit_one() -> None:
+    build = builder(LHTR, None, {})
+    tally = Tally((), (), build_battle("1 infantry", "1 infantry", LHTR).setup.catalogue, joint={})
+    tally.results.update(attacker=0.5, stalemate=0.5)
+    tally.attacker.update({(("transport", 1),): 0.5, (("fighter", 1),): 0.5})
+    tally.defender.update({(): 0.5, (("submarine", 1),): 0.5})
+    ends = ends_without_transports(tally, "transport", build)
+    assert "stalemate" in ends
+    assert sea_outcomes(tally, "transport", ends) == {(True, 1): 0.5, (False, 0): 0.5}
+    tally.defender[("factory", 1),] = 0.25  # a remnant that cannot fight at sea proves nothing
+    assert "stalemate" not in ends_without_transports(tally, "transport", build)
 
 
 @pytest.mark.rule("LHTR-BOMBARD-no-sea-battle")

@@ -26,9 +26,10 @@ from typing import Any
 
 from aare.board.notation import format_units, parse_units
 from aare.board.units import UnitCatalogue
+from aare.combat.engine import stalemate
 from aare.combat.policy import Policy
 from aare.combat.setup import Battle
-from aare.errors import IllegalAction, MalformedInput
+from aare.errors import AareError, IllegalAction, MalformedInput
 from aare.odds.calculator import exact_tally, merge, new_tally
 from aare.odds.report import BattleOdds, Tally, Units, ipc_value, joint_recording
 
@@ -213,13 +214,13 @@ def afloat(units: Units, carrier: str | None) -> int:
     return dict(units).get(carrier or "", 0)
 
 
-def held_aboard(tally: Tally, carrier: str | None) -> dict[int, float] | None:
-    """P(the zone is not cleared, n > 0 transports afloat) by n. Only a stalemate or a retreat ends a sea battle
-    not won with attacking units present, so only those results' joint mass is needed (`Tally.joint`); None
-    when a solver left some of it out (a fast path that does not record the joint)."""
+def held_aboard(tally: Tally, carrier: str | None, ends: Sequence[str]) -> dict[int, float] | None:
+    """P(the zone is not cleared, n > 0 transports afloat) by n. Results in `ends` (a win, and ends after which
+    no transport is afloat) need nothing more; the others (a stalemate or a retreat) need their joint mass
+    (`Tally.joint`): None when a solver left some of it out."""
     held: dict[int, float] = {}
-    results = [r for r, p in tally.results.items() if r not in PLAIN_ENDS and p > EPS]
-    if not results:
+    results = [r for r, p in tally.results.items() if r not in ends and p > EPS]
+    if carrier is None or not results:
         return held
     joint = tally.joint or {}
     for result in results:
@@ -232,10 +233,13 @@ def held_aboard(tally: Tally, carrier: str | None) -> dict[int, float] | None:
     return held
 
 
-def sea_outcomes(tally: Tally, carrier: str | None) -> dict[tuple[bool, int], float] | None:
+def sea_outcomes(
+    tally: Tally, carrier: str | None, ends: Sequence[str] = PLAIN_ENDS
+) -> dict[tuple[bool, int], float] | None:
     """P(zone cleared, transports afloat) of a sea battle: from the marginals (a win clears the zone; a
-    defender win or a draw leaves no transport) and the joint mass of the other ends (`held_aboard`)."""
-    held = held_aboard(tally, carrier)
+    defender win or a draw leaves no attacking unit present, so no transport) and the joint mass of the other
+    ends (`held_aboard`)."""
+    held = held_aboard(tally, carrier, ends)
     if held is None:
         return None
     out: dict[tuple[bool, int], float] = {}
@@ -250,6 +254,23 @@ def sea_outcomes(tally: Tally, carrier: str | None) -> dict[tuple[bool, int], fl
     out[True, 0] = won - sum(p for (cleared, n), p in out.items() if cleared and n)
     out[False, 0] = sum(tally.results.values()) - won - sum(held.values())
     return {k: max(p, 0.0) for k, p in out.items() if p > EPS}
+
+
+def ends_without_transports(tally: Tally, carrier: str | None, build: Build) -> tuple[str, ...]:
+    """`PLAIN_ENDS`, and a stalemate too when every enemy remnant can hit a transport (then no stalemate
+    leaves one afloat)."""
+    if carrier is None:
+        return tuple(tally.results)
+    for units, p in tally.defender.items():
+        if p <= EPS or not units:
+            continue
+        try:
+            spares = stalemate(build({carrier: 1}, dict(units), "sea"))
+        except AareError:
+            spares = True
+        if spares:
+            return PLAIN_ENDS
+    return (*PLAIN_ENDS, "stalemate")
 
 
 def builder(rules: Any, options: Mapping[str, Any] | None, inputs: Mapping[str, Any]) -> Build:
@@ -268,11 +289,11 @@ def builder(rules: Any, options: Mapping[str, Any] | None, inputs: Mapping[str, 
 
 def sea_battle(assault: Assault, build: Build, policy: Policy) -> tuple[BattleOdds, dict[tuple[bool, int], float]]:
     """The sea battle's odds and its outcomes for the landing (`sea_outcomes`); the general engine when a fast
-    path left out joint mass that is needed."""
+    path left out joint mass that is needed (a retreat, or a stalemate that may leave transports afloat)."""
     battle = build(assault.fleet, assault.sea_defender, "sea")
     with joint_recording():
         tally = exact_tally(battle, policy)
-        outcomes = sea_outcomes(tally, assault.carrier)
+        outcomes = sea_outcomes(tally, assault.carrier, ends_without_transports(tally, assault.carrier, build))
         if outcomes is None:
             tally = exact_tally(battle, policy, fast=False)
             outcomes = sea_outcomes(tally, assault.carrier)

@@ -128,8 +128,8 @@ def _result(form: OddsForm) -> dict[str, Any]:
                          "choose Monte Carlo."}
     try:
         if form.assault and form.method == "exact" and form.sea_size() > MAX_EXACT_SEA:
-            return {"error": f"Sea battles of more than {MAX_EXACT_SEA} units take minutes to solve exactly: "
-                             "a smaller fleet, please."}
+            return {"error": f"Sea battles of more than {MAX_EXACT_SEA} units are not solved exactly here, and an "
+                             "assault is solved exactly only: a smaller fleet, please."}
         result = form.calculate()
     except AareError as exc:
         return {"error": str(exc)}
