@@ -275,6 +275,22 @@ def test_odds_page_calculates_with_charts(client: TestClient) -> None:
     assert "choose Monte Carlo" in armada.text
 
 
+@pytest.mark.rule("LHTR-TRANSPORT-amphibious-assault")
+def test_odds_page_calculates_an_amphibious_assault(client: TestClient) -> None:
+    page = client.get("/odds")
+    assert all(f'name="{name}"' in page.text for name in ("fleet", "sea_defender", "loads"))
+    form = {"rules": "lhtr-1.3", "battle": "amphibious", "att:infantry": "1", "def:infantry": "1",
+            "fleet": "1 transport, 1 destroyer", "sea_defender": "1 submarine", "loads": "1 infantry"}
+    result = client.post("/odds", data=form, headers={"HX-Request": "true"})
+    assert 'id="sea-win"' in result.text and "87.5 %" in result.text and "12.5 %" in result.text
+    assert "at sea: 1 transport, 1 destroyer" in result.text
+    full = client.post("/odds", data={**form, "loads": "1 armour, 1 artillery", "att:armour": "1",
+                                      "att:artillery": "1"})
+    assert "LHTR-TRANSPORT-capacity" in full.text and 'value="1 armour, 1 artillery"' in full.text
+    big = client.post("/odds", data={**form, "fleet": "1 transport, 50 destroyers"}, headers={"HX-Request": "true"})
+    assert "a smaller fleet, please" in big.text
+
+
 @pytest.mark.parametrize("ruleset", available_rulesets())
 def test_nation_badges_are_readable(ruleset: str) -> None:
     """Each nation's text colour on its ink meets WCAG AA (4.5:1), on every board."""

@@ -49,6 +49,18 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 @click.option("--battle", "kind", type=click.Choice(["land", "sea", "amphibious"]), default="land", show_default=True)
 @click.option("--bombard", default=None, help='bombarding ships (amphibious), e.g. "1 battleship"')
 @click.option("--defender-aa", is_flag=True, help="the defended territory has an AA gun")
+@click.option("--fleet", default=None,
+              help='amphibious: the attacking fleet with its transports, e.g. "2 transports, 1 battleship" (the sea '
+              "battle comes first)")
+@click.option("--sea-defender", default=None,
+              help='amphibious: the enemy units in the fleet\'s sea zone, e.g. "1 submarine, 1 destroyer"')
+@click.option("--loads", default=None,
+              help='amphibious: one load per transport, e.g. "1 infantry, 1 armour; 2 infantry" (last listed lost '
+              "first; attackers in no load attack overland)")
+@click.option("--other-zone-bombard", default=None,
+              help="amphibious: bombarding ships of another sea zone without a sea battle, from which units landed")
+@click.option("--ool-fleet", default="", help="order of loss of the fleet in the sea battle")
+@click.option("--ool-sea-defender", default="", help="order of loss of the sea defender")
 @click.option("--ool-attacker", default="", help="attacker order of loss, e.g. infantry,artillery,armour")
 @click.option("--ool-defender", default="", help="defender order of loss")
 @click.option("--retreat-after", type=int, default=None, help="attacker retreats after N cycles")
@@ -105,6 +117,12 @@ def odds_command(
     kind: str,
     bombard: str | None,
     defender_aa: bool,
+    fleet: str | None,
+    sea_defender: str | None,
+    loads: str | None,
+    other_zone_bombard: str | None,
+    ool_fleet: str,
+    ool_sea_defender: str,
     ool_attacker: str,
     ool_defender: str,
     retreat_after: int | None,
@@ -136,7 +154,14 @@ def odds_command(
 
     National advantages (--attacker-advantage, --defender-advantage) count as if their conditions hold in this
     battle (e.g. an advantage of a season or of some territories counts as if the battle were fought there then).
+
+    A whole amphibious assault (--battle amphibious --fleet ... [--sea-defender ...] [--loads ...]): the sea
+    battle first, then the landing of the cargo of the transports left; --attacker lists the landing force
+    and the units attacking overland.
     """
+    assault = {k: v for k, v in (("fleet", fleet), ("sea_defender", sea_defender), ("loads", loads),
+                                  ("other_zone_bombard", other_zone_bombard), ("ool_fleet", ool_fleet),
+                                  ("ool_sea_defender", ool_sea_defender)) if v}
     result = odds(
         attacker,
         defender,
@@ -165,6 +190,7 @@ def odds_command(
         kaitens=kaitens,
         kamikazes=kamikazes,
         targets=targets,
+        **assault,
     )
     if plot is not None:
         plot.write_text(survivors_svg(result), encoding="utf-8")
@@ -185,12 +211,18 @@ def odds_command(
         ci = f"  [{result.ci95[name][0]:.4f}, {result.ci95[name][1]:.4f}]" if result.ci95 else ""
         click.echo(f"{label:>14}: {value:.6f}{ci}")
     click.echo(f"{'capture':>14}: {result.capture:.6f}")
+    if result.sea_win is not None:
+        click.echo(f"{'sea win':>14}: {result.sea_win:.6f}  (the fleet clears the sea zone)")
     click.echo(f"{'cycles':>14}: {result.expected_cycles:.4f}")
     click.echo(f"{'IPC lost':>14}: attacker {result.attacker_ipc_lost:.2f}, defender {result.defender_ipc_lost:.2f}")
     data = result.to_json()
     for side in ("attacker", "defender"):
         click.echo(f"{side} survivors (most likely):")
         for row in data[f"{side}_survivors"][:5]:
+            click.echo(f"  {row['p']:.4f}  {row['units'] or 'nothing'}")
+    if "sea_battle" in data:
+        click.echo("fleet survivors of the sea battle (most likely):")
+        for row in data["sea_battle"]["attacker_survivors"][:5]:
             click.echo(f"  {row['p']:.4f}  {row['units'] or 'nothing'}")
 
 

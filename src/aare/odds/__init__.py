@@ -89,7 +89,9 @@ def odds(
     submerge after opening fire (rulesets with sub detection). `kaitens` / `kamikazes`: that many attacking
     subs / fighters are Kaitens / Kamikazes (aare-5.0), aiming at `targets` (unit types in order; default:
     the dearest ships). `attacker_abilities` / `defender_abilities`: ability names the ruleset turns into
-    battle tags (aare-5.0: national advantages that count as if their conditions held)."""
+    battle tags (aare-5.0: national advantages that count as if their conditions held). A whole amphibious
+    assault, the sea battle first (`aare.odds.assault`): `fleet`, `sea_defender`, `loads` (one per transport,
+    ``;``-separated, the last-listed lost first), `other_zone_bombard`, `ool_fleet`, `ool_sea_defender`."""
     specials = {name: n for name, n in (("kaitens", kaitens), ("kamikazes", kamikazes)) if n}
     if specials:
         attacker = _ruleset(rules, options).modify("calculator_specials", attacker, specials=specials)
@@ -102,6 +104,9 @@ def odds(
             if not tags:
                 raise MalformedInput(f"this ruleset knows no battle abilities ({', '.join(names)})")
             inputs[f"{side}_techs"] = frozenset(inputs.get(f"{side}_techs", ())) | tags
+    from aare.odds import assault as amphibious  # imports this package
+
+    assault = amphibious.take_assault_inputs(battle, inputs)
     b = build_battle(attacker, defender, rules, battle, options, **inputs)
     cat = b.setup.catalogue
 
@@ -122,7 +127,9 @@ def odds(
         defender_submerge_undetected=defender_submerge_undetected,
         targets=order(targets),
     )
-    if method == "exact":
+    if assault is not None:
+        result = amphibious.assault_odds(attacker, defender, rules, options, b, policy, inputs, assault, method)
+    elif method == "exact":
         result = exact_odds(b, policy)
     elif method == "mc":
         result = monte_carlo_odds(b, policy, runs=runs, seed=seed)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +50,8 @@ class BattleOdds:
     runs: int | None = None
     seconds: float = 0.0
     explain: tuple[str, ...] = ()
+    sea_win: float | None = None  # amphibious assault: P(the sea battle clears the zone)
+    sea_battle: BattleOdds | None = None  # amphibious assault: the sea battle's own odds
 
     @property
     def total(self) -> float:
@@ -74,8 +78,29 @@ class BattleOdds:
         if self.ci95 is not None:
             out["ci95"] = {k: list(v) for k, v in self.ci95.items()}
             out["runs"] = self.runs
+        if self.sea_win is not None:
+            out["sea_win"] = self.sea_win
+        if self.sea_battle is not None:
+            out["sea_battle"] = self.sea_battle.to_json()
         out["seconds"] = self.seconds
         return out
+
+
+_JOINT: ContextVar[bool] = ContextVar("aare_tally_joint", default=False)
+
+
+@contextmanager
+def joint_recording() -> Iterator[None]:
+    """Tallies created inside also record each terminal's result and attacker survivors together (`Tally.joint`)."""
+    token = _JOINT.set(True)
+    try:
+        yield
+    finally:
+        _JOINT.reset(token)
+
+
+def _joint_default() -> dict[tuple[str, Units], float] | None:
+    return {} if _JOINT.get() else None
 
 
 @dataclass
@@ -90,6 +115,7 @@ class Tally:
     defender: dict[Units, float] = field(default_factory=dict)
     capture: float = 0.0
     cycles: float = 0.0
+    joint: dict[tuple[str, Units], float] | None = field(default_factory=_joint_default)  # (result, attacker): p
 
     def add(self, result: str, attacker: Units, defender: Units, p: float, capture: bool = False) -> None:
         self.results[result] = self.results.get(result, 0.0) + p
@@ -97,6 +123,8 @@ class Tally:
         self.defender[defender] = self.defender.get(defender, 0.0) + p
         if capture:
             self.capture += p
+        if self.joint is not None:
+            self.joint[result, attacker] = self.joint.get((result, attacker), 0.0) + p
 
     def odds(self, method: str, scale: float = 1.0, **extra: Any) -> BattleOdds:
         r = {k: v * scale for k, v in self.results.items()}

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from aare.board.notation import format_units
+from aare.board.notation import format_units, parse_units
 from aare.errors import AareError
 from aare.odds import odds
 from aare.odds.report import BattleOdds
@@ -47,6 +47,9 @@ class OddsForm:
     retreat_n: int = 1
     defender_aa: bool = False
     bombard: str = ""
+    fleet: str = ""  # amphibious: the whole assault, the sea battle first
+    sea_defender: str = ""
+    loads: str = ""
     method: str = "exact"
     runs: int = 5000
 
@@ -68,8 +71,22 @@ class OddsForm:
             ool_attacker=str(form.get("ool_attacker") or ""), ool_defender=str(form.get("ool_defender") or ""),
             retreat=str(form.get("retreat") or "never"), retreat_n=number("retreat_n", 1, 99),
             defender_aa=form.get("defender_aa") is not None, bombard=str(form.get("bombard") or ""),
+            fleet=str(form.get("fleet") or ""), sea_defender=str(form.get("sea_defender") or ""),
+            loads=str(form.get("loads") or ""),
             method=str(form.get("method") or "exact"), runs=max(100, number("runs", 5000, MAX_RUNS)),
         )
+
+    @property
+    def assault(self) -> bool:
+        """An amphibious assault with its sea battle (a fleet is given)."""
+        return self.battle == "amphibious" and bool(self.fleet.strip())
+
+    def sea_size(self) -> int:
+        """Units in the assault's sea battle (none without enemy ships there)."""
+        if not self.assault or not self.sea_defender.strip():
+            return 0
+        units = load_ruleset(self.rules).units
+        return sum(n for text in (self.fleet, self.sea_defender) for n in parse_units(text, units).values())
 
     def calculate(self) -> BattleOdds:
         extra: dict[str, Any] = {}
@@ -77,6 +94,8 @@ class OddsForm:
             extra["defender_aa"] = True
         if self.bombard.strip() and self.battle == "amphibious":
             extra["bombard"] = self.bombard
+        if self.assault:
+            extra.update(fleet=self.fleet, sea_defender=self.sea_defender, loads=self.loads)
         with SOLVING:
             return odds(
                 self.attacker, self.defender, self.rules, battle=self.battle, method=self.method, runs=self.runs,
@@ -108,6 +127,9 @@ def _result(form: OddsForm) -> dict[str, Any]:
         return {"error": f"Sea battles of more than {MAX_EXACT_SEA} units are solved here by sampling: "
                          "choose Monte Carlo."}
     try:
+        if form.assault and form.method == "exact" and form.sea_size() > MAX_EXACT_SEA:
+            return {"error": f"Sea battles of more than {MAX_EXACT_SEA} units are not solved exactly here, and an "
+                             "assault is solved exactly only: a smaller fleet, please."}
         result = form.calculate()
     except AareError as exc:
         return {"error": str(exc)}
@@ -116,6 +138,8 @@ def _result(form: OddsForm) -> dict[str, Any]:
         "result": result, "bar": outcome_bar(result), "attacker_chart": survivors_chart(result, "attacker"),
         "defender_chart": survivors_chart(result, "defender"),
         "attacker_text": format_units(form.attacker, units), "defender_text": format_units(form.defender, units),
+        "fleet_text": form.fleet if form.assault else "",
+        "sea_defender_text": form.sea_defender if form.assault else "",
     }
 
 
