@@ -840,4 +840,7 @@ def _tally(tally: Tally, a: Fleet, d: Fleet, outcome: Outcome, att_out: Units, d
             for i in np.flatnonzero(marginal).tolist():
                 units = _merge(fleet.survivors[i], extra)
                 side_tally[units] = side_tally.get(units, 0.0) + float(marginal[i]) * scale
+                if tally.joint is not None and fleet is a:  # (result, attacker survivors) together
+                    key = (name, units)
+                    tally.joint[key] = tally.joint.get(key, 0.0) + float(marginal[i]) * scale
     tally.cycles += outcome.cycles * scale
