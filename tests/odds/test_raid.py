@@ -162,6 +162,12 @@ ILLEGAL = [
 ]
 
 
+def test_a_raid_has_no_retreat() -> None:
+    for policy in ({"retreat_after": 1}, {"retreat_below": 0.3}, {"retreat_when_only_air": True}):
+        with pytest.raises(MalformedInput, match="no retreat"):
+            odds("2 bombers", "", LHTR, battle="raid", **policy)  # type: ignore[arg-type]
+
+
 @pytest.mark.rule("LHTR-SBR-eligibility")
 @pytest.mark.parametrize(("attacker", "defender", "rules", "battle", "why"), ILLEGAL)
 def test_illegal_raids_say_why(attacker: str, defender: str, rules: str, battle: str, why: str) -> None:

@@ -281,8 +281,8 @@ def test_odds_page_calculates_with_charts(client: TestClient) -> None:
 def test_odds_page_raid_and_rocket_show_the_damage(client: TestClient) -> None:
     page = client.get("/odds")
     assert '<option >raid</option>' in page.text and 'name="territory_value"' in page.text
-    raid = client.post("/odds", data={"rules": "lhtr-1.3", "battle": "raid", "att:bomber": "1",
-                                      "territory_value": "4"}, headers={"HX-Request": "true"})
+    raid = client.post("/odds", data={"rules": "lhtr-1.3", "battle": "raid", "att:bomber": "1", "territory_value": "4",
+                                      "retreat": "below", "retreat_n": "50"}, headers={"HX-Request": "true"})
     # AA gun as usual (yes): 5/6 of (1, 2, 3, then 4 capped for 4-6) = 5/6 * 3 = 2.50
     assert 'id="expected-damage">2.50<' in raid.text and 'class="damage"' in raid.text
     no_aa = client.post("/odds", data={"rules": "lhtr-1.3", "battle": "raid", "att:bomber": "1", "defender_aa": "no"},

@@ -14,7 +14,7 @@ from aare.combat.setup import Battle
 from aare.errors import MalformedInput
 from aare.odds.calculator import exact_odds
 from aare.odds.monte_carlo import monte_carlo_odds
-from aare.odds.raid import RAID_KINDS, raid_inputs
+from aare.odds.raid import RAID_KINDS, check_raid_policy, raid_inputs
 from aare.odds.report import BattleOdds
 
 KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious", **RAID_KINDS}
@@ -128,6 +128,8 @@ def odds(
         defender_submerge_undetected=defender_submerge_undetected,
         targets=order(targets),
     )
+    if b.state.kind == "bombing":
+        check_raid_policy(policy)
     if method == "exact":
         result = exact_odds(b, policy)
     elif method == "mc":

@@ -17,6 +17,7 @@ from aare.board.units import UnitCatalogue
 from aare.combat.air_defence import JETS, LONG_RANGE, ROCKET
 from aare.combat.battle_state import Stacks, UnitKey, add_units, make_stacks
 from aare.combat.engine import to_stacks
+from aare.combat.policy import Policy
 from aare.combat.rules import CombatRules
 from aare.errors import MalformedInput
 
@@ -105,3 +106,9 @@ def raid_inputs(
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
             raise MalformedInput(f"{name} must be a non-negative whole number of IPCs, got {value!r}")
     return a, make_stacks(_target(d, catalogue, aa)), out
+
+
+def check_raid_policy(policy: Policy) -> None:
+    """A raid or rocket strike is one round (interceptors, AA fire, damage) with no retreat."""
+    if policy.retreats:
+        raise MalformedInput("a raid or rocket strike has no retreat: leave the retreat policy out")

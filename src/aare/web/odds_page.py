@@ -94,14 +94,15 @@ class OddsForm:
             extra.update(territory_value=self.territory_value, treasury=self.treasury)
         if self.bombard.strip() and self.battle == "amphibious":
             extra["bombard"] = self.bombard
+        retreat = "never" if self.battle in RAIDS else self.retreat  # a raid has no retreat
         with SOLVING:
             return odds(
                 self.attacker, self.defender, self.rules, battle=self.battle, method=self.method, runs=self.runs,
                 ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
-                retreat_after=self.retreat_n if self.retreat == "after" else None,
-                retreat_at_units=self.retreat_n if self.retreat == "at" else None,
-                retreat_when_only_air=self.retreat == "air",
-                retreat_below=self.retreat_n / 100 if self.retreat == "below" else None, **extra,
+                retreat_after=self.retreat_n if retreat == "after" else None,
+                retreat_at_units=self.retreat_n if retreat == "at" else None,
+                retreat_when_only_air=retreat == "air",
+                retreat_below=self.retreat_n / 100 if retreat == "below" else None, **extra,
             )
 
 
