@@ -339,3 +339,20 @@ def test_a_stale_csrf_token_shows_the_reload_card(server: str, browser: Browser)
         page.locator("#csrf-failed a.btn").click()
         expect(page.locator("#your-move")).to_be_visible()
     assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.rule("LHTR-SBR-turn-cap")
+def test_the_calculator_solves_a_raid(server: str, browser: Browser) -> None:
+    """The calculator page: a raid of one bomber on a territory worth 4 against its AA gun (as usual)."""
+    page = _page(browser, 1.0)
+    with _shot_on_failure(page, "odds-raid"):
+        page.goto(server + "/odds")
+        page.select_option("select[name=battle]", "raid")
+        for field in ("att:infantry", "att:artillery", "att:armour", "def:infantry"):
+            page.fill(f"input[name='{field}']", "0")
+        page.fill("input[name='att:bomber']", "1")
+        page.fill("input[name=territory_value]", "4")
+        page.click("#calculate")
+        expect(page.locator("#expected-damage")).to_have_text("2.50")  # 5/6 × (1 + 2 + 3 + 4 × 3) / 6
+        expect(page.locator("#odds-result svg.damage rect")).to_have_count(5)
+    assert not page.errors  # type: ignore[attr-defined]

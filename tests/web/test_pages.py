@@ -289,6 +289,27 @@ def test_odds_page_calculates_an_amphibious_assault(client: TestClient) -> None:
     assert "LHTR-TRANSPORT-capacity" in full.text and 'value="1 armour, 1 artillery"' in full.text
     big = client.post("/odds", data={**form, "fleet": "1 transport, 50 destroyers"}, headers={"HX-Request": "true"})
     assert "a smaller fleet, please" in big.text
+@pytest.mark.rule("LHTR-AA-sbr-fire")
+@pytest.mark.rule("LHTR-SBR-turn-cap")
+@pytest.mark.rule("AARE-TECH-hb-two-dice")
+def test_odds_page_raid_and_rocket_show_the_damage(client: TestClient) -> None:
+    page = client.get("/odds")
+    assert '<option >raid</option>' in page.text and 'name="territory_value"' in page.text
+    raid = client.post("/odds", data={"rules": "lhtr-1.3", "battle": "raid", "att:bomber": "1", "territory_value": "4",
+                                      "retreat": "below", "retreat_n": "50"}, headers={"HX-Request": "true"})
+    # AA gun as usual (yes): 5/6 of (1, 2, 3, then 4 capped for 4-6) = 5/6 * 3 = 2.50
+    assert 'id="expected-damage">2.50<' in raid.text and 'class="damage"' in raid.text
+    no_aa = client.post("/odds", data={"rules": "lhtr-1.3", "battle": "raid", "att:bomber": "1", "defender_aa": "no"},
+                        headers={"HX-Request": "true"})
+    assert 'id="expected-damage">3.50<' in no_aa.text
+    rocket = client.post("/odds", data={"rules": "aare-5.0", "battle": "rocket", "def:fighter": "1"},
+                         headers={"HX-Request": "true"})
+    assert "jet_fighters" in rocket.text and 'class="flash error"' in rocket.text
+    bare = client.post("/odds", data={"rules": "lhtr-1.3", "battle": "rocket"}, headers={"HX-Request": "true"})
+    assert 'id="expected-damage">3.50<' in bare.text and "1 rocket" in bare.text
+    heavy = client.post("/odds", data={"rules": "aare-5.0", "battle": "raid", "att:bomber": "1", "defender_aa": "no",
+                                       "att_tech:heavy_bombers": "on"}, headers={"HX-Request": "true"})
+    assert 'id="expected-damage">7.00<' in heavy.text  # the sum of two dice
 
 
 @pytest.mark.parametrize("ruleset", available_rulesets())

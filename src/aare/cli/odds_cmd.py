@@ -11,6 +11,9 @@ from aare.odds import odds
 from aare.odds.report import BattleOdds
 from aare.rules.options import parse_option_args
 from aare.rules.registry import default_ruleset
+from aare.web.odds_chart import damage_chart
+
+BATTLES = ["land", "sea", "amphibious", "raid", "bombing", "rocket"]
 
 
 def survivors_svg(result: BattleOdds, width: int = 640) -> str:
@@ -44,11 +47,19 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 
 @click.command("odds")
 @click.option("--rules", default=default_ruleset, show_default="the installed default", help="ruleset id")
-@click.option("--attacker", required=True, help='attacking units, e.g. "3 infantry, 1 artillery, 2 armour"')
-@click.option("--defender", required=True, help='defending units, e.g. "4 infantry, 1 fighter"')
-@click.option("--battle", "kind", type=click.Choice(["land", "sea", "amphibious"]), default="land", show_default=True)
+@click.option("--attacker", default="",
+              help='attacking units, e.g. "3 infantry, 1 artillery, 2 armour" (a raid: bombers and escorts; '
+              "a rocket: none)")
+@click.option("--defender", default="",
+              help='defending units, e.g. "4 infantry, 1 fighter" (a raid or rocket: the interceptors, if any)')
+@click.option("--battle", "kind", type=click.Choice(BATTLES), default="land", show_default=True,
+              help="raid (alias bombing): a strategic bombing raid; rocket: one rocket strike")
 @click.option("--bombard", default=None, help='bombarding ships (amphibious), e.g. "1 battleship"')
-@click.option("--defender-aa", is_flag=True, help="the defended territory has an AA gun")
+@click.option("--defender-aa/--no-aa", default=None,
+              help="whether the defended territory has an AA gun (default: yes in a raid, no otherwise)")
+@click.option("--territory-value", type=int, default=None,
+              help="raid/rocket: the target's IPC value, the cap on its damage this turn")
+@click.option("--treasury", type=int, default=None, help="raid/rocket: the target owner's IPCs, a cap on the damage")
 @click.option("--fleet", default=None,
               help='amphibious: the attacking fleet with its transports, e.g. "2 transports, 1 battleship" (the sea '
               "battle comes first)")
@@ -116,7 +127,9 @@ def odds_command(
     defender: str,
     kind: str,
     bombard: str | None,
-    defender_aa: bool,
+    defender_aa: bool | None,
+    territory_value: int | None,
+    treasury: int | None,
     fleet: str | None,
     sea_defender: str | None,
     loads: str | None,
@@ -158,10 +171,15 @@ def odds_command(
     A whole amphibious assault (--battle amphibious --fleet ... [--sea-defender ...] [--loads ...]): the sea
     battle first, then the landing of the cargo of the transports left; --attacker lists the landing force
     and the units attacking overland.
+
+    Raids and rockets (--battle raid|rocket): the expected IPC damage and its distribution after the caps
+    (--territory-value, --treasury), and the bombers lost. Escorts (--attacker-tech long_range_aircraft) and
+    interceptors (--defender-tech jet_fighters) where the ruleset has them (aare-5.0).
     """
     assault = {k: v for k, v in (("fleet", fleet), ("sea_defender", sea_defender), ("loads", loads),
                                   ("other_zone_bombard", other_zone_bombard), ("ool_fleet", ool_fleet),
                                   ("ool_sea_defender", ool_sea_defender)) if v}
+    extra = {} if defender_aa is None else {"defender_aa": defender_aa}
     result = odds(
         attacker,
         defender,
@@ -186,14 +204,18 @@ def odds_command(
         land_on_carriers=("attacker", "defender") if land_on_carriers == "both" else (land_on_carriers or ()),
         explain=explain,
         bombard=bombard,
-        defender_aa=defender_aa,
+        territory_value=territory_value,
+        treasury=treasury,
         kaitens=kaitens,
         kamikazes=kamikazes,
         targets=targets,
         **assault,
+        **extra,
     )
     if plot is not None:
-        plot.write_text(survivors_svg(result), encoding="utf-8")
+        raid = result.expected_damage is not None
+        chart = damage_chart(result, standalone=True) + "\n" if raid else survivors_svg(result)
+        plot.write_text(chart, encoding="utf-8")
     if as_json:
         data = result.to_json()
         if explain:
@@ -205,6 +227,9 @@ def odds_command(
         for line in result.explain:
             click.echo(f"  {line}")
     click.echo(f"method: {result.method}  ({result.seconds * 1000:.1f} ms)")
+    if result.expected_damage is not None:
+        _echo_raid(result)
+        return
     for name, label in (("attacker_win", "attacker_win"), ("defender_win", "defender_win"), ("draw", "draw"),
                         ("stalemate", "of it stalemate")):  # fmt: skip
         value = getattr(result, name)
@@ -215,8 +240,13 @@ def odds_command(
         click.echo(f"{'sea win':>14}: {result.sea_win:.6f}  (the fleet clears the sea zone)")
     click.echo(f"{'cycles':>14}: {result.expected_cycles:.4f}")
     click.echo(f"{'IPC lost':>14}: attacker {result.attacker_ipc_lost:.2f}, defender {result.defender_ipc_lost:.2f}")
+    _echo_survivors(result, ("attacker", "defender"))
+
+
+def _echo_survivors(result: BattleOdds, sides: tuple[str, ...]) -> None:
+    """The likeliest survivor sets of `sides`."""
     data = result.to_json()
-    for side in ("attacker", "defender"):
+    for side in sides:
         click.echo(f"{side} survivors (most likely):")
         for row in data[f"{side}_survivors"][:5]:
             click.echo(f"  {row['p']:.4f}  {row['units'] or 'nothing'}")
@@ -224,6 +254,18 @@ def odds_command(
         click.echo("fleet survivors of the sea battle (most likely):")
         for row in data["sea_battle"]["attacker_survivors"][:5]:
             click.echo(f"  {row['p']:.4f}  {row['units'] or 'nothing'}")
+
+
+def _echo_raid(result: BattleOdds) -> None:
+    """The text report of a raid or rocket strike: expected damage, its distribution, the attacker's losses."""
+    ci = result.ci95.get("expected_damage") if result.ci95 else None
+    interval = f"  [{ci[0]:.4f}, {ci[1]:.4f}]" if ci else ""
+    click.echo(f"{'damage':>14}: {result.expected_damage:.4f} IPC expected{interval}")
+    for damage, p in result.damage:
+        click.echo(f"{damage:>14}: {p:.6f}")
+    if any(units for units, _ in result.attacker_survivors):  # a rocket is no casualty: nothing to report
+        click.echo(f"{'IPC lost':>14}: attacker {result.attacker_ipc_lost:.2f}")
+        _echo_survivors(result, ("attacker",))
 
 
 COMMANDS = [odds_command]

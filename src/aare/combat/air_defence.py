@@ -163,7 +163,7 @@ def _hit_bombers(battle: Battle) -> list[tuple[UnitKey, int]]:
 
 def protection_roll_for(surplus_only: bool) -> Callable[[Battle], StepResult]:
     """AARE-TECH-lra-escort-partial-aa-protection: each bomber hit by AA rolls a die: 1-3 it is lost, 4-6 it
-    survives and turns back (one lowest-die group per bomber, so the calculator enumerates them). With
+    survives and turns back (one lost-or-saved group per bomber, so the calculator enumerates them). With
     `surplus_only`, only as many hit bombers as escorts outnumber interceptors roll; the others are lost."""
 
     def run(battle: Battle) -> StepResult:
@@ -171,7 +171,8 @@ def protection_roll_for(surplus_only: bool) -> Callable[[Battle], StepResult]:
         if surplus_only:
             total = min(total, escorts(battle) - jets(battle))
         groups = [
-            DiceGroup("attacker", f"{PROTECTION_DIE} {i}", 1, PROTECTION_LOST_ON, removal="now", lowest=True)
+            DiceGroup("attacker", f"{PROTECTION_DIE} {i}", 1, PROTECTION_LOST_ON, removal="now", lowest=True,
+                      threshold=True)
             for i in range(1, total + 1)
         ]
         return roll(battle, PROTECTION_DIE, groups)

@@ -161,7 +161,8 @@ class DiceGroup:
     counts. `damage` groups (bombing) roll for a damage total instead of hits: each unit keeps its best die
     (without `best_of`: the sum of its dice) and adds `bonus`. `lowest` groups (e.g. submarine detection)
     report only their lowest die, capped at `hit_on` + 1 ("no die at or under `hit_on`"); the next step
-    reads it from `BattleState.rolled`.
+    reads it from `BattleState.rolled`. A `lowest` group with `threshold` reports only whether that die is at
+    or under `hit_on` (then `hit_on`, else `hit_on` + 1): two chance outcomes instead of `hit_on` + 1.
     """
 
     side: Side
@@ -175,6 +176,7 @@ class DiceGroup:
     damage: bool = False
     bonus: int = 0
     lowest: bool = False
+    threshold: bool = False
 
     @property
     def hit_chance(self) -> float:

@@ -69,6 +69,8 @@ def key_distributions(request: RollRequest) -> dict[tuple[Any, ...], list[float]
                 d = convolve(d, one)
         elif g.lowest:
             d = list(lowest_die(g.count, g.hit_on))
+            if g.threshold:
+                d = [0.0] * max(g.hit_on, 0) + [sum(d[: g.hit_on + 1]), d[-1]]
         else:
             d = list(binomial(g.rolls, g.hit_chance))
         key = group_key(g)

@@ -322,7 +322,8 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
         per = [values[i * g.dice_per_unit : (i + 1) * g.dice_per_unit] for i in range(g.count)]
         if g.lowest:
             low = min(values)
-            outcome[("lowest", g.side, g.unit)] = low if low <= g.hit_on else g.hit_on + 1
+            kept = g.hit_on if g.threshold else low
+            outcome[("lowest", g.side, g.unit)] = kept if low <= g.hit_on else g.hit_on + 1
             hits = sum(1 for v in values if v <= g.hit_on)
             events.append(DiceRolled(request.step, g.side, g.unit, g.count, g.hit_on, values, hits, "lowest die"))
             continue

@@ -14,9 +14,10 @@ from aare.combat.setup import Battle
 from aare.errors import MalformedInput
 from aare.odds.calculator import exact_odds
 from aare.odds.monte_carlo import monte_carlo_odds
+from aare.odds.raid import RAID_KINDS, check_raid_policy, raid_inputs
 from aare.odds.report import BattleOdds
 
-KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious"}
+KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious", **RAID_KINDS}
 
 
 def _ruleset(rules: Any, options: Mapping[str, Any] | None = None) -> Any:
@@ -40,10 +41,10 @@ def build_battle(
     **inputs: Any,
 ) -> Battle:
     """A battle of `battle` kind under a ruleset (id, with game `options`, or an object with `units` and
-    `modify`)."""
+    `modify`). A raid or rocket strike (`aare.odds.raid`) is a bombing battle."""
     kind = KINDS.get(battle)
     if kind is None:
-        raise MalformedInput(f"unknown battle kind {battle!r} (land, sea, amphibious)")
+        raise MalformedInput(f"unknown battle kind {battle!r} (land, sea, amphibious, raid, rocket)")
     rs = _ruleset(rules, options)
     known = set(rs.modify("technologies", ()))
     for side in ("attacker_techs", "defender_techs"):
@@ -51,8 +52,13 @@ def build_battle(
         if known and unknown:
             raise MalformedInput(f"unknown technology {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     combat_rules = rs.modify("combat_rules", CombatRules())
+    a: Any = attacker
+    d: Any = defender
+    if kind in RAID_KINDS.values():
+        a, d, inputs = raid_inputs(kind, attacker, defender, rs.units, combat_rules, inputs)
+        kind = "bombing"
     sequence = rs.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
-    return start_battle(attacker, defender, kind, units=rs.units, rules=combat_rules, sequence=sequence, **inputs)
+    return start_battle(a, d, kind, units=rs.units, rules=combat_rules, sequence=sequence, **inputs)
 
 
 def odds(
@@ -127,6 +133,8 @@ def odds(
         defender_submerge_undetected=defender_submerge_undetected,
         targets=order(targets),
     )
+    if b.state.kind == "bombing":
+        check_raid_policy(policy)
     if assault is not None:
         result = amphibious.assault_odds(attacker, defender, rules, options, b, policy, inputs, assault, method)
     elif method == "exact":

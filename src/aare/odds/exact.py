@@ -85,6 +85,7 @@ def solve(battle: Battle, policy: Policy = DEFAULT_POLICY) -> Tally:
                     freeze(survivors(done, "defender")),
                     scale * p,
                     can_capture(done),
+                    nxt.damage if nxt.kind == "bombing" else None,
                 )
             else:
                 if nxt not in mass:

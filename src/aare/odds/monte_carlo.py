@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - depends on the optional extra
     numba = None
     HAVE_NUMBA = False
 
-CODES = ("attacker", "defender", "draw", "stalemate", "retreat")
+CODES = ("attacker", "defender", "draw", "stalemate", "retreat", "bombed")
 
 
 @dataclass
@@ -223,7 +223,7 @@ def _tally_engine(battle: Battle, policy: Policy, n: int, seed: int, tally: Tall
         done, _ = advance(battle, SeededDice(seed * 1_000_003 + i), policy)
         st = done.state
         a_s, d_s = freeze(survivors(done, "attacker")), freeze(survivors(done, "defender"))
-        tally.add(st.result or "", a_s, d_s, 1.0, can_capture(done))
+        tally.add(st.result or "", a_s, d_s, 1.0, can_capture(done), st.damage if st.kind == "bombing" else None)
         ran = st.cycle if st.cursor else st.cycle - 1
         tally.cycles += ran
         codes.append(CODES.index(st.result or "stalemate"))
@@ -240,6 +240,12 @@ def _interval(values: Array) -> tuple[float, float]:
     mean = float(values.mean())
     half = 1.96 * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else math.inf
     return (mean - half, mean + half)
+
+
+def _damage_samples(tally: Tally) -> Array:
+    """Every sampled battle's damage, from the tally's counts per damage."""
+    damages = np.array(sorted(tally.damage), dtype=float)
+    return np.repeat(damages, [int(tally.damage[int(d)]) for d in damages])
 
 
 def monte_carlo_odds(
@@ -287,5 +293,7 @@ def monte_carlo_odds(
         "attacker_ipc_lost": _interval(np.concatenate(samples.a_lost).astype(float)),
         "defender_ipc_lost": _interval(np.concatenate(samples.d_lost).astype(float)),
     }
+    if tally.damage:  # a raid or rocket strike
+        ci95["expected_damage"] = _interval(_damage_samples(tally))
     odds = tally.odds("mc", scale=1.0 / runs, ci95=ci95, runs=runs)
     return replace(odds, seconds=time.perf_counter() - t0)

@@ -31,6 +31,11 @@ class BattleOdds:
     (`retreat` is that part). `draw` counts both sides destroyed and the stalemates (`stalemate` is that
     part: neither side can hurt the other any more), so `attacker_win + defender_win + draw = 1`.
     `capture`: the attacker wins with a land unit left (land battles).
+
+    A strategic bombing raid or rocket strike has no winner (its win, draw and stalemate figures are 0): its
+    outcome is the IPC damage after the caps, `damage` (``(damage, probability)`` by damage) and its mean
+    `expected_damage`; the attacker's losses are its survivors and IPC lost as in a battle. Other battles have
+    `expected_damage` None and no `damage` rows, and their JSON leaves both keys out.
     """
 
     method: str
@@ -52,6 +57,8 @@ class BattleOdds:
     explain: tuple[str, ...] = ()
     sea_win: float | None = None  # amphibious assault: P(the sea battle clears the zone)
     sea_battle: BattleOdds | None = None  # amphibious assault: the sea battle's own odds
+    expected_damage: float | None = None
+    damage: tuple[tuple[int, float], ...] = ()
 
     @property
     def total(self) -> float:
@@ -75,6 +82,9 @@ class BattleOdds:
             "attacker_survivors": dist(self.attacker_survivors),
             "defender_survivors": dist(self.defender_survivors),
         }
+        if self.expected_damage is not None:
+            out["expected_damage"] = self.expected_damage
+            out["damage"] = [{"damage": d, "p": p} for d, p in self.damage]
         if self.ci95 is not None:
             out["ci95"] = {k: list(v) for k, v in self.ci95.items()}
             out["runs"] = self.runs
@@ -116,8 +126,12 @@ class Tally:
     capture: float = 0.0
     cycles: float = 0.0
     joint: dict[tuple[str, Units], float] | None = field(default_factory=_joint_default)  # (result, attacker): p
+    damage: dict[int, float] = field(default_factory=dict)  # raids and rockets: IPC damage after the caps
 
-    def add(self, result: str, attacker: Units, defender: Units, p: float, capture: bool = False) -> None:
+    def add(
+        self, result: str, attacker: Units, defender: Units, p: float, capture: bool = False, damage: int | None = None
+    ) -> None:
+        """One terminal outcome of weight `p`; `damage`: the IPC damage of a raid or rocket strike."""
         self.results[result] = self.results.get(result, 0.0) + p
         self.attacker[attacker] = self.attacker.get(attacker, 0.0) + p
         self.defender[defender] = self.defender.get(defender, 0.0) + p
@@ -125,6 +139,12 @@ class Tally:
             self.capture += p
         if self.joint is not None:
             self.joint[result, attacker] = self.joint.get((result, attacker), 0.0) + p
+        if damage is not None:
+            self.damage[damage] = self.damage.get(damage, 0.0) + p
+
+    def damage_rows(self, scale: float = 1.0) -> tuple[tuple[int, float], ...]:
+        """The damage distribution, by damage."""
+        return tuple((d, p * scale) for d, p in sorted(self.damage.items()))
 
     def odds(self, method: str, scale: float = 1.0, **extra: Any) -> BattleOdds:
         r = {k: v * scale for k, v in self.results.items()}
@@ -150,5 +170,12 @@ class Tally:
             attacker_survivors=rows(self.attacker),
             defender_survivors=rows(self.defender),
             catalogue=cat,
+            **self._damage_fields(scale),
             **extra,
         )
+
+    def _damage_fields(self, scale: float) -> dict[str, Any]:
+        if not self.damage:
+            return {}
+        rows = self.damage_rows(scale)
+        return {"damage": rows, "expected_damage": sum(d * p for d, p in rows)}

@@ -54,3 +54,26 @@ def survivors_chart(result: BattleOdds, side: str, width: int = 340) -> str:
         out.append(f'<text x="{label_w + w + 5:.1f}" y="{y + 13}">{p:.1%}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def damage_chart(result: BattleOdds, width: int = 340, standalone: bool = False) -> str:
+    """Vertical bars: the probability of each IPC damage of a raid or rocket strike (after the caps).
+    `standalone` adds the SVG namespace, for a file of its own."""
+    rows = result.damage
+    bar, gap, top_pad, foot = 22, 4, 16, 16
+    width = max(width, len(rows) * (bar + gap) + gap)
+    height = 120
+    top = max((p for _, p in rows), default=1.0) or 1.0
+    xmlns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
+    out = [f'<svg{xmlns} class="damage" viewBox="0 0 {width} {height}" role="img" font-size="10" '
+           f'aria-label="damage distribution, expected {result.expected_damage or 0:.2f} IPCs">']
+    for i, (damage, p) in enumerate(rows):
+        x = gap + i * (bar + gap)
+        h = (height - top_pad - foot) * p / top
+        y = height - foot - h
+        out.append(f'<rect x="{x}" y="{y:.1f}" width="{bar}" height="{max(h, 1):.1f}" rx="2" fill="{ATTACKER}">'
+                   f"<title>{damage} IPC: {p:.1%}</title></rect>")
+        out.append(f'<text x="{x + bar / 2}" y="{height - 4}" text-anchor="middle">{damage}</text>')
+        out.append(f'<text x="{x + bar / 2}" y="{y - 3:.1f}" text-anchor="middle">{p:.0%}</text>')
+    out.append("</svg>")
+    return "".join(out)

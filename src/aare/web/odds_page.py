@@ -19,11 +19,13 @@ from aare.rules.registry import default_ruleset
 from aare.rules.ruleset import available_rulesets, load_ruleset
 from aare.server.api.auth import OptionalCaller
 from aare.web.battle_odds import SOLVING
-from aare.web.odds_chart import outcome_bar, survivors_chart
+from aare.web.odds_chart import damage_chart, outcome_bar, survivors_chart
 from aare.web.templating import is_htmx, render
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
-KINDS = ("land", "sea", "amphibious")
+KINDS = ("land", "sea", "amphibious", "raid", "rocket")
+RAIDS = ("raid", "rocket")
+AA_CHOICES = (("", "as usual (a raid's target: yes)"), ("yes", "yes"), ("no", "no"))
 RETREATS = (("never", "fight to the end"), ("after", "retreat after N cycles"),
             ("at", "retreat when down to N units"), ("air", "retreat when only aircraft remain"),
             ("below", "retreat when the chance to win falls under N %"))
@@ -45,11 +47,15 @@ class OddsForm:
     ool_defender: str = ""
     retreat: str = "never"
     retreat_n: int = 1
-    defender_aa: bool = False
+    defender_aa: bool | None = None  # None: as usual (a raid's target has one, a battle's territory not)
     bombard: str = ""
     fleet: str = ""  # amphibious: the whole assault, the sea battle first
     sea_defender: str = ""
     loads: str = ""
+    territory_value: int | None = None
+    treasury: int | None = None
+    attacker_techs: tuple[str, ...] = ()
+    defender_techs: tuple[str, ...] = ()
     method: str = "exact"
     runs: int = 5000
 
@@ -61,8 +67,14 @@ class OddsForm:
             except ValueError:
                 return default
 
+        def cap(key: str) -> int | None:
+            return number(key, 0, 999) if str(form.get(key) or "").strip() else None
+
         rules = str(form.get("rules") or default_ruleset())
-        units = load_ruleset(rules if rules in available_rulesets() else default_ruleset()).units
+        ruleset = load_ruleset(rules if rules in available_rulesets() else default_ruleset())
+        units = ruleset.units
+        techs = {side: tuple(t for t in ruleset.modify("technologies", ()) if form.get(f"{side}_tech:{t}") is not None)
+                 for side in ("att", "def")}
         picked = {side: {u.id: number(f"{side}:{u.id}", 0, MAX_UNITS) for u in units} for side in ("att", "def")}
         return cls(
             rules=rules, battle=str(form.get("battle") or "land"),
@@ -70,7 +82,9 @@ class OddsForm:
             defender={k: v for k, v in picked["def"].items() if v},
             ool_attacker=str(form.get("ool_attacker") or ""), ool_defender=str(form.get("ool_defender") or ""),
             retreat=str(form.get("retreat") or "never"), retreat_n=number("retreat_n", 1, 99),
-            defender_aa=form.get("defender_aa") is not None, bombard=str(form.get("bombard") or ""),
+            defender_aa=aa_choice(form.get("defender_aa")), bombard=str(form.get("bombard") or ""),
+            territory_value=cap("territory_value"), treasury=cap("treasury"),
+            attacker_techs=techs["att"], defender_techs=techs["def"],
             fleet=str(form.get("fleet") or ""), sea_defender=str(form.get("sea_defender") or ""),
             loads=str(form.get("loads") or ""),
             method=str(form.get("method") or "exact"), runs=max(100, number("runs", 5000, MAX_RUNS)),
@@ -89,37 +103,49 @@ class OddsForm:
         return sum(n for text in (self.fleet, self.sea_defender) for n in parse_units(text, units).values())
 
     def calculate(self) -> BattleOdds:
-        extra: dict[str, Any] = {}
-        if self.defender_aa:
-            extra["defender_aa"] = True
+        extra: dict[str, Any] = {"attacker_techs": frozenset(self.attacker_techs),
+                                 "defender_techs": frozenset(self.defender_techs)}
+        if self.defender_aa is not None:
+            extra["defender_aa"] = self.defender_aa
+        if self.battle in RAIDS:
+            extra.update(territory_value=self.territory_value, treasury=self.treasury)
         if self.bombard.strip() and self.battle == "amphibious":
             extra["bombard"] = self.bombard
         if self.assault:
             extra.update(fleet=self.fleet, sea_defender=self.sea_defender, loads=self.loads)
+        retreat = "never" if self.battle in RAIDS else self.retreat  # a raid has no retreat
         with SOLVING:
             return odds(
                 self.attacker, self.defender, self.rules, battle=self.battle, method=self.method, runs=self.runs,
                 ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
-                retreat_after=self.retreat_n if self.retreat == "after" else None,
-                retreat_at_units=self.retreat_n if self.retreat == "at" else None,
-                retreat_when_only_air=self.retreat == "air",
-                retreat_below=self.retreat_n / 100 if self.retreat == "below" else None, **extra,
+                retreat_after=self.retreat_n if retreat == "after" else None,
+                retreat_at_units=self.retreat_n if retreat == "at" else None,
+                retreat_when_only_air=retreat == "air",
+                retreat_below=self.retreat_n / 100 if retreat == "below" else None, **extra,
             )
 
 
+def aa_choice(value: object) -> bool | None:
+    """The AA gun field: "yes" (or a ticked box), "no", or anything else for as usual."""
+    text = str(value or "").strip().lower()
+    return True if text in ("yes", "on") else False if text == "no" else None
+
+
 def _context(form: OddsForm) -> dict[str, Any]:
-    units = load_ruleset(form.rules).units
+    ruleset = load_ruleset(form.rules)
+    units = ruleset.units
     pickers: list[dict[str, Any]] = [
         {"id": u.id, "name": u.display, "domain": u.domain, "attack": u.attack, "defense": u.defense, "cost": u.cost}
         for u in units if u.domain != "building"
     ]
     return {"form": form, "rulesets": available_rulesets(), "kinds": KINDS, "retreats": RETREATS,
-            "pickers": pickers, "default_ool": ", ".join(p["id"] for p in sorted(pickers, key=lambda p: p["cost"]))}
+            "aa_choices": AA_CHOICES, "pickers": pickers, "techs": ruleset.modify("technologies", ()),
+            "default_ool": ", ".join(p["id"] for p in sorted(pickers, key=lambda p: p["cost"]))}
 
 
 def _result(form: OddsForm) -> dict[str, Any]:
-    if not form.attacker or not form.defender:
-        return {"error": "Choose units for both sides."}
+    if (not form.attacker and form.battle != "rocket") or (not form.defender and form.battle not in RAIDS):
+        return {"error": "Choose units for both sides." if form.battle not in RAIDS else "Choose the raiding bombers."}
     size = sum(form.attacker.values()) + sum(form.defender.values())
     if size > MAX_BATTLE:
         return {"error": f"At most {MAX_BATTLE} units in one battle here ({size} chosen)."}
@@ -136,6 +162,7 @@ def _result(form: OddsForm) -> dict[str, Any]:
     units = load_ruleset(form.rules).units
     return {
         "result": result, "bar": outcome_bar(result), "attacker_chart": survivors_chart(result, "attacker"),
+        "damage_chart": damage_chart(result) if result.expected_damage is not None else "",
         "defender_chart": survivors_chart(result, "defender"),
         "attacker_text": format_units(form.attacker, units), "defender_text": format_units(form.defender, units),
         "fleet_text": form.fleet if form.assault else "",
