@@ -14,6 +14,7 @@ from aare.board.notation import parse_units
 from aare.board.units import UnitCatalogue, load_units
 from aare.errors import UnknownName
 from aare.rules.registry import data_file
+from tests.board.helpers import starting_units
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 LEDGER = SHARED / "rules" / "revised-lhtr.yaml"
@@ -94,14 +95,6 @@ def ledger() -> dict[str, dict[str, Any]]:
         pytest.skip(f"rule ledger not present at {LEDGER}")
     items = yaml.safe_load(LEDGER.read_text(encoding="utf-8"))
     return {item["id"]: item for item in items}
-
-
-def starting_units(board: Board, power: str) -> Counter[str]:
-    total: Counter[str] = Counter()
-    for group in board.setup:
-        if group.power == power:
-            total.update(group.units)
-    return total
 
 
 def income(board: Board, power: str) -> int:

@@ -182,7 +182,7 @@ def test_missing_section(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None
         (lambda r: land(r, "Germany").pop("ipc"), "land.Germany.ipc", "required field is missing"),
         (lambda r: land(r, "Germany").pop("neighbors"), "land.Germany.neighbors", "required field is missing"),
         (lambda r: sea(r, 7).pop("number"), "sea.SZ 7.number", "required field is missing"),
-        (lambda r: power(r, "Japan").pop("capital"), "power.Japan.capital", "required field is missing"),
+        (lambda r: power(r, "Japan").pop("colour"), "power.Japan.colour", "required field is missing"),
         (lambda r: r["land"][0].pop("name"), "land[0].name", "required field is missing"),
         (lambda r: land(r, "Germany").update(ipc="ten"), "land.Germany.ipc", "expected a non-negative integer"),
         (lambda r: land(r, "Germany").update(ipc=-1), "land.Germany.ipc", "expected a non-negative integer"),
@@ -447,10 +447,26 @@ def test_setup_units_in_a_territory_not_owned(
     fails(tmp_path, raw, units, f"setup.units[{i}]", f"Germany cannot start with units in {space}, owned by {owner}")
 
 
-@pytest.mark.parametrize("text", ["2 infantry", "1 factory", "1 aa gun"])
-def test_land_units_at_sea(tmp_path: Path, raw: Raw, units: UnitCatalogue, text: str) -> None:
-    i = add_placement(raw, "SZ 6", "Germany", text)
+def test_factory_at_sea(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    i = add_placement(raw, "SZ 6", "Germany", "1 factory")
     fails(tmp_path, raw, units, f"setup.units[{i}].units", "cannot start at sea (SZ 6)")
+
+
+@pytest.mark.parametrize(("text", "need"), [("2 infantry", 4), ("1 aa gun", 3)])
+def test_land_units_at_sea_need_transports(
+    tmp_path: Path, raw: Raw, units: UnitCatalogue, text: str, need: int
+) -> None:
+    i = add_placement(raw, "SZ 6", "Germany", text)
+    reason = f"Germany land units in SZ 6 need transport room {need}, but Germany transports there have room 0"
+    fails(tmp_path, raw, units, f"setup.units[{i}].units", reason)
+
+
+def test_land_units_start_aboard_own_transports(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    add_placement(raw, "SZ 6", "Germany", "1 infantry, 1 artillery, 1 transport")
+    board = load_board(write(tmp_path, raw), units)
+    assert any(g.space == "SZ 6" and g.units == {"infantry": 1, "artillery": 1, "transport": 1} for g in board.setup)
+    i = add_placement(raw, "SZ 6", "Japan", "1 infantry")  # an ally's transport does not carry it
+    fails(tmp_path, raw, units, f"setup.units[{i}].units", "Japan land units in SZ 6 need transport room 2")
 
 
 def test_sea_units_on_land(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
@@ -486,3 +502,79 @@ def test_fighter_may_use_an_allied_carrier(tmp_path: Path, raw: Raw, units: Unit
 def test_fighter_may_not_use_an_enemy_carrier(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
     i = add_placement(raw, "SZ 35", "Japan", "1 fighter")
     fails(tmp_path, raw, units, f"setup.units[{i}].units", "Axis aircraft in SZ 35 need carrier room 1")
+
+
+# --- several set-ups, owners at the start, powers without a capital -------------------------------------------------
+
+
+def scenarios(raw: Raw) -> Raw:
+    """`raw` with its one [setup] turned into two set-ups, "early" and "late"."""
+    early = raw.pop("setup")
+    raw["setup"] = {"early": early, "late": copy.deepcopy(early)}
+    return raw
+
+
+def test_a_set_up_chosen_by_name(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    late = scenarios(raw)["setup"]["late"]
+    late["order"] = ["Japan", "Russia", "Germany", "United Kingdom", "United States"]
+    late["owners"] = {"Gibraltar": "Germans"}
+    late["bank"]["Germany"] = 50
+    path = write(tmp_path, raw)
+    early_board, late_board = load_board(path, units, setup="early"), load_board(path, units, setup="late")
+    assert (early_board.scenario, late_board.scenario) == ("early", "late")
+    assert [p.name for p in early_board.powers] == ["Russia", "Germany", "United Kingdom", "Japan", "United States"]
+    assert [(p.name, p.order) for p in late_board.powers][:2] == [("Japan", 0), ("Russia", 1)]
+    assert next(iter(late_board.bank)) == "Japan" and late_board.bank["Germany"] == 50
+    assert early_board.owners["Gibraltar"] == "United Kingdom" and late_board.owners["Gibraltar"] == "Germany"
+    assert late_board.space("Gibraltar").owner == "United Kingdom"  # the original owner stays on the space
+    with pytest.raises(DataFileError, match="choose one of the set-ups early, late"):
+        load_board(path, units)
+
+
+def test_a_single_set_up_takes_no_name(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    with pytest.raises(DataFileError, match="single set-up; no set-up 'late'"):
+        load_board(write(tmp_path, raw), units, setup="late")
+    board = load_board(write(tmp_path, raw), units)
+    assert board.scenario is None and board.owners == {s.name: s.owner for s in board.land() if s.owner}
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "reason"),
+    [
+        ({"order": ["Japan", "Russia"]}, "setup.late.order", "expected every power exactly once"),
+        ({"order": "Japan"}, "setup.late.order", "expected a list of strings"),
+        ({"owners": {"SZ 5": "Germany"}}, "setup.late.owners.SZ 5", "SZ 5 cannot be owned"),
+        ({"owners": {"Spain": "Germany"}}, "setup.late.owners.Spain", "Spain cannot be owned"),
+        ({"owners": {"Russia": "Martians"}}, "setup.late.owners.Russia", "unknown power 'Martians'"),
+        ({"owners": {"Russia": 3}}, "setup.late.owners.Russia", "expected a non-empty string"),
+        ({"owners": ["Russia"]}, "setup.late.owners", "expected a table of territory = power"),
+        ({"rivers": 1}, "setup.late", "unknown field(s) ['rivers']"),
+    ],
+)
+def test_bad_set_up_tables(
+    tmp_path: Path, raw: Raw, units: UnitCatalogue, change: dict[str, Any], key: str, reason: str
+) -> None:
+    scenarios(raw)["setup"]["late"].update(change)
+    path = write(tmp_path, raw)
+    with pytest.raises(DataFileError) as info:
+        load_board(path, units, setup="late")
+    assert (info.value.key, reason in info.value.reason) == (key, True), info.value.reason
+
+
+def test_set_up_tables_must_be_tables(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    raw["setup"] = {"early": 1}
+    with pytest.raises(DataFileError, match="or \\[setup.<scenario>\\] tables"):
+        load_board(write(tmp_path, raw), units, setup="early")
+
+
+def test_units_may_start_in_an_allys_territory(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    add_placement(raw, "Manchuria", "Germany", "1 infantry")  # Japanese at the start
+    board = load_board(write(tmp_path, raw), units)
+    assert any(g.space == "Manchuria" and g.power == "Germany" for g in board.setup)
+
+
+def test_a_power_without_a_capital(tmp_path: Path, raw: Raw, units: UnitCatalogue) -> None:
+    power(raw, "Japan").pop("capital")
+    board = load_board(write(tmp_path, raw), units)
+    assert board.capital_of("Japan") is None and "Japan" not in board.capitals().values()
+    assert board.holds_capital("Japan", {}) and not board.holds_capital("Germany", {"Germany": "Russia"})

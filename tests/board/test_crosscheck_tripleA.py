@@ -6,7 +6,6 @@ Skipped when `../shared` is absent. The TripleA file is only parsed here; none o
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,8 @@ import pytest
 from aare.board.board import Board, load_board
 from aare.board.units import UnitCatalogue, load_units
 from aare.rules.registry import data_file
+from tests.board.helpers import attachments as read_attachments
+from tests.board.helpers import placements, reference_placements
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 XML = SHARED / "reference" / "boards" / "revised-lhtr.xml"
@@ -66,11 +67,7 @@ def board(units: UnitCatalogue) -> Board:
 
 def attachments(xml: ET.Element, kind: str) -> dict[str, dict[str, str]]:
     """`{our space name: {option: value}}` for every attachment of one kind."""
-    return {
-        ours(a.get("attachTo", "")): {o.get("name", ""): o.get("value", "") for o in a.iter("option")}
-        for a in xml.iter("attachment")
-        if a.get("name") == kind
-    }
+    return read_attachments(xml, kind, ours)
 
 
 @pytest.mark.rule("LHTR-SETUP-board-size")
@@ -139,16 +136,9 @@ def test_same_canals_and_required_territories(board: Board, xml: ET.Element) -> 
 
 @pytest.mark.rule(*UNITS_ITEMS, "LHTR-SETUP-starting-complexes-and-aa")
 def test_same_starting_units(board: Board, units: UnitCatalogue, xml: ET.Element) -> None:
-    theirs: Counter[tuple[str, str, str]] = Counter()
-    for p in xml.iter("unitPlacement"):
-        unit = UNIT_TYPES.get(p.get("unitType", ""), p.get("unitType", ""))
-        assert unit in units, unit
-        theirs[PLAYERS[p.get("owner", "")], ours(p.get("territory", "")), unit] += int(p.get("quantity", "0"))
-    mine: Counter[tuple[str, str, str]] = Counter()
-    for group in board.setup:
-        for unit, count in group.units.items():
-            mine[group.power, group.space, unit] += count
-    assert mine == theirs
+    theirs = reference_placements(xml, PLAYERS, ours, UNIT_TYPES)
+    assert all(unit in units for _, _, unit in theirs)
+    assert placements(board) == theirs
 
 
 @pytest.mark.rule("LHTR-SETUP-starting-treasury")

@@ -18,7 +18,8 @@ from aare.errors import DataFileError, MalformedInput, UnknownName
 
 @dataclass(frozen=True)
 class Space:
-    """A land territory or a sea zone. `owner` is the starting owner; a sea zone has a `number`, no owner."""
+    """A land territory or a sea zone. `owner` is the original owner (`Board.owners` holds who controls it at the
+    start of the loaded set-up); a sea zone has a `number`, no owner."""
 
     name: str
     kind: Literal["land", "sea"]
@@ -60,6 +61,10 @@ class SetupUnits:
 class Board:
     """A loaded board: spaces in file order (land, then sea), powers in turn order, canals and set-up.
 
+    A board file may hold several set-ups (scenarios); the board is loaded with one of them: its name is
+    `scenario` (None for a file with a single set-up), and it gives the turn order of `powers`, the starting
+    `owners` (territory -> power), `bank` and `setup`.
+
     Lookups accept canonical names and aliases in any case and return canonical names. Treat it as read-only.
     """
 
@@ -74,10 +79,13 @@ class Board:
         canals: tuple[Canal, ...],
         bank: dict[str, int],
         setup: tuple[SetupUnits, ...],
+        owners: dict[str, str] | None = None,
+        scenario: str | None = None,
     ) -> None:
         self.id, self.name, self.path = id, name, path
         self.spaces, self.powers, self.canals = spaces, powers, canals
-        self.bank, self.setup = bank, setup
+        self.bank, self.setup, self.scenario = bank, setup, scenario
+        self.owners = owners if owners is not None else {s.name: s.owner for s in spaces.values() if s.owner}
         self._space_index = {_norm(a): s.name for s in spaces.values() for a in (s.name, *s.aliases)}
         self._power_index = {_norm(a): p.name for p in powers for a in (p.name, *p.aliases)}
         self._powers = {p.name: p for p in powers}
@@ -104,12 +112,18 @@ class Board:
     def adjacent(self, a: str, b: str) -> bool:
         return self.resolve(b) in self._adjacency[self.resolve(a)]
 
-    def capital_of(self, power: str) -> str:
+    def capital_of(self, power: str) -> str | None:
+        """The power's capital territory; None for a power without one."""
         return self.power(power).capital
+
+    def holds_capital(self, power: str, owners: Mapping[str, str]) -> bool:
+        """Whether `power` controls its capital under `owners`; a power without a capital has none to lose."""
+        capital = self.capital_of(power)
+        return capital is None or owners.get(capital) == self.resolve_power(power)
 
     def capitals(self) -> dict[str, str]:
         """Capital territory -> power."""
-        return {p.capital: p.name for p in self.powers}
+        return {p.capital: p.name for p in self.powers if p.capital is not None}
 
     def victory_cities(self) -> dict[str, str]:
         """Territory -> victory city name."""
@@ -140,9 +154,13 @@ class Board:
         return next((c for c in self.canals if set(c.seas) == pair), None)
 
 
-def load_board(path: Path, units: UnitCatalogue) -> Board:
-    """Load and validate a board file; a bad file raises DataFileError naming the key at fault."""
-    return _Loader(Path(path), units).load()
+def load_board(path: Path, units: UnitCatalogue, setup: str | None = None) -> Board:
+    """Load and validate a board file; a bad file raises DataFileError naming the key at fault.
+
+    A file with several set-ups (`[setup.<scenario>]` tables) needs `setup`, the scenario to load; a file with one
+    plain `[setup]` table takes none.
+    """
+    return _Loader(Path(path), units, setup).load()
 
 
 def _norm(name: str) -> str:
@@ -178,7 +196,7 @@ _META: _Spec = {"id": ("str", True), "name": ("str", True)}
 _POWER: _Spec = {
     "name": ("str", True),
     "side": ("str", True),
-    "capital": ("str", True),
+    "capital": ("str", False),
     "colour": ("str", True),
     "ink": ("str", True),
     "text": ("str", False),
@@ -202,6 +220,7 @@ _SEA: _Spec = {
 }
 _CANAL: _Spec = {"name": ("str", True), "seas": ("strs", True), "requires": ("strs", True)}
 _SETUP_UNITS: _Spec = {"space": ("str", True), "power": ("str", True), "units": ("str", True)}
+_SETUP_FIELDS = ("bank", "owners", "units", "order")
 
 
 def _is(kind: str, value: object) -> bool:
@@ -217,8 +236,8 @@ def _is(kind: str, value: object) -> bool:
 class _Loader:
     """One pass over one board file; every failure names the file and the key."""
 
-    def __init__(self, path: Path, units: UnitCatalogue) -> None:
-        self.path, self.units = path, units
+    def __init__(self, path: Path, units: UnitCatalogue, scenario: str | None = None) -> None:
+        self.path, self.units, self.scenario = path, units, scenario
         self.space_index: dict[str, str] = {}
         self.power_index: dict[str, str] = {}
 
@@ -241,7 +260,10 @@ class _Loader:
         spaces = self.spaces(raw)
         powers = self.powers(power_entries, spaces)
         canals = self.canals(raw, spaces)
-        bank, setup = self.setup(raw, spaces, powers)
+        table, key = self.chosen_setup(raw)
+        powers = self.order(table, key, powers)
+        owners = self.owners(table, key, spaces)
+        bank, setup = self.bank(table, key, powers), self.placements(table, key, spaces, owners, powers)
         return Board(
             id=meta["id"],
             name=meta["name"],
@@ -251,6 +273,8 @@ class _Loader:
             canals=canals,
             bank=bank,
             setup=setup,
+            owners=owners,
+            scenario=self.scenario,
         )
 
     # --- helpers -------------------------------------------------------------------------------------------
@@ -399,15 +423,17 @@ class _Loader:
         capitals: dict[str, str] = {}
         for order, entry in enumerate(entries):
             name, key = entry["name"], f"power.{entry['name']}.capital"
-            capital = self.resolve(self.space_index, entry["capital"], key, "space")
-            if not spaces[capital].is_land:
-                self.fail(key, f"capital {capital} is not a land territory")
-            if spaces[capital].owner != name:
-                owner = spaces[capital].owner or "nobody"
-                self.fail(key, f"capital {capital} starts owned by {owner}, not {name}")
-            if capital in capitals:
-                self.fail(key, f"{capital} is already the capital of {capitals[capital]}")
-            capitals[capital] = name
+            capital = None
+            if "capital" in entry:
+                capital = self.resolve(self.space_index, entry["capital"], key, "space")
+                if not spaces[capital].is_land:
+                    self.fail(key, f"capital {capital} is not a land territory")
+                if spaces[capital].owner != name:
+                    owner = spaces[capital].owner or "nobody"
+                    self.fail(key, f"capital {capital} starts owned by {owner}, not {name}")
+                if capital in capitals:
+                    self.fail(key, f"{capital} is already the capital of {capitals[capital]}")
+                capitals[capital] = name
             aliases = tuple(entry.get("aliases", ()))
             powers.append(
                 Power(
@@ -456,94 +482,156 @@ class _Loader:
             canals.append(Canal(entry["name"], (seas[0], seas[1]), requires))
         return tuple(canals)
 
-    def setup(
-        self, raw: Mapping[str, Any], spaces: Mapping[str, Space], powers: tuple[Power, ...]
-    ) -> tuple[dict[str, int], tuple[SetupUnits, ...]]:
+    def chosen_setup(self, raw: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:
+        """The set-up table to load and its key: the plain `[setup]`, or `[setup.<scenario>]` of a file with
+        several set-ups (then `load_board(..., setup=<scenario>)` names it)."""
         setup = raw.get("setup")
         if not isinstance(setup, dict):
             self.fail("setup", "expected a [setup] table with bank and units")
-        unknown = sorted(set(setup) - {"bank", "units"})
-        if unknown:
-            self.fail("setup", f"unknown field(s) {unknown}")
-        return self.bank(setup, powers), self.placements(setup, spaces, powers)
+        if "bank" in setup:
+            if self.scenario is not None:
+                self.fail("setup", f"this board has a single set-up; no set-up {self.scenario!r} to choose")
+            return setup, "setup"
+        names = list(setup)
+        if not names or not all(isinstance(v, dict) for v in setup.values()):
+            self.fail("setup", "expected a [setup] table with bank and units, or [setup.<scenario>] tables")
+        if self.scenario not in setup:
+            self.fail("setup", f"choose one of the set-ups {', '.join(names)} (got {self.scenario!r})")
+        return setup[self.scenario], f"setup.{self.scenario}"
 
-    def bank(self, setup: Mapping[str, Any], powers: tuple[Power, ...]) -> dict[str, int]:
+    def order(self, table: Mapping[str, Any], key: str, powers: tuple[Power, ...]) -> tuple[Power, ...]:
+        """The powers in the set-up's turn order (`order`, every power once), else in file order."""
+        unknown = sorted(set(table) - set(_SETUP_FIELDS))
+        if unknown:
+            self.fail(key, f"unknown field(s) {unknown}")
+        if "order" not in table:
+            return powers
+        where = f"{key}.order"
+        if not _is("strs", table["order"]):
+            self.fail(where, f"{_EXPECTED['strs']}, got {table['order']!r}")
+        names = [self.resolve(self.power_index, ref, where, "power") for ref in table["order"]]
+        if sorted(names) != sorted(p.name for p in powers):
+            self.fail(where, "expected every power exactly once")
+        found = {p.name: p for p in powers}
+        return tuple(replace(found[name], order=i) for i, name in enumerate(names))
+
+    def owners(self, table: Mapping[str, Any], key: str, spaces: Mapping[str, Space]) -> dict[str, str]:
+        """Who controls each territory at the start: its original owner unless `owners` names another."""
+        owners = {s.name: s.owner for s in spaces.values() if s.owner}
+        changes = table.get("owners", {})
+        if not isinstance(changes, dict):
+            self.fail(f"{key}.owners", "expected a table of territory = power")
+        for ref, power in changes.items():
+            where = f"{key}.owners.{ref}"
+            space = spaces[self.resolve(self.space_index, ref, where, "space")]
+            if not space.is_land or space.neutral:
+                self.fail(where, f"{space.name} cannot be owned")
+            if not _is("str", power):
+                self.fail(where, f"{_EXPECTED['str']}, got {power!r}")
+            owners[space.name] = self.resolve(self.power_index, power, where, "power")
+        return {name: owners[name] for name in spaces if name in owners}
+
+    def bank(self, setup: Mapping[str, Any], key: str, powers: tuple[Power, ...]) -> dict[str, int]:
         table = setup.get("bank")
         if not isinstance(table, dict):
-            self.fail("setup.bank", "expected a [setup.bank] table of power = IPCs")
+            self.fail(f"{key}.bank", f"expected a [{key}.bank] table of power = IPCs")
         bank: dict[str, int] = {}
         for ref, amount in table.items():
-            key = f"setup.bank.{ref}"
-            power = self.resolve(self.power_index, ref, key, "power")
+            where = f"{key}.bank.{ref}"
+            power = self.resolve(self.power_index, ref, where, "power")
             if not _is("int", amount):
-                self.fail(key, f"{_EXPECTED['int']}, got {amount!r}")
+                self.fail(where, f"{_EXPECTED['int']}, got {amount!r}")
             if power in bank:
-                self.fail(key, f"{power} is listed twice")
+                self.fail(where, f"{power} is listed twice")
             bank[power] = amount
         missing = [p.name for p in powers if p.name not in bank]
         if missing:
-            self.fail("setup.bank", f"no starting bank for {', '.join(missing)}")
+            self.fail(f"{key}.bank", f"no starting bank for {', '.join(missing)}")
         return {p.name: bank[p.name] for p in powers}
 
     def placements(
-        self, setup: Mapping[str, Any], spaces: Mapping[str, Space], powers: tuple[Power, ...]
+        self,
+        setup: Mapping[str, Any],
+        key: str,
+        spaces: Mapping[str, Space],
+        owners: Mapping[str, str],
+        powers: tuple[Power, ...],
     ) -> tuple[SetupUnits, ...]:
         placed: list[SetupUnits] = []
         seen: dict[tuple[str, str], int] = {}
+        side = {p.name: p.side for p in powers}
         for i, entry in enumerate(self.tables(setup, "units", required=False)):
-            key = f"setup.units[{i}]"
-            self.check(entry, key, _SETUP_UNITS)
-            space = spaces[self.resolve(self.space_index, entry["space"], f"{key}.space", "space")]
-            power = self.resolve(self.power_index, entry["power"], f"{key}.power", "power")
+            where = f"{key}.units[{i}]"
+            self.check(entry, where, _SETUP_UNITS)
+            space = spaces[self.resolve(self.space_index, entry["space"], f"{where}.space", "space")]
+            power = self.resolve(self.power_index, entry["power"], f"{where}.power", "power")
             try:
                 units = parse_units(entry["units"], self.units)
             except MalformedInput as exc:
-                self.fail(f"{key}.units", str(exc))
+                self.fail(f"{where}.units", str(exc))
             if not units:
-                self.fail(f"{key}.units", "empty unit list")
+                self.fail(f"{where}.units", "empty unit list")
             if (space.name, power) in seen:
                 earlier = seen[space.name, power]
-                self.fail(key, f"{power} units in {space.name} are already listed at setup.units[{earlier}]")
+                self.fail(where, f"{power} units in {space.name} are already listed at {key}.units[{earlier}]")
             seen[space.name, power] = i
-            self.check_placement(key, space, power, units)
+            owner = owners.get(space.name)
+            if space.is_land and (owner is None or side[owner] != side[power]):
+                self.fail(where, f"{power} cannot start with units in {space.name}, owned by {owner or 'nobody'}")
+            self.check_placement(where, space, units)
             placed.append(SetupUnits(space.name, power, units))
-        self.check_carriers(placed, spaces, powers)
+        self.check_carriers(placed, key, spaces, powers)
         return tuple(placed)
 
-    def check_placement(self, key: str, space: Space, power: str, units: Mapping[str, int]) -> None:
-        if space.is_land and space.owner != power:
-            owner = space.owner or "nobody"
-            self.fail(key, f"{power} cannot start with units in {space.name}, owned by {owner}")
+    def check_placement(self, key: str, space: Space, units: Mapping[str, int]) -> None:
         for unit_id in units:
             unit = self.units[unit_id]
             if space.is_land and unit.domain == "sea":
                 self.fail(f"{key}.units", f"{unit.display_plural} cannot start on land ({space.name})")
-            if space.is_sea and unit.domain in ("land", "building"):
+            if space.is_sea and (unit.domain == "building" or (unit.domain == "land" and not unit.transport_size)):
                 self.fail(f"{key}.units", f"{unit.display_plural} cannot start at sea ({space.name})")
             if space.is_sea and unit.domain == "air" and not unit.carrier_size:
                 reason = f"{unit.display_plural} cannot start at sea ({space.name}): no carrier takes them"
                 self.fail(f"{key}.units", reason)
 
-    def check_carriers(self, placed: list[SetupUnits], spaces: Mapping[str, Space], powers: tuple[Power, ...]) -> None:
-        """Aircraft at sea need room on carriers of their own side in the same sea zone."""
+    def check_carriers(
+        self, placed: list[SetupUnits], key: str, spaces: Mapping[str, Space], powers: tuple[Power, ...]
+    ) -> None:
+        """Aircraft at sea need room on carriers of their own side in the same sea zone; land units at sea start
+        aboard transports of their own power there and need room on them."""
         side = {p.name: p.side for p in powers}
+        self.check_room(placed, key, spaces, side, ("air", "carrier_size", "carrier_capacity", "aircraft", "carriers"))
+        own = {p.name: p.name for p in powers}
+        cargo = ("land", "transport_size", "transport_capacity", "land units", "transports")
+        self.check_room(placed, key, spaces, own, cargo)
+
+    def check_room(
+        self,
+        placed: list[SetupUnits],
+        key: str,
+        spaces: Mapping[str, Space],
+        team_of: Mapping[str, str],
+        kind: tuple[str, str, str, str, str],
+    ) -> None:
+        """Units of `domain` at sea take `size` of the `capacity` of their team's units in the same sea zone."""
+        domain, size, capacity, riders, holders = kind
         room: dict[tuple[str, str], int] = {}
         need: dict[tuple[str, str], int] = {}
         first: dict[tuple[str, str], int] = {}
         for i, group in enumerate(placed):
             if not spaces[group.space].is_sea:
                 continue
-            at = (group.space, side[group.power])
+            at = (group.space, team_of[group.power])
             for unit_id, count in group.units.items():
                 unit = self.units[unit_id]
-                room[at] = room.get(at, 0) + unit.carrier_capacity * count
-                if unit.domain == "air":
-                    need[at] = need.get(at, 0) + unit.carrier_size * count
+                room[at] = room.get(at, 0) + getattr(unit, capacity) * count
+                if unit.domain == domain:
+                    need[at] = need.get(at, 0) + getattr(unit, size) * count
                     first.setdefault(at, i)
         for (sea, team), amount in need.items():
             if amount > room.get((sea, team), 0):
                 self.fail(
-                    f"setup.units[{first[sea, team]}].units",
-                    f"{team} aircraft in {sea} need carrier room {amount}, "
-                    f"but {team} carriers there have room {room.get((sea, team), 0)}",
+                    f"{key}.units[{first[sea, team]}].units",
+                    f"{team} {riders} in {sea} need {holders[:-1]} room {amount}, "
+                    f"but {team} {holders} there have room {room.get((sea, team), 0)}",
                 )

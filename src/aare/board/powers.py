@@ -14,8 +14,8 @@ _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 @dataclass(frozen=True)
 class Power:
-    """A playing power: its side, capital territory, colours and place in the board's order (0 = first);
-    `played_by` names the power whose player plays it, when it has no player of its own.
+    """A playing power: its side, capital territory (None for a power without one), colours and place in the
+    board's order (0 = first); `played_by` names the power whose player plays it, when it has no player of its own.
 
     `colour` fills the territories it controls on the map; `ink` is its strong colour (unit chips on the map,
     name badges in the browser) and `text` the colour written on the ink.
@@ -23,7 +23,7 @@ class Power:
 
     name: str
     side: str
-    capital: str
+    capital: str | None
     colour: str
     order: int
     aliases: tuple[str, ...] = ()

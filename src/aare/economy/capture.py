@@ -40,7 +40,7 @@ def capture_territory_events(state: GameState, ruleset: Ruleset, territory: str,
     if original is not None and original != new_owner and board.side_of(original) == side:
         if capitals.get(territory) == original:
             controller, rule = original, "LHTR-ECON-capital-liberation-reversion"
-        elif state.owners.get(board.capital_of(original)) == original:
+        elif board.holds_capital(original, state.owners):
             controller, rule = original, "LHTR-ECON-liberation-to-original-owner"
         else:
             rule = "LHTR-ECON-liberation-capital-lost"

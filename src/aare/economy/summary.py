@@ -55,7 +55,7 @@ def summary(state: GameState) -> dict[str, Any]:
             "income": income(state, ruleset, p.name),
             "victory_cities": len(cities[p.name]),
             "capital": p.capital,
-            "capital_held": state.owners.get(p.capital) == p.name,
+            "capital_held": p.capital is not None and state.owners.get(p.capital) == p.name,
             "techs": list(state.techs.get(p.name, ())),
             "advantages": declared_advantages(state, p.name),
         }

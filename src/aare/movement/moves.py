@@ -164,7 +164,7 @@ def capture_owner(view: Situation, territory: str) -> str:
     original = view.board.spaces[territory].owner
     if not original or original == view.power or not view.friend(original):
         return view.power
-    return original if view.state.owners.get(view.board.capital_of(original)) == original else view.power
+    return original if view.board.holds_capital(original, view.state.owners) else view.power
 
 
 def after_move(view: Situation, combat: bool, stack: Stack, path: tuple[str, ...], raid: bool) -> Stack:

@@ -26,7 +26,7 @@ def order_cost(state: GameState, ruleset: Ruleset, power: str, units: Mapping[st
 
 def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
     capital = ruleset.board.capital_of(power)
-    if state.owners.get(capital) != power:
+    if capital is not None and state.owners.get(capital) != power:
         raise IllegalAction(
             f"{power} cannot buy units while {capital} is held by the enemy", "LHTR-PURCHASE-needs-capital"
         )

@@ -43,12 +43,13 @@ def _in_turn_order(seats: Mapping[str, Seat], ruleset: Ruleset) -> list[Seat]:
 
 
 def focus_space(ruleset: Ruleset, mine: list[str], nation: str) -> str:
-    """Where the map opens: the capital of the caller's first nation, else of the nation to move."""
-    powers = sorted(ruleset.board.powers, key=lambda p: p.order)
-    for power in powers:
+    """Where the map opens: the capital of the caller's first nation, else of the nation to move (powers
+    without a capital are passed over)."""
+    held = [(p, p.capital) for p in sorted(ruleset.board.powers, key=lambda p: p.order) if p.capital is not None]
+    for power, capital in held:
         if power.name in mine or power.side in mine:
-            return power.capital
-    return next((p.capital for p in powers if p.name == nation), powers[0].capital)
+            return capital
+    return next((capital for p, capital in held if p.name == nation), held[0][1])
 
 
 def acting_for(live: LiveGame, seats: Mapping[str, Seat], mine: list[str], power: str | None = None) -> str | None:

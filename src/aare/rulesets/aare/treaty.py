@@ -126,7 +126,7 @@ def places(state: GameState, ruleset: Ruleset, triggers: Sequence[Mapping[str, A
     out = [str(t["space"]) for t in triggers if t["kind"] == "break" and state.owners.get(t["space"]) == victim]
     if any(t["kind"] == "void" for t in triggers):
         capital = ruleset.board.capital_of(victim)
-        if state.owners.get(capital) == victim:
+        if capital is not None and state.owners.get(capital) == victim:
             out.append(capital)
     return sorted(dict.fromkeys(out))
 
@@ -143,6 +143,6 @@ def ended(
 def capital_lost(state: GameState, ruleset: Ruleset) -> str | None:
     """A treaty party whose capital someone else holds (AARE-NAT-void-capital-capture)."""
     for power in PARTIES:
-        if state.owners.get(ruleset.board.capital_of(power)) != power:
+        if not ruleset.board.holds_capital(power, state.owners):
             return power
     return None

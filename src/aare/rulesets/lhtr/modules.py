@@ -62,7 +62,7 @@ BID_PHASE = "setup-bid"
 
 def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
     """No income at all while the power's capital is held by someone else (LHTR-ECON-no-income-capital-lost)."""
-    if state.owners.get(ruleset.board.capital_of(power)) != power:
+    if not ruleset.board.holds_capital(power, state.owners):
         return 0
     return value
 
