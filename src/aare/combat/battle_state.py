@@ -227,8 +227,19 @@ class BattleState:
         """A copy with `changes` to these fields: `dataclasses.replace` without its checks (the calculator
         makes many), so only for literal field names."""
         new = object.__new__(BattleState)
-        new.__dict__.update(self.__dict__, **changes)
+        fields = dict(self.__dict__, **changes)
+        fields.pop("_hash", None)
+        new.__dict__.update(fields)
         return new
+
+    def __hash__(self) -> int:
+        """The fields' hash, kept once computed (the calculator uses states as dictionary keys)."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.kind, self.attacker, self.defender, self.cycle, self.cursor, self.roll, self.hits,
+                           self.pending, self.result, self.damage, self.notes, self.rolled, self.echo))
+            self.__dict__["_hash"] = cached
+        return cached
 
     @property
     def ended(self) -> bool:

@@ -265,7 +265,7 @@ def run(
         if st.cursor >= len(seq):
             # marks named "cycle:..." last for one cycle
             notes = frozenset(n for n in st.notes if not n.startswith("cycle:"))
-            battle = battle.with_state(replace(st, cycle=st.cycle + 1, cursor=0, notes=notes))
+            battle = battle.with_state(st.evolve(cycle=st.cycle + 1, cursor=0, notes=notes))
             if stop_at_cycle_start:
                 return battle, events
             continue
@@ -307,7 +307,7 @@ def resolve_roll(battle: Battle, outcome: Mapping[tuple[Any, ...], int]) -> tupl
             _, side, target, removal = key
             batches.append(HitBatch(side, target, n, removal, st.roll.step if st.roll else ""))
             events.append(HitsScored(side, n, target.describe(), removal))
-    st = replace(st, roll=None, hits=tuple(batches), damage=damage, rolled=tuple(sorted(rolled)))
+    st = st.evolve(roll=None, hits=tuple(batches), damage=damage, rolled=tuple(sorted(rolled)))
     return battle.with_state(st), events
 
 
@@ -354,14 +354,14 @@ def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
     cat = battle.setup.catalogue
     stacks = st.units(first.side)
     required = cas.assignable(cat, stacks, group)
-    battle = battle.with_state(replace(st, hits=rest))
+    battle = battle.with_state(st.evolve(hits=rest))
     if required == 0:
         return battle, []
     if cas.is_forced(cat, stacks, group, required):
         choice = cas.choose_by_order(cat, stacks, group, cas.default_rank(cat, first.side))
         return apply_casualties(battle, first.side, choice, first.removal)
     decision = ChooseCasualties(first.side, group, required)
-    return battle.with_state(replace(battle.state, pending=decision)), []
+    return battle.with_state(battle.state.evolve(pending=decision)), []
 
 
 def apply_casualties(
@@ -433,7 +433,7 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
     decision = battle.state.pending
     if decision is None:
         raise IllegalAction("no decision is pending in this battle", "LHTR-COMBAT-land-sequence")
-    st = replace(battle.state, pending=None)
+    st = battle.state.evolve(pending=None)
     cleared = battle.with_state(st)
     if isinstance(decision, ChooseCasualties):
         if isinstance(answer, (Mapping, str)):
@@ -465,7 +465,7 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         found = decision.resolve(answer)
         if isinstance(found, str):
             raise IllegalAction(found, decision.rule)
-        return cleared.with_state(replace(st, notes=st.notes | {targets_note(found)})), []
+        return cleared.with_state(st.evolve(notes=st.notes | {targets_note(found)})), []
     raise IllegalAction(f"unknown decision {decision!r}", "LHTR-COMBAT-land-sequence")
 
 
@@ -548,7 +548,7 @@ def advance(battle: Battle, dice: DiceSource, policy: Policy | None = None) -> t
     return None to leave one pending.
     """
     events: list[Event] = list(battle.state.echo)
-    battle = battle.with_state(replace(battle.state, echo=()))
+    battle = battle.with_state(battle.state.evolve(echo=()))
     while True:
         battle, more = run(battle)
         events += more

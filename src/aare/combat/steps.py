@@ -107,7 +107,7 @@ def can_capture(battle: Battle) -> bool:
 
 
 def finish(battle: Battle, result: str) -> StepResult:
-    st = replace(battle.state, result=result, roll=None, pending=None, hits=())
+    st = battle.state.evolve(result=result, roll=None, pending=None, hits=())
     done = battle.with_state(st)
     return st, [
         BattleEnded(result, survivors(done, "attacker"), survivors(done, "defender"), can_capture(done), st.cycle)
@@ -146,7 +146,7 @@ def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResul
         if gone:
             st = st.with_units(side, make_stacks(kept))
             events.append(UnitsRemoved(side, gone, step))
-    st = replace(st, notes=frozenset(notes))
+    st = st.evolve(notes=frozenset(notes))
     st2, more = end_check(battle.with_state(st))
     return st2, events + more
 
@@ -155,7 +155,7 @@ def roll(battle: Battle, step: str, groups: list[DiceGroup]) -> StepResult:
     groups = [g for g in groups if g.count > 0 and (g.hit_on > 0 or g.damage)]
     if not groups:
         return battle.state, []
-    return replace(battle.state, roll=RollRequest(step, tuple(groups))), []
+    return battle.state.evolve(roll=RollRequest(step, tuple(groups))), []
 
 
 # ---------------------------------------------------------------- land and shared steps
@@ -276,7 +276,7 @@ def press_or_retreat(battle: Battle) -> StepResult:
     decision = retreat_options(battle)
     if decision is None:
         return battle.state, []
-    return replace(battle.state, pending=decision), []
+    return battle.state.evolve(pending=decision), []
 
 
 # ---------------------------------------------------------------- naval steps
@@ -314,7 +314,7 @@ def _submerge_step(side: Side, rule: str) -> Callable[[Battle], StepResult]:
         n = submerge_available(battle, side) if allowed else 0
         if not n or not combat_units(battle, other(side)):
             return battle.state, []
-        return replace(battle.state, pending=ChooseSubmerge(side, n, rule)), []
+        return battle.state.evolve(pending=ChooseSubmerge(side, n, rule)), []
 
     return run
 
@@ -355,7 +355,7 @@ def bombing_result(battle: Battle) -> StepResult:
         caps.append(setup.treasury)
     cap = min(caps) if caps else None
     damage = st.damage if cap is None else min(st.damage, cap)
-    st = replace(st, damage=damage)
+    st = st.evolve(damage=damage)
     st2, events = finish(battle.with_state(st), "bombed")
     return st2, [BombingDamage((), battle.state.damage, damage, cap), *events]
 

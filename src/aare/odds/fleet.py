@@ -6,8 +6,8 @@ any unit; submarine hits, which cannot touch aircraft; and hits of aircraft whos
 which cannot touch submarines (when the ruleset says so). Slots fall into classes by which kinds may hit
 them, and the engine's casualty choice (a greedy basis of a transversal matroid) always takes a prefix of
 each class, so a side's state is its vector of losses per class. Only the states reachable by single hits
-are kept. Hits of one kind take the first eligible slot; a batch of "air, no submarines" and "any" hits
-is the same as the restricted hits first, then the rest (`apply order`), so every stage is a table lookup.
+are kept. A batch of hits of several kinds is the engine's greedy choice, which for these classes comes to
+per-class caps and the total, first slots first (`Fleet.grid`): every stage is a table lookup.
 
 A cycle from (attacker state x, defender state y): both sides' submarines fire (surprise strike); their
 casualties are removed at once unless the side hit has a destroyer (then they fire back and go at the end
@@ -695,12 +695,17 @@ def _kinds_against(battle: Battle, side: Side) -> tuple[int, ...]:
     return tuple(kinds)
 
 
-def _fire(battle: Battle, side: Side) -> tuple[Array, Array, Array] | None:
+def _firing(stacks: Stacks) -> Stacks:
+    """What decides a side's main fire: its present units, hit or not (marks and detection aside)."""
+    return tuple((k.without("detected", "casualty", "casualty:opening"), n) for k, n in stacks if k.present)
+
+
+def _fire(battle: Battle, side: Side) -> tuple[Array, Array, Array]:
     """(submarine, air-no-sub, any) hit distributions of `side`'s main fire in `battle`'s current state."""
     groups = main_fire_groups(battle, side)
     kinds = (SUB_TARGET, AIR_NO_SUB_TARGET, ANY)
     if any(g.target not in kinds for g in groups):
-        return None
+        raise Outside
     return tuple(hit_distribution([g for g in groups if g.target == k]) for k in kinds)  # type: ignore[return-value]
 
 
@@ -797,6 +802,8 @@ def _solve_group(
     sides = Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
     cat = battle.setup.catalogue
     start, arrived, cycles = np.zeros((a.n, d.n)), np.zeros((a.n, d.n)), 0.0
+    after_a: dict[tuple[int, Stacks], Array] = {}  # many branches share a damage state and the fire it meets
+    after_d: dict[tuple[int, Stacks], Array] = {}
     for state, p in members:
         x, y = a.locate(state.attacker, cat), d.locate(state.defender, cat)
         if x is None or y is None:
@@ -805,10 +812,12 @@ def _solve_group(
             start[x, y] += p
             continue
         b = battle.with_state(state)
-        fire_a, fire_d = _fire(b, "attacker"), _fire(b, "defender")
-        if fire_a is None or fire_d is None:
-            raise Outside
-        arrived += p * np.outer(_after(a, x, fire_d), _after(d, y, fire_a))
+        key_a, key_d = _firing(state.attacker), _firing(state.defender)
+        if (x, key_d) not in after_a:
+            after_a[x, key_d] = _after(a, x, _fire(b, "defender"))
+        if (y, key_a) not in after_d:
+            after_d[y, key_a] = _after(d, y, _fire(b, "attacker"))
+        arrived += p * np.outer(after_a[x, key_d], after_d[y, key_a])
         cycles += p
     retreat = np.zeros(a.n, dtype=bool)
     rounds, below = None, None

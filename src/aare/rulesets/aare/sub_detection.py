@@ -172,7 +172,7 @@ def detection_result(battle: Battle) -> StepResult:
             stacks.append((key.with_flag(DETECTED) if seen else key, n))
         st = st.with_units(sub_side, make_stacks(stacks))
         events.append(SubsDetected(sub_side, found, hidden, tuple(values)))
-    return replace(st, rolled=()), events
+    return st.evolve(rolled=()), events
 
 
 def _regular(battle: Battle, key: UnitKey) -> bool:
@@ -224,7 +224,7 @@ def undetected_submerge(side: Side) -> Callable[[Battle], StepResult]:
         )
         if allowed and free and combat_units(battle, other(side)):
             decision = ChooseSubmerge(side, free, rule, "after opening fire", exclude, DETECTED)
-            return replace(battle.state, pending=decision), []
+            return battle.state.evolve(pending=decision), []
         stacks = make_stacks(
             (k.with_flag(DETECTED) if k.present and undetected(battle, k) and _regular(battle, k) else k, n)
             for k, n in battle.state.units(side)
