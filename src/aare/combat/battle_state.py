@@ -11,7 +11,7 @@ fire); marked units still fire until they are removed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Side = Literal["attacker", "defender"]
@@ -44,7 +44,9 @@ class UnitKey:
         return UnitKey(self.type, self.owner, self.damage, tuple(sorted((*self.flags, flag))))
 
     def without(self, *flags: str) -> UnitKey:
-        return replace(self, flags=tuple(f for f in self.flags if f not in flags))
+        if not any(f in flags for f in self.flags):
+            return self
+        return UnitKey(self.type, self.owner, self.damage, tuple(f for f in self.flags if f not in flags))
 
     @property
     def present(self) -> bool:

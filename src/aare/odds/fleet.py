@@ -138,13 +138,24 @@ class Fleet:
         return found
 
     @staticmethod
-    def composition(stacks: Stacks) -> tuple[tuple[str, str, int], ...]:
-        """(type, owner, count) of the units present and not hit, as `members` lists them."""
+    def composition(stacks: Stacks, marked: bool = False) -> tuple[tuple[str, str, int], ...]:
+        """(type, owner, count) of the units present and not hit (`marked`: hit ones too, since they still
+        fire until removed), as `members` lists them."""
         out: dict[tuple[str, str], int] = {}
         for key, n in stacks:
-            if key.present and not key.marked:
+            if key.present and (marked or not key.marked):
                 out[(key.type, key.owner)] = out.get((key.type, key.owner), 0) + n
         return tuple((t, o, n) for (t, o), n in sorted(out.items()))
+
+    def firing(self, stacks: Stacks) -> int | None:
+        """A state whose units fire as `stacks` do (the units present, hit or not), or None."""
+        table = self.__dict__.get("_by_members")
+        if table is None:
+            table = self.__dict__["_by_members"] = {}
+            for i, m in enumerate(self.members):
+                table.setdefault(m, i)
+        found: int | None = table.get(self.composition(stacks, marked=True))
+        return found
 
 
 def _plain(key: UnitKey) -> UnitKey:
@@ -810,6 +821,13 @@ def _solve_group(
             raise Outside
         if state.cursor == 0 and not any(k.marked for k, _ in state.attacker + state.defender):
             start[x, y] += p
+            continue
+        xf, yf = a.firing(state.attacker), d.firing(state.defender)
+        if xf is not None and yf is not None and (
+            not sides.subs_main or (a.destroyer[xf] == a.destroyer[x] and d.destroyer[yf] == d.destroyer[y])
+        ):  # both sides fire as states of ours: the cycle's stage tables
+            arrived += p * np.outer(sides.g(x)[yf], sides.m(xf)[y])
+            cycles += p
             continue
         b = battle.with_state(state)
         key_a, key_d = _firing(state.attacker), _firing(state.defender)
