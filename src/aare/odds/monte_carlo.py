@@ -22,6 +22,7 @@ from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
 from aare.dice import SeededDice
 from aare.errors import MalformedInput
+from aare.odds import fleet, fleet_sampler
 from aare.odds.calculator import new_tally, opening_branches
 from aare.odds.ladder import Array, Ladder, compile_ladder, fast_path_ok
 from aare.odds.report import BattleOdds, Tally, freeze, ipc_value
@@ -184,14 +185,7 @@ def sample(t: Tables, n: int, seed: int, use_numba: bool | None = None) -> tuple
     return sample_numpy(t, n, np.random.default_rng(seed))
 
 
-@dataclass
-class Samples:
-    """Per-battle results, for the confidence intervals."""
-
-    codes: list[Array]
-    cycles: list[Array]
-    a_lost: list[Array]
-    d_lost: list[Array]
+Samples = fleet_sampler.Drawn  # per-battle results, for the confidence intervals
 
 
 def _tally_ladder(ladder: Ladder, tally: Tally, res: tuple[Array, Array, Array, Array], samples: Samples) -> None:
@@ -248,6 +242,39 @@ def _damage_samples(tally: Tally) -> Array:
     return np.repeat(damages, [int(tally.damage[int(d)]) for d in damages])
 
 
+def _sample_sea(
+    battle: Battle, policy: Policy, runs: int, rng: np.random.Generator, tally: Tally, samples: Samples
+) -> bool:
+    """Sea battles on the sea solver's model (`fleet_sampler`); False when it does not take the battle."""
+    if not fleet.applies(battle, policy):
+        return False
+    branches = opening_branches(battle, policy)
+    return branches is not None and fleet_sampler.sample_into(battle, policy, branches, runs, rng, tally, samples)
+
+
+def _sample_ladders(
+    battle: Battle, policy: Policy, runs: int, seed: int, rng: np.random.Generator, tally: Tally, samples: Samples,
+    use_numba: bool | None,
+) -> None:  # fmt: skip
+    """The ladder sampler on each opening outcome, the step engine where no ladder applies."""
+    branches = opening_branches(battle, policy) if fast_path_ok(battle, policy) else None
+    if branches is None:
+        _tally_engine(battle, policy, runs, seed, tally, samples)
+        return
+    states = list(branches)
+    probs = np.array([branches[s] for s in states])
+    shares = rng.multinomial(runs, probs / probs.sum())
+    for i, (state, k) in enumerate(zip(states, shares, strict=True)):
+        if not k:
+            continue
+        b = battle.with_state(state)
+        ladder = None if b.state.ended else compile_ladder(b, policy)
+        if ladder is not None:
+            _tally_ladder(ladder, tally, sample(tables(ladder), int(k), seed + 7919 * i, use_numba), samples)
+        else:
+            _tally_engine(b, policy, int(k), seed + i, tally, samples)
+
+
 def monte_carlo_odds(
     battle: Battle, policy: Policy = DEFAULT_POLICY, runs: int = 100_000, seed: int = 0, use_numba: bool | None = None
 ) -> BattleOdds:
@@ -258,22 +285,8 @@ def monte_carlo_odds(
     rng = np.random.default_rng(seed)
     tally = new_tally(battle)
     samples = Samples([], [], [], [])
-    branches = opening_branches(battle, policy) if fast_path_ok(battle, policy) else None
-    if branches is None:
-        _tally_engine(battle, policy, runs, seed, tally, samples)
-    else:
-        states = list(branches)
-        probs = np.array([branches[s] for s in states])
-        shares = rng.multinomial(runs, probs / probs.sum())
-        for i, (state, k) in enumerate(zip(states, shares, strict=True)):
-            if not k:
-                continue
-            b = battle.with_state(state)
-            ladder = None if b.state.ended else compile_ladder(b, policy)
-            if ladder is not None:
-                _tally_ladder(ladder, tally, sample(tables(ladder), int(k), seed + 7919 * i, use_numba), samples)
-            else:
-                _tally_engine(b, policy, int(k), seed + i, tally, samples)
+    if not _sample_sea(battle, policy, runs, rng, tally, samples):
+        _sample_ladders(battle, policy, runs, seed, rng, tally, samples, use_numba)
     codes = np.concatenate(samples.codes)
     ci = {
         name: _interval(np.isin(codes, [CODES.index(c) for c in codes_of]).astype(float))
