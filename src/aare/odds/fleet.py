@@ -806,8 +806,8 @@ def _solve_group(
     fighting = battle.with_state(
         st.evolve(attacker=_without(st.attacker, out[0]), defender=_without(st.defender, out[1]))
     )
-    a = compile_fleet(fighting, "attacker", policy, _kinds_against(fighting, "attacker"))
-    d = compile_fleet(fighting, "defender", policy, _kinds_against(fighting, "defender"))
+    a = compile_fleet(fighting, "attacker", policy, _kinds_against(battle, "attacker"))
+    d = compile_fleet(fighting, "defender", policy, _kinds_against(battle, "defender"))
     if a is None or d is None:
         raise Outside
     sides = Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)

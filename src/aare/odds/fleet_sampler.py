@@ -118,8 +118,8 @@ def _sample_group(
     fighting = battle.with_state(
         st.evolve(attacker=f._without(st.attacker, out[0]), defender=f._without(st.defender, out[1]))
     )
-    a = f.compile_fleet(fighting, "attacker", policy, f._kinds_against(fighting, "attacker"))
-    d = f.compile_fleet(fighting, "defender", policy, f._kinds_against(fighting, "defender"))
+    a = f.compile_fleet(fighting, "attacker", policy, f._kinds_against(battle, "attacker"))
+    d = f.compile_fleet(fighting, "defender", policy, f._kinds_against(battle, "defender"))
     if a is None or d is None:
         raise f.Outside
     sides = f.Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
