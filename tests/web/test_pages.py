@@ -275,6 +275,21 @@ def test_odds_page_calculates_with_charts(client: TestClient) -> None:
     assert "choose Monte Carlo" in armada.text
 
 
+@pytest.mark.rule("LHTR-AIRMOVE-defending-carrier-lost")
+def test_odds_page_fighters_that_must_land_on_their_carriers(client: TestClient) -> None:
+    """With the carrier lost first, defending fighters left without it are lost: more IPC lost, same odds."""
+    form = {"rules": "lhtr-1.3", "battle": "sea", "att:destroyer": "2", "att:battleship": "1", "def:carrier": "1",
+            "def:fighter": "2", "ool_defender": "carrier"}
+    plain = client.post("/odds", data=form, headers={"HX-Request": "true"}).text
+    landed = client.post("/odds", data={**form, "land_on_carriers": "defender"}, headers={"HX-Request": "true"}).text
+    assert 'name="land_on_carriers"' in client.get("/odds").text
+
+    def lost(page: str) -> str:
+        return re.findall(r"IPC lost[^0-9]*([0-9.]+)[^0-9]+([0-9.]+)", page)[0][1]
+
+    assert float(lost(landed)) > float(lost(plain))
+
+
 @pytest.mark.rule("LHTR-TRANSPORT-amphibious-assault")
 def test_odds_page_calculates_an_amphibious_assault(client: TestClient) -> None:
     page = client.get("/odds")

@@ -26,6 +26,8 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 KINDS = ("land", "sea", "amphibious", "raid", "rocket")
 RAIDS = ("raid", "rocket")
 AA_CHOICES = (("", "as usual (a raid's target: yes)"), ("yes", "yes"), ("no", "no"))
+LANDINGS = (("", "anywhere"), ("defender", "defender's on its carriers"), ("attacker", "attacker's on its carriers"),
+            ("both", "both sides' on their carriers"))  # sea battles: where aircraft must land afterwards
 RETREATS = (("never", "fight to the end"), ("after", "retreat after N cycles"),
             ("at", "retreat when down to N units"), ("air", "retreat when only aircraft remain"),
             ("below", "retreat when the chance to win falls under N %"))
@@ -47,6 +49,7 @@ class OddsForm:
     ool_defender: str = ""
     retreat: str = "never"
     retreat_n: int = 1
+    land_on_carriers: str = ""  # sea: "", attacker, defender or both
     defender_aa: bool | None = None  # None: as usual (a raid's target has one, a battle's territory not)
     bombard: str = ""
     fleet: str = ""  # amphibious: the whole assault, the sea battle first
@@ -82,6 +85,7 @@ class OddsForm:
             defender={k: v for k, v in picked["def"].items() if v},
             ool_attacker=str(form.get("ool_attacker") or ""), ool_defender=str(form.get("ool_defender") or ""),
             retreat=str(form.get("retreat") or "never"), retreat_n=number("retreat_n", 1, 99),
+            land_on_carriers=str(form.get("land_on_carriers") or ""),
             defender_aa=aa_choice(form.get("defender_aa")), bombard=str(form.get("bombard") or ""),
             territory_value=cap("territory_value"), treasury=cap("treasury"),
             attacker_techs=techs["att"], defender_techs=techs["def"],
@@ -113,6 +117,9 @@ class OddsForm:
             extra["bombard"] = self.bombard
         if self.assault:
             extra.update(fleet=self.fleet, sea_defender=self.sea_defender, loads=self.loads)
+        if self.battle == "sea" and self.land_on_carriers:
+            both = ("attacker", "defender")
+            extra["land_on_carriers"] = both if self.land_on_carriers == "both" else self.land_on_carriers
         retreat = "never" if self.battle in RAIDS else self.retreat  # a raid has no retreat
         with SOLVING:
             return odds(
@@ -138,7 +145,7 @@ def _context(form: OddsForm) -> dict[str, Any]:
         {"id": u.id, "name": u.display, "domain": u.domain, "attack": u.attack, "defense": u.defense, "cost": u.cost}
         for u in units if u.domain != "building"
     ]
-    return {"form": form, "rulesets": available_rulesets(), "kinds": KINDS, "retreats": RETREATS,
+    return {"form": form, "rulesets": available_rulesets(), "kinds": KINDS, "retreats": RETREATS, "landings": LANDINGS,
             "aa_choices": AA_CHOICES, "pickers": pickers, "techs": ruleset.modify("technologies", ()),
             "default_ool": ", ".join(p["id"] for p in sorted(pickers, key=lambda p: p["cost"]))}
 
