@@ -91,13 +91,15 @@ class Game:
         power to act). Illegal or malformed: raises, nothing changes."""
         action = parse_action(action)
         ctx = self._context(action, power, self.dice)
+        # the action names its power as the board does, not by the alias it was sent with, before the rules see
+        # it: what they record of it (a battle's answers) must be what a replay of the log records
+        if ctx.acting is not None:
+            action = action.model_copy(update={"power": ctx.acting})
+        elif action.power:
+            action = action.model_copy(update={"power": ctx.ruleset.board.resolve_power(action.power)})
         self._run(ctx, action)
         if ctx.acting is not None and ctx.focus is not None:
             self._release(ctx, "acting")
-        if ctx.acting is not None:
-            action = action.model_copy(update={"power": ctx.acting})
-        elif action.power:  # the log names the power as the board does, not by the alias it was sent with
-            action = action.model_copy(update={"power": ctx.ruleset.board.resolve_power(action.power)})
         self.log.append(action.to_json(), ctx.events)
         return tuple(ctx.events)
 

@@ -52,14 +52,19 @@ def _first_difference(derived: tuple[Event, ...], recorded: tuple[Event, ...]) -
             if isinstance(mine, DiceRolled) and isinstance(theirs, DiceRolled) and mine.values != theirs.values:
                 return (f"event {number}: its dice show {list(theirs.values)}, the game's seeded dice give "
                         f"{list(mine.values)}")
-            return f"event {number} is {_short(theirs)}, its action gives {_short(mine)}"
+            recorded_text, derived_text = _around_difference(str(theirs.to_json()), str(mine.to_json()))
+            return f"event {number} is {recorded_text}, its action gives {derived_text}"
     if len(derived) != len(recorded):
         return f"it records {len(recorded)} events, its action gives {len(derived)}"
     return ""
 
 
-def _short(event: Event) -> str:
-    return str(event.to_json())[:160]
+def _around_difference(a: str, b: str, width: int = 160) -> tuple[str, str]:
+    """`a` and `b` cut to where they first differ (with some text before it), `width` characters each."""
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    start = max(0, at - width // 3)
+    cut = "…" if start else ""
+    return cut + a[start : start + width], cut + b[start : start + width]
 
 
 def read_game(raw: Any, dice_from_seed: bool | None = None) -> GameLog:

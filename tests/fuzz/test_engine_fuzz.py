@@ -76,3 +76,28 @@ def test_the_log_names_the_acting_power_as_the_board_does() -> None:
     alias = next(p for p in game.ruleset.board.powers if p.name == power).aliases[0]
     game.apply({"type": "end_phase", "power": alias.lower()})
     assert game.log.entries[-1].action == {"type": "end_phase", "power": power}
+
+
+def test_a_battle_answer_sent_with_an_alias_replays() -> None:
+    """Found by the server fuzzer under load: a battle's answer sent with a power alias was kept, alias and all,
+    in the battle in progress while the log named the power, so the log did not replay."""
+    from aare.ai.random_bot import RandomBot
+    from aare.game_file import check_play
+    from aare.phases.conduct_combat import combat_record
+
+    game = Game(new_game("lhtr-1.3", seed=3))
+    bot = RandomBot(seed=5)
+    kept = False
+    for _ in range(5000):
+        answers = [a for a in game.legal_actions() if a.type in ("press", "retreat", "choose_casualties")]
+        if not answers:
+            game.apply(bot.choose(game))
+            continue
+        power = game.to_act()[0]
+        alias = next(p for p in game.ruleset.board.powers if p.name == power).aliases[0]
+        game.apply({**answers[0].to_json(), "power": alias.lower()})
+        if combat_record(game.state)["current"] is not None:  # the answer is kept in the battle in progress
+            kept = True
+            break
+    assert kept, "no battle went on after an answer"
+    check_play(game.log)
