@@ -55,7 +55,7 @@ class Fleet:
     sizes: list[int]  # slots per class
     states: list[tuple[int, ...]]  # losses per class
     index: dict[tuple[int, ...], int]
-    step: list[Array]  # per kind: [state, hits] -> state after that many hits of the kind
+    sub_step: Array  # [state, hits] -> state after that many submarine hits (first strike: one kind alone)
     alive: Array  # has a unit left
     destroyer: Array  # has a destroyer left
     units: Array  # combat units left
@@ -217,14 +217,11 @@ def compile_fleet(battle: Battle, side: Side, policy: Policy, kinds: tuple[int, 
     index = {st: i for i, st in enumerate(states)}
     n = len(states)
     total = len(slot_class)
-    step = []
-    for k in range(3):
-        table = np.empty((n, total + 1), dtype=np.int64)
-        table[:, 0] = np.arange(n)
-        one = np.array([rank[nxt[k][order[i]]] for i in range(n)], dtype=np.int64)
-        for h in range(1, total + 1):
-            table[:, h] = one[table[:, h - 1]]
-        step.append(table)
+    sub_step = np.empty((n, total + 1), dtype=np.int64)
+    sub_step[:, 0] = np.arange(n)
+    one = np.array([rank[nxt[K_SUB][order[i]]] for i in range(n)], dtype=np.int64)
+    for h in range(1, total + 1):
+        sub_step[:, h] = one[sub_step[:, h - 1]]
     # units alive per state: a unit lives while its last slot does
     lost = np.zeros((n, total), dtype=bool)
     for i, st in enumerate(states):
@@ -288,7 +285,7 @@ def compile_fleet(battle: Battle, side: Side, policy: Policy, kinds: tuple[int, 
     for i, st in enumerate(states):
         codes[int(np.dot(st, radix))] = i
     return Fleet(
-        side, masks, sizes, states, index, step, units > 0, destroyer, units, (units > 0) & (air == units), takes,
+        side, masks, sizes, states, index, sub_step, units > 0, destroyer, units, (units > 0) & (air == units), takes,
         survivors, _table(rolls[K_SUB], n), _table(rolls[K_ANY], n), _table(rolls[K_ANS], n), classes_of,
         cum, codes, radix, {}, members,
     )  # fmt: skip
@@ -445,14 +442,14 @@ class Sides:
         a, d = self.a, self.d
         ps = self.sub_a[x]
         ks = np.union1d(np.flatnonzero(ps), [0])
-        y1 = d.step[K_SUB][ys][:, ks]  # [ys, k]
+        y1 = d.sub_step[ys][:, ks]  # [ys, k]
         dd_y = d.destroyer[ys]
         firsts: dict[int, Array] = {}
         if self.subs_main and a.destroyer[x]:
             firsts[x] = np.ones(ys.size)  # the defender's subs fire in the main step
         else:
             for h in np.flatnonzero(self.sub_d[ys].any(axis=0)).tolist():
-                u = int(a.step[K_SUB][x, h])
+                u = int(a.sub_step[x, h])
                 firsts[u] = firsts.get(u, 0.0) + self.sub_d[ys, h]
         opening = np.repeat(ps[ks][None, :], ys.size, axis=0)  # [ys, k] the attacker's subs firing first
         if self.subs_main:
@@ -798,10 +795,9 @@ def _without(stacks: Stacks, gone: Stacks) -> Stacks:
     return tuple(out)
 
 
-def _solve_group(
-    battle: Battle, policy: Policy, out: tuple[Stacks, Stacks], members: list[tuple[BattleState, float]]
-) -> tuple[Fleet, Fleet, Outcome]:
-    """One group of branches: the battle of the units still in it, from each branch's state."""
+def group_sides(battle: Battle, policy: Policy, out: tuple[Stacks, Stacks]) -> Sides:
+    """The model of the battle fought by the units not `out` of it (submerged in the first cycle); the hit
+    kinds are the whole battle's, since the first cycle's hits shaped the states."""
     st = battle.state
     fighting = battle.with_state(
         st.evolve(attacker=_without(st.attacker, out[0]), defender=_without(st.defender, out[1]))
@@ -810,7 +806,28 @@ def _solve_group(
     d = compile_fleet(fighting, "defender", policy, _kinds_against(battle, "defender"))
     if a is None or d is None:
         raise Outside
-    sides = Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
+    return Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
+
+
+def retreat_rows(battle: Battle, policy: Policy, a: Fleet) -> Array:
+    """Per attacker state: the policy retreats there (down to K units, only aircraft left)."""
+    rows = np.zeros(a.n, dtype=bool)
+    if not policy.retreats or s.retreat_options(battle) is None:
+        return rows
+    if policy.retreat_at_units is not None:
+        rows |= a.units <= policy.retreat_at_units
+    if policy.retreat_when_only_air:
+        rows |= a.air_only
+    rows &= a.alive
+    return rows
+
+
+def _solve_group(
+    battle: Battle, policy: Policy, out: tuple[Stacks, Stacks], members: list[tuple[BattleState, float]]
+) -> tuple[Fleet, Fleet, Outcome]:
+    """One group of branches: the battle of the units still in it, from each branch's state."""
+    sides = group_sides(battle, policy, out)
+    a, d = sides.a, sides.d
     cat = battle.setup.catalogue
     start, arrived, cycles = np.zeros((a.n, d.n)), np.zeros((a.n, d.n)), 0.0
     after_a: dict[tuple[int, Stacks], Array] = {}  # many branches share a damage state and the fire it meets
@@ -837,15 +854,9 @@ def _solve_group(
             after_d[y, key_a] = _after(d, y, _fire(b, "attacker"))
         arrived += p * np.outer(after_a[x, key_d], after_d[y, key_a])
         cycles += p
-    retreat = np.zeros(a.n, dtype=bool)
-    rounds, below = None, None
-    if policy.retreats and s.retreat_options(battle) is not None:
-        if policy.retreat_at_units is not None:
-            retreat |= a.units <= policy.retreat_at_units
-        if policy.retreat_when_only_air:
-            retreat |= a.air_only
-        retreat &= a.alive
-        rounds, below = policy.retreat_after, policy.retreat_below
+    retreat = retreat_rows(battle, policy, a)
+    retreats = policy.retreats and s.retreat_options(battle) is not None
+    rounds, below = (policy.retreat_after, policy.retreat_below) if retreats else (None, None)
     outcome = solve(sides, start, arrived, retreat, rounds, below)
     outcome.cycles += cycles
     return a, d, outcome

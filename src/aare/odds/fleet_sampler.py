@@ -114,15 +114,8 @@ def _sample_group(
     rng: np.random.Generator,
 ) -> tuple[f.Fleet, f.Fleet, Array, Array, Array, Array]:  # fmt: skip
     """Battles of one group (same units out of the battle) to their ends: final states, results, cycles."""
-    st = battle.state
-    fighting = battle.with_state(
-        st.evolve(attacker=f._without(st.attacker, out[0]), defender=f._without(st.defender, out[1]))
-    )
-    a = f.compile_fleet(fighting, "attacker", policy, f._kinds_against(battle, "attacker"))
-    d = f.compile_fleet(fighting, "defender", policy, f._kinds_against(battle, "defender"))
-    if a is None or d is None:
-        raise f.Outside
-    sides = f.Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
+    sides = f.group_sides(battle, policy, out)
+    a, d = sides.a, sides.d
     t = _Tables(sides)
     cat = battle.setup.catalogue
     xs, ys, mids, fires = [], [], [], []
@@ -142,7 +135,7 @@ def _sample_group(
     y = np.array(ys, dtype=np.int64)
     code = np.full(x.size, -1, dtype=np.int64)
     cycles = np.zeros(x.size, dtype=np.int64)
-    retreat = _retreat_flags(battle, policy, sides)
+    retreat = np.repeat(f.retreat_rows(battle, policy, a)[:, None], d.n, axis=1)
     rounds = policy.retreat_after if policy.retreats and retreat_options(battle) is not None else None
     mid = np.flatnonzero(mids)
     if mid.size:  # the rest of the first cycle: main fire of the units firing, on the damage states
@@ -181,8 +174,8 @@ def _cycle(t: _Tables, x: Array, y: Array, rng: np.random.Generator) -> tuple[Ar
     if sides.subs_main:  # subs facing a destroyer wait for the main step
         h = np.where(a.destroyer[x], 0, h)
         k = np.where(d.destroyer[y], 0, k)
-    x1 = a.step[f.K_SUB][x, h]
-    y1 = d.step[f.K_SUB][y, k]
+    x1 = a.sub_step[x, h]
+    y1 = d.sub_step[y, k]
     deferred_x = a.destroyer[x] & (not sides.subs_main)
     deferred_y = d.destroyer[y] & (not sides.subs_main)
     xf = np.where(deferred_x, x, x1)
@@ -200,21 +193,6 @@ def _cycle(t: _Tables, x: Array, y: Array, rng: np.random.Generator) -> tuple[Ar
     if (x2 < 0).any() or (y2 < 0).any():
         raise f.Outside
     return x2, y2
-
-
-def _retreat_flags(battle: Battle, policy: Policy, sides: f.Sides) -> Array:
-    a, d = sides.a, sides.d
-    flags = np.zeros((a.n, d.n), dtype=bool)
-    if not policy.retreats or retreat_options(battle) is None:
-        return flags
-    per_row = np.zeros(a.n, dtype=bool)
-    if policy.retreat_at_units is not None:
-        per_row |= a.units <= policy.retreat_at_units
-    if policy.retreat_when_only_air:
-        per_row |= a.air_only
-    per_row &= a.alive
-    flags |= per_row[:, None]
-    return flags
 
 
 def _settle(
