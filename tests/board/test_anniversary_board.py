@@ -19,7 +19,7 @@ from aare.board.board import Board, load_board
 from aare.board.notation import parse_units
 from aare.board.units import UnitCatalogue, load_units
 from aare.errors import DataFileError
-from aare.rules.registry import families, load_families
+from aare.rules.registry import default_ruleset, families, load_families
 from tests.board.helpers import attachments as read_attachments
 from tests.board.helpers import placements, reference_placements, starting_units
 
@@ -138,9 +138,10 @@ def test_a_board_with_several_set_ups_needs_one_named(units: UnitCatalogue) -> N
         assert info.value.key == "setup" and "choose one of the set-ups 1941, 1942" in info.value.reason
 
 
-def test_the_family_registers_no_ruleset_yet() -> None:
+def test_the_family_is_registered_without_taking_the_default_ruleset() -> None:
     load_families()
-    assert all(not family.data.is_relative_to(DATA) for family in families().values())
+    assert any(family.data.is_relative_to(DATA) for family in families().values())
+    assert default_ruleset() == "lhtr-1.3"
 
 
 # --- geography -------------------------------------------------------------------------------------------------

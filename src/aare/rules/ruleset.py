@@ -33,6 +33,7 @@ class RulesetSpec:
     units: str
     modules: tuple[RuleModule, ...]
     path: str
+    setup: str | None = None  # the board's set-up (scenario) for a board file with several
 
     @property
     def option_specs(self) -> tuple[OptionSpec, ...]:
@@ -69,7 +70,7 @@ class Ruleset:
         self.effects: tuple[Effect, ...] = tuple(e for m in self.modules for e in m.effects)
         base_units = load_units(data_file("units", spec.units))
         self.units: UnitCatalogue = self.modify("unit_catalogue", base_units)
-        self.board: Board = _board(spec.board, spec.units)
+        self.board: Board = _board(spec.board, spec.units, spec.setup)
 
     def modify(self, hook: str, value: Any, **context: Any) -> Any:
         """Fold every active module's `hook` over `value`, in module order."""
@@ -143,7 +144,10 @@ def load_spec(ruleset_id: str) -> RulesetSpec:
             raise DataFileError(str(path), key, "expected a string")
     if raw["id"] != ruleset_id:
         raise DataFileError(str(path), "id", f"file declares {raw['id']!r}, expected {ruleset_id!r}")
-    return RulesetSpec(raw["id"], raw["title"], raw["board"], raw["units"], tuple(chosen), str(path))
+    setup = raw.get("setup")
+    if setup is not None and not isinstance(setup, str):
+        raise DataFileError(str(path), "setup", "expected a string: the board's set-up (scenario) to play")
+    return RulesetSpec(raw["id"], raw["title"], raw["board"], raw["units"], tuple(chosen), str(path), setup)
 
 
 def load_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -159,5 +163,5 @@ def _cached(ruleset_id: str, options: tuple[tuple[str, OptionValue], ...]) -> Ru
 
 
 @cache
-def _board(board_id: str, units_id: str) -> Board:
-    return load_board(data_file("boards", board_id), load_units(data_file("units", units_id)))
+def _board(board_id: str, units_id: str, setup: str | None = None) -> Board:
+    return load_board(data_file("boards", board_id), load_units(data_file("units", units_id)), setup)

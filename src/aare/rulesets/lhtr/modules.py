@@ -8,6 +8,7 @@ from typing import Any
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec
+from aare.rules.victory import city_victory
 
 LHTR_PHASES: tuple[PhaseSpec, ...] = (
     PhaseSpec("develop-weapons", "LHTR-TURN-phase-sequence", "Develop weapons"),
@@ -36,17 +37,7 @@ def _victory_thresholds(needed: dict[str, int], ruleset: Any, **_: Any) -> dict[
 
 def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
     """At the end of a round, the alliance holding its number of victory cities wins (`victory_thresholds`)."""
-    if winner is not None:
-        return winner
-    needed: dict[str, int] = ruleset.modify("victory_thresholds", {})
-    held: dict[str, int] = {}
-    for territory in ruleset.victory_cities():
-        owner = state.owners.get(territory)
-        if owner is not None:
-            side = ruleset.board.side_of(owner)
-            held[side] = held.get(side, 0) + 1
-    winners = [side for side, n in held.items() if side in needed and n >= needed[side]]
-    return winners[0] if winners else None
+    return winner if winner is not None else city_victory(ruleset, state)
 
 
 TECHNOLOGIES = (
