@@ -93,7 +93,7 @@ def _print_summary(data: dict[str, Any]) -> None:
     for col in ("nation", "side", "bank", "income", "victory cities", "capital", "techs"):
         nations.add_column(col, justify="right" if col in ("bank", "income", "victory cities") else "left")
     for name, n in data["nations"].items():
-        capital = n["capital"] if n["capital_held"] else f"{n['capital']} (lost)"
+        capital = "none" if n["capital"] is None else n["capital"] if n["capital_held"] else f"{n['capital']} (lost)"
         nations.add_row(
             name, n["side"], str(n["bank"]), str(n["income"]), str(n["victory_cities"]), capital,
             ", ".join(n["techs"]) or "-",
@@ -102,6 +102,9 @@ def _print_summary(data: dict[str, Any]) -> None:
     for name, n in data["nations"].items():
         if n.get("advantages"):
             console.print(f"national advantages of {name}: {', '.join(n['advantages'])}", markup=False)
+        if n.get("bonuses"):
+            bonuses = ", ".join(f"{b['title']} +{b['amount']}" for b in n["bonuses"])
+            console.print(f"income bonuses of {name} if collected now: {bonuses}", markup=False)
     board = Table(title="Units on the board")
     board.add_column("space")
     board.add_column("owner")

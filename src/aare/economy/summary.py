@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aare.board.notation import format_units
+from aare.rules.bonuses import IncomeBonus
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import count_units
@@ -20,10 +21,21 @@ def base_income(state: GameState, ruleset: Ruleset, power: str) -> int:
     return sum(board.spaces[name].ipc for name, owner in state.owners.items() if owner == power)
 
 
-def income(state: GameState, ruleset: Ruleset, power: str) -> int:
-    """Income after every rule module's income adjustment."""
+def territory_income(state: GameState, ruleset: Ruleset, power: str) -> int:
+    """Income from territories after every rule module's income adjustment (the `income` hook)."""
     value: int = ruleset.modify("income", base_income(state, ruleset, power), power=power, state=state)
     return value
+
+
+def income_bonuses(state: GameState, ruleset: Ruleset, power: str) -> list[IncomeBonus]:
+    """The named bonuses `power` would collect now (the `income_bonuses` hook), those worth something."""
+    found: list[IncomeBonus] = ruleset.modify("income_bonuses", [], power=power, state=state)
+    return [b for b in found if b.amount > 0]
+
+
+def income(state: GameState, ruleset: Ruleset, power: str) -> int:
+    """What `power` would collect now: its territories' income and its bonuses."""
+    return territory_income(state, ruleset, power) + sum(b.amount for b in income_bonuses(state, ruleset, power))
 
 
 def victory_cities_held(state: GameState, ruleset: Ruleset) -> dict[str, list[str]]:
@@ -55,7 +67,9 @@ def summary(state: GameState) -> dict[str, Any]:
             "income": income(state, ruleset, p.name),
             "victory_cities": len(cities[p.name]),
             "capital": p.capital,
-            "capital_held": p.capital is not None and state.owners.get(p.capital) == p.name,
+            "capital_held": board.holds_capital(p.name, state.owners),
+            "bonuses": [{"title": b.title, "amount": b.amount, "rule_id": b.rule_id}
+                        for b in income_bonuses(state, ruleset, p.name)],
             "techs": list(state.techs.get(p.name, ())),
             "advantages": declared_advantages(state, p.name),
         }
@@ -85,9 +99,7 @@ def summary(state: GameState) -> dict[str, Any]:
         "version": state.version,
         "winner": state.winner,
         "pending": state.pending,
-        "treaty": state.extra.get("treaty"),
-        "d_day": state.extra.get("d_day"),
-        "straight_bid": state.extra.get("straight_bid"),
+        **{key: state.extra.get(key) for key in ruleset.modify("summary_records", [])},
         "victory_cities": {"total": len(ruleset.victory_cities()), "by_side": sides},
         "nations": nations,
         "spaces": spaces,
