@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from aare.board.notation import format_units
 from aare.rules.bonuses import IncomeBonus
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.state.game_state import GameState
-from aare.state.unit_stacks import count_units
+from aare.state.unit_stacks import Stack, count_units
 
 
 def ruleset_of(state: GameState) -> Ruleset:
@@ -55,6 +56,25 @@ def declared_advantages(state: GameState, power: str) -> list[str]:
     return [str(e["id"]) for e in entries]
 
 
+def units_text(stacks: Sequence[Stack], ruleset: Ruleset) -> str:
+    """The units of a space as text: `2 infantry, 1 fighter`, or per owner in turn order when several own some
+    (`Germany: 1 armour; Italy: 2 infantry`)."""
+    board = ruleset.board
+    owners = sorted({s.owner for s in stacks}, key=lambda n: board.power(n).order)
+    if len(owners) == 1:
+        return format_units(count_units(stacks), ruleset.units)
+    return "; ".join(f"{o}: {format_units(count_units(stacks, o), ruleset.units)}" for o in owners)
+
+
+def units_by_owner(stacks: Sequence[Stack]) -> dict[str, dict[str, int]]:
+    """{owner: {unit: count}} of some stacks."""
+    found: dict[str, dict[str, int]] = {}
+    for stack in stacks:
+        mine = found.setdefault(stack.owner, {})
+        mine[stack.unit] = mine.get(stack.unit, 0) + stack.count
+    return found
+
+
 def summary(state: GameState) -> dict[str, Any]:
     """The machine-readable summary of a game (`aare show --json`)."""
     ruleset = ruleset_of(state)
@@ -78,15 +98,8 @@ def summary(state: GameState) -> dict[str, Any]:
     spaces: dict[str, Any] = {}
     for space in board.spaces.values():
         stacks = state.stacks(space.name)
-        entry: dict[str, Any] = {"owner": state.owners.get(space.name), "units": ""}
-        owners = sorted({s.owner for s in stacks}, key=lambda n: board.power(n).order)
-        if len(owners) == 1:
-            entry["units"] = format_units(count_units(stacks), ruleset.units)
-        elif owners:
-            entry["units"] = "; ".join(
-                f"{o}: {format_units(count_units(stacks, o), ruleset.units)}" for o in owners
-            )
-        spaces[space.name] = entry
+        spaces[space.name] = {"owner": state.owners.get(space.name), "units": units_text(stacks, ruleset),
+                              "by_owner": units_by_owner(stacks)}
     sides: dict[str, int] = {}
     for p in board.powers:
         sides[p.side] = sides.get(p.side, 0) + len(cities[p.name])
