@@ -46,6 +46,8 @@ HOOKS: dict[str, str] = {
     "(e.g. national advantages)",
     "stack_unit": "the unit type of a stack in movement, e.g. destroyers that carry infantry (UnitType), context: "
     "view, stack (cached per unit and owner)",
+    "concession": "the rule id under which a side may concede the game at any time, the other side winning (str); "
+    "None (the default): no concession",
     "summary_records": "keys of state.extra a game's summary (`aare show --json`) shows at its top level (list of "
     "str)",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
