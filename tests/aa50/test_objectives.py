@@ -81,7 +81,7 @@ def test_objective_paid_when_met_and_not_when_not(rules: str, oid: str) -> None:
     changes = collect(rules, power, owners=met, clear=clear)
     assert paid(changes, oid) == [value]
     title = next(o.title for o in objectives(load_ruleset(rules)) if o.id == oid)
-    assert f"national objective: {title}" in [e.reason for e in changes if e.rule_id == oid]
+    assert [e.reason for e in changes if e.rule_id == oid] == [f'income: national objective "{title}"']
     # one territory short of the number needed: not paid
     enemy = UK if power in AXIS else GER
     lost = [t for t in territories if t != capital][: len(territories) - need + 1]
@@ -160,9 +160,9 @@ def test_the_1941_us_collects_its_territories_then_each_objective_on_its_own() -
     changes = collect("aa50-1941", US)
     assert [(e.delta, e.reason, e.rule_id) for e in changes] == [
         (40, "income", "LHTR-ECON-income-sum"),
-        (5, "national objective: The Philippines", "AA50-NO-us-philippines"),
-        (5, "national objective: The continental United States", "AA50-NO-us-homeland"),
-        (5, "national objective: Three Pacific islands", "AA50-NO-us-pacific-islands"),
+        (5, 'income: national objective "The Philippines"', "AA50-NO-us-philippines"),
+        (5, 'income: national objective "The continental United States"', "AA50-NO-us-homeland"),
+        (5, 'income: national objective "Three Pacific islands"', "AA50-NO-us-pacific-islands"),
     ]
 
 
@@ -223,4 +223,4 @@ def test_objectives_listed_for_players_by_the_titles_hook_and_aare_show(tmp_path
         "AA50-NO-ger-western-europe", "AA50-NO-ger-eastern-front"]
     assert data["nations"][GER]["income"] == 37 + 10 and data["nations"][ITA]["bonuses"] == []
     text = " ".join(runner.invoke(cli, ["show", str(path)]).output.split())
-    assert "income bonuses of Germany if collected now: national objective: Hold the core of Europe +5" in text
+    assert 'bonuses Germany would collect now: national objective "Hold the core of Europe" +5' in text

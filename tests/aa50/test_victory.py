@@ -9,11 +9,12 @@ from aare.action_text import format_action, parse_action_text
 from aare.economy.summary import summary
 from aare.engine import Game
 from aare.errors import IllegalAction, MalformedInput
-from aare.events import GameEnded
+from aare.events import BankChanged, GameEnded
 from aare.game_file import check_play
 from aare.game_setup import new_game
 from aare.rules.ruleset import load_ruleset
 from aare.scenario import scenario
+from aare.selfplay import play_game
 
 GER, SOV, JPN, UK, ITA, US, CHN = (
     "Germany", "Soviet Union", "Japan", "United Kingdom", "Italy", "United States", "China")
@@ -166,3 +167,12 @@ def test_what_the_last_bidder_leaves_goes_to_its_treasury() -> None:
     while game.state.round == 0:
         game.apply({"type": "end_phase"})
     assert game.state.banks[ITA] == 10 + 5 and game.state.banks[JPN] == 31 and game.state.banks[GER] == 37
+
+
+@pytest.mark.rule("AA50-OPTIONS-bid", "AA50-NO-general")
+def test_bots_place_both_bids_and_play_on_without_a_fault() -> None:
+    result = play_game("aa50-1942", seed=4, rounds=1, options={"bid_axis": 7, "bid_allies": 12})
+    assert result.violations == [] and result.stuck == []
+    events = [e for entry in result.log.entries for e in entry.events]
+    assert any(isinstance(e, BankChanged) and e.reason.startswith("income: national objective") for e in events)
+    assert result.log.state.round >= 1 and "bid" in result.log.initial.extra

@@ -119,7 +119,7 @@ def _print_summary(data: dict[str, Any]) -> None:
             console.print(f"national advantages of {name}: {', '.join(n['advantages'])}", markup=False)
         if n.get("bonuses"):
             bonuses = ", ".join(f"{b['title']} +{b['amount']}" for b in n["bonuses"])
-            console.print(f"income bonuses of {name} if collected now: {bonuses}", markup=False)
+            console.print(f"bonuses {name} would collect now: {bonuses}", markup=False)
     board = Table(title="Units on the board")
     board.add_column("space")
     board.add_column("owner")

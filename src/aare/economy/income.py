@@ -15,10 +15,11 @@ TURN_FLAG = "turn:"
 
 def income_events(state: GameState, ruleset: Ruleset, power: str) -> list[Event]:
     """`power` adds its income (LHTR-ECON-income-sum; rule modules adjust it through the `income` hook), then
-    each named bonus on its own, with its title as the reason (the `income_bonuses` hook)."""
+    each named bonus on its own, its reason `income: <title>` (the `income_bonuses` hook)."""
     amount = territory_income(state, ruleset, power)
     events: list[Event] = [BankChanged(power, amount, "income", "LHTR-ECON-income-sum")] if amount > 0 else []
-    events += [BankChanged(power, b.amount, b.title, b.rule_id) for b in income_bonuses(state, ruleset, power)]
+    for bonus in income_bonuses(state, ruleset, power):
+        events.append(BankChanged(power, bonus.amount, f"income: {bonus.title}", bonus.rule_id))
     return events
 
 

@@ -138,7 +138,7 @@ def _income_bonuses(
 ) -> list[IncomeBonus]:
     """One bonus per objective met at collect income, titled for the log."""
     met = objectives_met(state, ruleset, power)
-    return [*found, *(IncomeBonus(o.value, f"national objective: {o.title}", o.id) for o in met)]
+    return [*found, *(IncomeBonus(o.value, f'national objective "{o.title}"', o.id) for o in met)]
 
 
 def _titles(found: Mapping[str, Any], ruleset: Any, **_: Any) -> dict[str, Any]:
