@@ -8,7 +8,7 @@
     declare ADVANTAGE      free ADVANTAGE: 1 infantry in A
     declare severe winter      lend 2 from POWER      convert 1 fighter of POWER in A
     move factory A -> B
-    bid 6      bid cash 3      treaty infantry in A      declare d-day
+    bid 6      bid cash 3      treaty infantry in A      declare d-day      concede
     airlift 1 infantry A -> SZ 10 -> B
     designate ADVANTAGE: 1 submarine in SZ 60      targets carrier, battleship, battleship
 
@@ -111,6 +111,8 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "move", "units": units, "path": path}
     if verb in ("buy", "purchase"):
         return {"type": "purchase", "units": rest}
+    if verb == "concede" and not rest:
+        return {"type": "concede"}
     if verb == "place":
         units, sep, space = rest.rpartition(" in ")
         if not sep:
@@ -188,7 +190,8 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
                 "space": ruleset.board.resolve(space.strip())}
     raise MalformedInput(
         f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
-        "retreat, press, submerge, declare, free, bid, treaty, lend, convert, coastal, designate, targets or end"
+        "retreat, press, submerge, declare, free, bid, treaty, lend, convert, coastal, designate, targets, concede or "
+        "end"
     )
 
 
@@ -236,6 +239,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"treaty infantry in {action['space']}"
     if kind == "declare_d_day":
         return "declare d-day"
+    if kind == "concede":
+        return "concede"
     if kind == "declare_advantage":
         return f"declare {action['advantage']}"
     if kind == "place_free":

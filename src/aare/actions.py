@@ -222,6 +222,13 @@ class Designate(_Action):
     space: str
 
 
+class Concede(_Action):
+    """The side of the power named (`power`) gives up the game: the other side wins. Any power may concede at any
+    time, where the ruleset has concession (the `concession` hook); it is never listed among the legal actions."""
+
+    type: Literal["concede"] = "concede"
+
+
 class DeclareTargets(_Action):
     """Answer a target declaration of a sea battle (Kaitens, Kamikazes): the enemy ships in order, primary
     first, e.g. ``"carrier, battleship, battleship"`` (``"<power>:destroyer"`` names the owner)."""
@@ -233,7 +240,7 @@ class DeclareTargets(_Action):
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
-    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets,
+    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Concede,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -241,7 +248,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets,
+    Designate, DeclareTargets, Concede,
 )
 
 

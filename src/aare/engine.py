@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aare.actions import EndPhase, parse_action
+from aare.actions import Concede, EndPhase, parse_action
 from aare.dice import DiceSource
 from aare.errors import AareError, IllegalAction
 from aare.events import (
@@ -90,6 +90,10 @@ class Game:
         """Apply one action (an action value or its JSON) for `power` (default: the action's `power`, else the
         power to act). Illegal or malformed: raises, nothing changes."""
         action = parse_action(action)
+        if isinstance(action, Concede):
+            ctx = self._concede(action, power)
+            self.log.append(action.model_copy(update={"power": ctx.acting}).to_json(), ctx.events)
+            return tuple(ctx.events)
         ctx = self._context(action, power, self.dice)
         # the action names its power as the board does, not by the alias it was sent with, before the rules see
         # it: what they record of it (a battle's answers) must be what a replay of the log records
@@ -107,6 +111,9 @@ class Game:
         """Whether `apply` would accept `action` (a malformed one or one naming unknown things is not legal)."""
         try:
             parsed = parse_action(action)
+            if isinstance(parsed, Concede):
+                self._concede(parsed, power)
+                return True
             self._run(self._context(parsed, power, _DryDice()), parsed)
         except AareError:
             return False
@@ -174,6 +181,30 @@ class Game:
         return Acting(self.log, self.dice, power)
 
     # -- judging an action -------------------------------------------------------------------------------
+
+    def _concede(self, action: Concede, power: str | None) -> TurnContext:
+        """The named power's side concedes: the other side wins, whoever is to act (the `concession` hook names
+        the rule; without it the game ends only by its victory conditions)."""
+        state, ruleset = self.log.state, self.ruleset
+        if state.winner is not None:
+            raise IllegalAction(f"the game is over: {state.winner} won", "LHTR-VICTORY-check-end-of-round")
+        rule = ruleset.modify("concession", None)
+        if rule is None:
+            raise IllegalAction(f"{ruleset.title} has no concession: the game ends by victory cities",
+                                "LHTR-VICTORY-check-end-of-round")
+        named = power or action.power or next(iter(self.to_act()), None)
+        if named is None:
+            raise IllegalAction("name the power whose side concedes", str(rule))
+        board = ruleset.board
+        named = board.resolve_power(named)
+        side = board.side_of(named)
+        others = sorted({p.side for p in board.powers} - {side})
+        if len(others) != 1:
+            raise IllegalAction(f"a concession needs exactly one other side, not {len(others)}", str(rule))
+        ctx = TurnContext(state, ruleset, None)
+        ctx.acting = named
+        ctx.emit(GameEnded(others[0], f"the {side} conceded ({named})", str(rule)))
+        return ctx
 
     def _context(self, action: Any, power: str | None, dice: Any) -> TurnContext:
         """The context `action` is judged in: for a team turn, focused on the member whose play it is."""

@@ -105,7 +105,7 @@ def check_step(
                 expected[b.owner, b.unit] -= b.count
                 expected[a.owner, a.unit] += a.count
         elif isinstance(e, BankChanged):
-            if e.reason not in BANK_REASONS or not e.rule_id:
+            if e.reason.partition(": ")[0] not in BANK_REASONS or not e.rule_id:  # "income: <bonus>" names one
                 why = f"{e.power} {e.delta:+d} {e.reason!r} [{e.rule_id}]"
                 problems.append(f"IPCs changed for an unknown reason: {why}")
             if e.reason == "purchase":

@@ -11,14 +11,17 @@ from rich.console import Console
 from rich.table import Table
 
 from aare.action_text import format_decision
+from aare.economy.summary import units_by_owner
 from aare.errors import UnknownName
 from aare.game_file import load_game
 from aare.game_log import save_log
 from aare.game_setup import new_game
+from aare.movement.flags import cargo
 from aare.player_view import HIDDEN, summary_view
 from aare.rules.options import parse_option_args
 from aare.rules.ruleset import available_rulesets, load_ruleset, load_spec
 from aare.state.game_state import GameState
+from aare.state.unit_stacks import Stack
 
 AS_POWER = click.option(
     "--as", "as_powers", multiple=True, metavar="POWER",
@@ -68,6 +71,8 @@ def show(game: Path, as_powers: tuple[str, ...], as_json: bool) -> None:
     cities, and the board."""
     state = load_game(game).state
     data = summary_view(state, viewer_of(state, as_powers))
+    for space, carried in aboard(state).items():
+        data["spaces"][space]["aboard"] = carried
     data["dice"] = {"predictable": state.dice.predictable}
     if state.dice.predictable and state.winner is None and not as_json:  # --json: "dice": {"predictable": true}
         click.echo(f"warning: {game.name} has seeded dice: whoever holds the file can foresee every roll "
@@ -76,6 +81,16 @@ def show(game: Path, as_powers: tuple[str, ...], as_json: bool) -> None:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     _print_summary(data)
+
+
+def aboard(state: GameState) -> dict[str, dict[str, dict[str, int]]]:
+    """Space -> {owner: {unit: count}} of the units carried by the transports there (spaces with cargo only)."""
+    found = {}
+    for space, stacks in sorted(state.units.items()):
+        carried = [Stack(owner, unit, s.count) for s in stacks for owner, unit in cargo(s)]
+        if carried:
+            found[space] = units_by_owner(carried)
+    return found
 
 
 def _print_summary(data: dict[str, Any]) -> None:
@@ -93,7 +108,7 @@ def _print_summary(data: dict[str, Any]) -> None:
     for col in ("nation", "side", "bank", "income", "victory cities", "capital", "techs"):
         nations.add_column(col, justify="right" if col in ("bank", "income", "victory cities") else "left")
     for name, n in data["nations"].items():
-        capital = n["capital"] if n["capital_held"] else f"{n['capital']} (lost)"
+        capital = "none" if n["capital"] is None else n["capital"] if n["capital_held"] else f"{n['capital']} (lost)"
         nations.add_row(
             name, n["side"], str(n["bank"]), str(n["income"]), str(n["victory_cities"]), capital,
             ", ".join(n["techs"]) or "-",
@@ -102,13 +117,19 @@ def _print_summary(data: dict[str, Any]) -> None:
     for name, n in data["nations"].items():
         if n.get("advantages"):
             console.print(f"national advantages of {name}: {', '.join(n['advantages'])}", markup=False)
+        if n.get("bonuses"):
+            bonuses = ", ".join(f"{b['title']} +{b['amount']}" for b in n["bonuses"])
+            console.print(f"bonuses {name} would collect now: {bonuses}", markup=False)
     board = Table(title="Units on the board")
     board.add_column("space")
     board.add_column("owner")
     board.add_column("units")
     for name, space in data["spaces"].items():
         if space["units"]:
-            board.add_row(name, space["owner"] or "", space["units"])
+            carried = "; ".join(f"{owner}: " + ", ".join(f"{n} {unit}" for unit, n in units.items())
+                                for owner, units in space.get("aboard", {}).items())
+            aboard_ = f" (aboard: {carried})" if carried else ""
+            board.add_row(name, space["owner"] or "", space["units"] + aboard_)
     console.print(board)
     if data["pending"]:
         console.print(f"waiting for: {format_decision(data['pending'])}", markup=False)

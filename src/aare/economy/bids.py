@@ -46,9 +46,10 @@ def bid_funds(ruleset: Ruleset, state: GameState | None = None) -> dict[str, int
 
 
 def bidders(ruleset: Ruleset, state: GameState | None = None) -> list[str]:
-    """The powers that place bid units, in turn order."""
+    """The powers that place bid units, in turn order; a power played by another power's player (`played_by`)
+    takes no part: it has no treasury of its own to keep what is left."""
     granted = bid_funds(ruleset, state)
-    return [p.name for p in ruleset.board.powers if granted.get(p.side, 0) > 0]
+    return [p.name for p in ruleset.board.powers if granted.get(p.side, 0) > 0 and not p.played_by]
 
 
 def last_of_side(ruleset: Ruleset, power: str, state: GameState | None = None) -> bool:

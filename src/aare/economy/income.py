@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from aare.economy.summary import income
+from aare.economy.summary import income_bonuses, territory_income
 from aare.events import BankChanged, Event, UnitsChanged
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -14,9 +14,13 @@ TURN_FLAG = "turn:"
 
 
 def income_events(state: GameState, ruleset: Ruleset, power: str) -> list[Event]:
-    """`power` adds its income (LHTR-ECON-income-sum; rule modules adjust it through the `income` hook)."""
-    amount = income(state, ruleset, power)
-    return [BankChanged(power, amount, "income", "LHTR-ECON-income-sum")] if amount > 0 else []
+    """`power` adds its income (LHTR-ECON-income-sum; rule modules adjust it through the `income` hook), then
+    each named bonus on its own, its reason `income: <title>` (the `income_bonuses` hook)."""
+    amount = territory_income(state, ruleset, power)
+    events: list[Event] = [BankChanged(power, amount, "income", "LHTR-ECON-income-sum")] if amount > 0 else []
+    for bonus in income_bonuses(state, ruleset, power):
+        events.append(BankChanged(power, bonus.amount, f"income: {bonus.title}", bonus.rule_id))
+    return events
 
 
 def end_of_turn_events(state: GameState, ruleset: Ruleset) -> list[Event]:

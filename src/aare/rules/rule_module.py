@@ -21,6 +21,8 @@ HOOKS: dict[str, str] = {
     "member_records": "keys of state.extra that each member of a team turn keeps for itself (set of str)",
     "phase_actions": "PhaseExtension objects adding actions to a phase, context: phase, state",
     "income": "a power's income at collect-income, context: power, state",
+    "income_bonuses": "named additions to a power's income at collect-income, each logged with its title (list of "
+    "aare.rules.bonuses.IncomeBonus), context: power, state",
     "technologies": "the technologies a power may research (ids)",
     "victory": "the winning side after a round, or None, context: state",
     "victory_thresholds": "victory cities each side must hold at the end of a round to win ({side: n})",
@@ -44,6 +46,10 @@ HOOKS: dict[str, str] = {
     "(e.g. national advantages)",
     "stack_unit": "the unit type of a stack in movement, e.g. destroyers that carry infantry (UnitType), context: "
     "view, stack (cached per unit and owner)",
+    "concession": "the rule id under which a side may concede the game at any time, the other side winning (str); "
+    "None (the default): no concession",
+    "summary_records": "keys of state.extra a game's summary (`aare show --json`) shows at its top level (list of "
+    "str)",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }

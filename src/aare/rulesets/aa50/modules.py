@@ -3,8 +3,11 @@ levels, income, technologies and combat switches. Further AA50 rules live in the
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from aare.economy.bids import BID, bid_funds, bidders
+from aare.phases.setup_bid import PHASE as BID_PHASE
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec, Turn, TurnOrder
@@ -72,6 +75,26 @@ def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
     return value
 
 
+def _concession(rule: str | None, **_: Any) -> str | None:
+    """A side may concede at any time; the other side wins (AA50-VICTORY-concession)."""
+    return rule or "AA50-VICTORY-concession"
+
+
+def _bid_funds(funds: dict[str, int], ruleset: Any, **_: Any) -> dict[str, int]:
+    """Each side's bid: the options `bid_axis` and `bid_allies` (AA50-OPTIONS-bid)."""
+    chosen = {"Axis": int(ruleset.options.get("bid_axis", 0)), "Allies": int(ruleset.options.get("bid_allies", 0))}
+    return {**funds, **{side: n for side, n in chosen.items() if n > 0}}
+
+
+def _bid_start(state: Any, ruleset: Any, **_: Any) -> Any:
+    """With a bid, play starts in the bid placement of round 0 with the first bidder in turn order
+    (AA50-OPTIONS-bid); `extra["bid"]` holds each side's unspent bid."""
+    order = bidders(ruleset)
+    if not order:
+        return state
+    return replace(state, round=0, nation=order[0], phase=BID_PHASE, extra={**state.extra, BID: bid_funds(ruleset)})
+
+
 def _technologies(techs: tuple[str, ...], ruleset: Any, **_: Any) -> tuple[str, ...]:
     """The twelve technologies of the two breakthrough charts (AA50-RESEARCH-chart-1, -chart-2)."""
     return (*techs, *(t for t in (*CHART_1, *CHART_2) if t not in techs))
@@ -92,6 +115,8 @@ AA50 = register_module(
             "AA50-CHINA-no-ipcs",
             "AA50-RESEARCH-chart-1",
             "AA50-RESEARCH-chart-2",
+            "AA50-VICTORY-concession",
+            "AA50-OPTIONS-bid",
         ),
         hooks={
             "phase_table": _phase_table,
@@ -100,6 +125,9 @@ AA50 = register_module(
             "victory_thresholds": _victory_thresholds,
             "income": _income,
             "technologies": _technologies,
+            "concession": _concession,
+            "bid_funds": _bid_funds,
+            "initial_state": _bid_start,
         },
         options=(
             OptionSpec(
@@ -117,6 +145,25 @@ AA50 = register_module(
                 default=True,
                 help="whether powers may buy research tokens (off: the research phase is skipped)",
                 rule_id="AA50-OPTIONS-research",
+            ),
+            *(
+                OptionSpec(
+                    key=f"bid_{side.lower()}",
+                    type=int,
+                    default=0,
+                    minimum=0,
+                    help=f"IPCs the {side} powers spend on extra units placed before round 1, each in turn order "
+                    "(China takes no part)",
+                    rule_id="AA50-OPTIONS-bid",
+                )
+                for side in ("Axis", "Allies")
+            ),
+            OptionSpec(
+                key="bid_needs_own_unit",
+                type=bool,
+                default=False,
+                help="club rule: bid units only go where the power already has a unit",
+                rule_id="AA50-OPTIONS-bid",
             ),
         ),
     )

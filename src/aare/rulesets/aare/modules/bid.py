@@ -87,6 +87,11 @@ def _phase_actions(found: list[Any], ruleset: Any, phase: str, state: Any, **_: 
     return found
 
 
+def _summary_records(keys: list[str], **_: Any) -> list[str]:
+    """The straight bid record is shown in a game's summary."""
+    return [*keys, KEY]
+
+
 AARE_BID = register_module(
     RuleModule(
         id="aare_bid",
@@ -100,7 +105,7 @@ AARE_BID = register_module(
             "AARE-BID-placement-restriction",
         ),
         hooks={"initial_state": _start, "bid_funds": _bid_funds, "phase_actions": _phase_actions,
-               "hidden_fields": _sealed_bids},
+               "hidden_fields": _sealed_bids, "summary_records": _summary_records},
         requires=("lhtr",),
         replaces_options=("bid_axis", "bid_allies"),
         options=(

@@ -298,6 +298,11 @@ def _battle_decider(power: str, state: Any, site: Any, side: str, ruleset: Any, 
     return deciding_power(state, ruleset, site, "defender")
 
 
+def _summary_records(keys: list[str], **_: Any) -> list[str]:
+    """The D-Day record is shown in a game's summary."""
+    return [*keys, KEY]
+
+
 AARE_D_DAY = register_module(
     RuleModule(
         id="aare_d_day",
@@ -332,6 +337,7 @@ AARE_D_DAY = register_module(
             "battle_inputs": _battle_inputs,
             "combat_rules": _combat_rules,
             "battle_decider": _battle_decider,
+            "summary_records": _summary_records,
         },
         requires=("lhtr",),
         options=(

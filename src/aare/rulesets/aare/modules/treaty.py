@@ -171,6 +171,11 @@ def _phase_actions(found: list[Any], ruleset: Any, state: Any, **_: Any) -> list
     return found
 
 
+def _summary_records(keys: list[str], **_: Any) -> list[str]:
+    """The treaty record is shown in a game's summary."""
+    return [*keys, KEY]
+
+
 AARE_TREATY = register_module(
     RuleModule(
         id="aare_treaty",
@@ -194,7 +199,7 @@ AARE_TREATY = register_module(
             "AARE-NAT-unlisted-actions-allowed",
             "AARE-NAT-ends-permanently",
         ),
-        hooks={"initial_state": _initial, "phase_actions": _phase_actions},
+        hooks={"initial_state": _initial, "phase_actions": _phase_actions, "summary_records": _summary_records},
         requires=("lhtr",),
         options=(
             OptionSpec(
