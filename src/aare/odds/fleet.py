@@ -688,6 +688,8 @@ def applies(battle: Battle, policy: Policy) -> bool:
             return False
         if unit.has("cannot_hit_air") and not unit.has("first_strike"):
             return False  # a unit that is not a submarine but cannot hit aircraft: not modelled
+        if setup.rules.lone_defenceless_removed and s.defenceless(battle, key):
+            return False  # defenceless units left alone are removed without rolls: not modelled
     return True
 
 

@@ -24,7 +24,7 @@ from aare.combat.casualties import order_rank
 from aare.combat.policy import Policy
 from aare.combat.sequences import LHTR_SEQUENCES
 from aare.combat.setup import Battle
-from aare.combat.values import base_value, dice_per_unit
+from aare.combat.values import base_value, dice_per_unit, supports
 from aare.odds.report import Units
 
 Array = np.ndarray
@@ -124,7 +124,7 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
 def _slot_runs(battle: Battle, side: Side, policy: Policy) -> list[tuple[UnitKey, bool, int]]:
     """Runs of equal slots (unit, is last hit of that unit, slot count), in the order hits are taken."""
     cat = battle.setup.catalogue
-    rank = order_rank(cat, side, policy.order(side))
+    rank = order_rank(cat, side, policy.order(side), battle.setup.rules.last_casualty_tags)
     absorb: list[tuple[object, int, UnitKey, int]] = []
     last: list[tuple[object, int, UnitKey, int]] = []
     for i, (key, n) in enumerate(battle.state.units(side)):
@@ -210,8 +210,7 @@ def _side(battle: Battle, side: Side, policy: Policy) -> SideLadder:
     support = np.zeros(total + 1, dtype=np.int64)
     if side == "attacker" and land_kind:
         for k in kinds:
-            if cat[k.type].has("artillery"):
-                support = support + alive[:, col[k]]
+            support = support + alive[:, col[k]] * supports(probe, side, k)
     for k in kinds:
         unit = cat[k.type]
         value = base_value(probe, side, k)
