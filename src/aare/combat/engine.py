@@ -58,7 +58,7 @@ from aare.combat.events import (
 from aare.combat.rules import CombatRules
 from aare.combat.sequences import Sequence, lhtr_sequence
 from aare.combat.setup import Battle, BattleSetup
-from aare.combat.steps import can_hit, combat_units, end_check, finish
+from aare.combat.steps import can_hit, combat_units, end_check, finish, remove_lone_defenceless
 from aare.dice import DiceSource
 from aare.errors import IllegalAction, MalformedInput
 
@@ -264,6 +264,13 @@ def run(
             if stop_at_cycle_start:
                 return battle, events
             continue
+        if st.cursor == 0 and battle.setup.rules.lone_defenceless_removed:
+            st2, removed = remove_lone_defenceless(battle)
+            if removed:
+                st3, more = end_check(battle.with_state(st2))
+                battle = battle.with_state(st3)
+                events += removed + more
+                continue
         if st.cursor == 0 and stalemate(battle):
             st2, more = finish(battle, "stalemate")
             return battle.with_state(st2), events + more

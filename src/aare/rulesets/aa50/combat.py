@@ -68,6 +68,12 @@ def _combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
     return seq.insert_before(first, ATTACKER_SUBMERGE_FIRST).insert_before(first, DEFENDER_SUBMERGE_FIRST)
 
 
+def _flyover_aa(found: dict[str, str], **_: Any) -> dict[str, str]:
+    """AA guns fire only at aircraft attacking their own territory, never at aircraft flying over
+    (AA50-AA-only-own-territory)."""
+    return {}
+
+
 AA50_COMBAT = register_module(
     RuleModule(
         id="aa50_combat",
@@ -86,8 +92,9 @@ AA50_COMBAT = register_module(
             "AA50-RESEARCH-super-submarines",
             "AA50-RESEARCH-radar",
             "AA50-RESEARCH-advanced-artillery",
+            "AA50-AA-only-own-territory",
         ),
-        hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence},
+        hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "flyover_aa": _flyover_aa},
         options=(HEAVY_BEST_OF,),
     )
 )
