@@ -113,11 +113,15 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     if setup.conditional_values:
         return False
     rules = setup.rules
-    if rules.destroyer_moves_sub_fire_to_main_step or policy.attacker_submerge or policy.defender_submerge:
+    sea = battle.state.kind == "sea"
+    if (sea and rules.destroyer_moves_sub_fire_to_main_step) or policy.attacker_submerge or policy.defender_submerge:
         return False
     if battle.state.kind == "amphibious" and policy.retreats:
         return False
-    subs = any(setup.unit(k).has("first_strike") for k, _ in battle.state.attacker + battle.state.defender)
+    units = battle.state.attacker + battle.state.defender
+    if rules.lone_defenceless_removed and any(s.defenceless(battle, k) for k, _ in units):
+        return False  # defenceless units left alone are removed without rolls: not modelled
+    subs = any(setup.unit(k).has("first_strike") for k, _ in units)
     return not (subs and not rules.air_hits_subs_without_destroyer)
 
 
