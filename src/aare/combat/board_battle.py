@@ -56,6 +56,19 @@ def bombarding(state: GameState, site: BattleSite, fought: Iterable[str]) -> tup
     return tuple((z, s) for z, s in site.bombard if z not in done and not flags.has(s, BOMBARDED))
 
 
+def _strongest(
+    ships: tuple[tuple[str, Stack], ...], units: UnitCatalogue, room: int
+) -> tuple[tuple[str, Stack], ...]:
+    """At most `room` of the bombarding ships, the strongest first (`CombatRules.bombard_per_landing_unit`)."""
+    out = []
+    for zone, ship in sorted(ships, key=lambda zs: -units[zs[1].unit].attack):
+        take = min(ship.count, room)
+        room -= take
+        if take:
+            out.append((zone, ship.with_count(take)))
+    return tuple(out)
+
+
 def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = ()) -> Battle:
     """The engine battle for `site` as the map stands."""
     units = ruleset.units
@@ -70,6 +83,9 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
         dry = [s for s in site.attackers if units[s.unit].domain == "land" and not flags.value(s, flags.AMPHIBIOUS)]
         overland = {k: n for k, n in _keys(dry)}
     ships = bombarding(state, site, fought) if site.kind == "amphibious" else ()
+    if ships and rules.bombard_per_landing_unit:
+        ships = _strongest(ships, units, rules.bombard_per_landing_unit * sum(
+            s.count for s in site.attackers if units[s.unit].domain == "land" and flags.value(s, flags.AMPHIBIOUS)))
     owner_techs = {owner: frozenset(state.techs.get(owner, ())) for owner in site.defenders}
     extra: dict[str, object] = {}
     if site.kind == "bombing":

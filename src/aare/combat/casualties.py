@@ -83,19 +83,30 @@ def assignable(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBa
     return len(chosen)
 
 
-def default_rank(catalogue: UnitCatalogue, side: str) -> dict[str, tuple[float, ...]]:
-    """Cheapest first; among equal costs the weaker unit first, then catalogue order."""
+def default_rank(catalogue: UnitCatalogue, side: str, last: Sequence[str] = ()) -> dict[str, tuple[float, ...]]:
+    """Cheapest first; among equal costs the weaker unit first, then catalogue order. Units with a tag in
+    `last` come after all others (`CombatRules.last_casualty_tags`)."""
     role = "attack" if side == "attacker" else "defense"
-    return {u.id: (u.cost, getattr(u, role), catalogue.order(u.id)) for u in catalogue}
+    return {u.id: (_is_last(catalogue, u.id, last), u.cost, getattr(u, role), catalogue.order(u.id)) for u in catalogue}
 
 
-def order_rank(catalogue: UnitCatalogue, side: str, order: Sequence[str] | None) -> dict[str, tuple[float, ...]]:
-    """Rank of each unit type for losses: an explicit order (unlisted types after it, cheapest first)."""
-    base = default_rank(catalogue, side)
+def _is_last(catalogue: UnitCatalogue, unit: str, last: Sequence[str]) -> int:
+    return int(any(catalogue[unit].has(tag) for tag in last))
+
+
+def order_rank(
+    catalogue: UnitCatalogue, side: str, order: Sequence[str] | None, last: Sequence[str] = ()
+) -> dict[str, tuple[float, ...]]:
+    """Rank of each unit type for losses: an explicit order (unlisted types after it, cheapest first); units
+    with a tag in `last` after every other unit whatever the order."""
+    base = default_rank(catalogue, side, last)
     if not order:
         return base
     listed = [catalogue.resolve(name) for name in order]
-    return {uid: ((listed.index(uid),) if uid in listed else (len(listed), *base[uid])) for uid in base}
+    return {
+        uid: (base[uid][0], listed.index(uid)) if uid in listed else (base[uid][0], len(listed), *base[uid][1:])
+        for uid in base
+    }
 
 
 def choose_by_order(
@@ -164,6 +175,26 @@ def check_choice(
         targets = "; ".join(f"{b.count} hit(s) on {b.target.describe()}" for b in batches)
         return f"the chosen units cannot take these hits ({targets})"
     return None
+
+
+def check_last(
+    catalogue: UnitCatalogue,
+    stacks: Stacks,
+    batches: Sequence[HitBatch],
+    choice: Sequence[tuple[UnitKey, int]],
+    required: int,
+    last: Sequence[str],
+) -> str | None:
+    """Why a legal `choice` breaks the rule that units tagged in `last` are chosen only after every other unit
+    the hits may reach, or None."""
+    if not last:
+        return None
+    others = tuple((k, n) for k, n in stacks if not _is_last(catalogue, k.type, last))
+    on_others = sum(hits for key, hits in choice if not _is_last(catalogue, key.type, last))
+    if on_others >= min(required, assignable(catalogue, others, batches)):
+        return None
+    names = sorted({catalogue[k.type].display_plural for k, _ in choice if _is_last(catalogue, k.type, last)})
+    return f"{', '.join(names)} may be chosen only after every other unit that can take these hits"
 
 
 def is_forced(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch], required: int) -> bool:

@@ -34,9 +34,9 @@ class PressOrRetreat:
 class ChooseSubmerge:
     """`side` may submerge up to `available` submarines.
 
-    `stage` says when: "end of cycle" (LHTR) or "after opening fire" (AARe undetected subs). Subs with a
-    flag in `exclude_flags` cannot be chosen; with `mark_stayers`, the subs that could go and stay get that
-    flag (AARe: an undetected sub that stays becomes detected).
+    `stage` says when: "end of cycle" (LHTR), "after opening fire" (AARe undetected subs) or "start of battle"
+    (before any fire). Subs with a flag in `exclude_flags` cannot be chosen; with `mark_stayers`, the subs that
+    could go and stay get that flag (AARe: an undetected sub that stays becomes detected).
     """
 
     side: Side

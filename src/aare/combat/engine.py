@@ -58,8 +58,7 @@ from aare.combat.events import (
 from aare.combat.rules import CombatRules
 from aare.combat.sequences import Sequence, lhtr_sequence
 from aare.combat.setup import Battle, BattleSetup
-from aare.combat.steps import combat_units, end_check, finish
-from aare.combat.values import main_fire_groups, present, sub_fire_groups
+from aare.combat.steps import can_hit, combat_units, end_check, finish, remove_lone_defenceless
 from aare.dice import DiceSource
 from aare.errors import IllegalAction, MalformedInput
 
@@ -195,6 +194,11 @@ def start_battle(
             left[key] = left.get(key, 0) - keep
             flagged += [(key, keep), (key.with_flag("amphibious"), n - keep)]
         a = make_stacks(flagged)
+        limit = combat_rules.bombard_per_landing_unit
+        landing = sum(n for k, n in a if k.has("amphibious"))
+        if limit and sum(n for _, n in ships) > limit * landing:
+            raise IllegalAction(f"{sum(n for _, n in ships)} ships cannot bombard for {landing} land unit(s) "
+                                "landing from the sea", combat_rules.bombard_limit_rule)
     setup = BattleSetup(
         kind=kind,
         catalogue=catalogue,
@@ -229,20 +233,11 @@ def _extra_hits(setup: BattleSetup, side: Side, stacks: Stacks) -> Stacks:
 # ---------------------------------------------------------------- running steps
 
 
-def _can_hit(battle: Battle, side: Side) -> bool:
-    groups = main_fire_groups(battle, side)
-    if battle.state.kind == "sea":
-        groups += sub_fire_groups(battle, side)
-    enemy = [k for k, _ in present(battle, other(side))]
-    cat = battle.setup.catalogue
-    return any(g.hit_on > 0 and any(cas.eligible(cat, k, g.target) for k in enemy) for g in groups)
-
-
 def stalemate(battle: Battle) -> bool:
     """Neither side can hurt the other any more (e.g. only submarines against only aircraft)."""
     if not (combat_units(battle, "attacker") and combat_units(battle, "defender")):
         return False
-    return not _can_hit(battle, "attacker") and not _can_hit(battle, "defender")
+    return not can_hit(battle, "attacker") and not can_hit(battle, "defender")
 
 
 def run(
@@ -269,6 +264,13 @@ def run(
             if stop_at_cycle_start:
                 return battle, events
             continue
+        if st.cursor == 0 and battle.setup.rules.lone_defenceless_removed:
+            st2, removed = remove_lone_defenceless(battle)
+            if removed:
+                st3, more = end_check(battle.with_state(st2))
+                battle = battle.with_state(st3)
+                events += removed + more
+                continue
         if st.cursor == 0 and stalemate(battle):
             st2, more = finish(battle, "stalemate")
             return battle.with_state(st2), events + more
@@ -358,7 +360,8 @@ def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
     if required == 0:
         return battle, []
     if cas.is_forced(cat, stacks, group, required):
-        choice = cas.choose_by_order(cat, stacks, group, cas.default_rank(cat, first.side))
+        rank = cas.default_rank(cat, first.side, battle.setup.rules.last_casualty_tags)
+        choice = cas.choose_by_order(cat, stacks, group, rank)
         return apply_casualties(battle, first.side, choice, first.removal)
     decision = ChooseCasualties(first.side, group, required)
     return battle.with_state(battle.state.evolve(pending=decision)), []
@@ -446,6 +449,11 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         if why is not None:
             rule = "LHTR-COMBAT-hit-eligibility" if "cannot" in why else decision.rule
             raise IllegalAction(why, rule)
+        rules = battle.setup.rules
+        why = cas.check_last(battle.setup.catalogue, st.units(decision.side), decision.batches, answer.hits,
+                             decision.required, rules.last_casualty_tags)
+        if why is not None:
+            raise IllegalAction(why, rules.last_casualty_rule)
         return apply_casualties(cleared, decision.side, answer.hits, decision.batches[0].removal)
     if isinstance(decision, PressOrRetreat):
         if isinstance(answer, Press):

@@ -19,7 +19,7 @@ from aare.combat.decisions import (
     Targets,
 )
 from aare.combat.setup import Battle
-from aare.combat.steps import combat_units
+from aare.combat.steps import START_OF_BATTLE, combat_units
 from aare.combat.values import present
 
 
@@ -32,7 +32,8 @@ class Policy:
     after `retreat_after` cycles; when down to `retreat_at_units` units or fewer; when only aircraft remain
     (`retreat_when_only_air`); when its chance to win by pressing on is under `retreat_below` (the exact
     calculator's solvers find that chance backwards; a step-engine policy cannot). Submarines submerge when
-    the side's flag is set; `*_submerge_undetected` answers the submerge offered right after opening fire
+    the side's flag is set (never before the battle's first fire: such a sub is left out of the battle);
+    `*_submerge_undetected` answers the submerge offered right after opening fire
     (AARe undetected subs). `targets`: the unit types a side's suicide attacks aim at, in order (AARe Kaitens
     and Kamikazes); by default the dearest enemy units, a two-hit unit named twice.
     """
@@ -78,7 +79,7 @@ class Policy:
     def __call__(self, battle: Battle, decision: object) -> Answer:
         if isinstance(decision, ChooseCasualties):
             cat = battle.setup.catalogue
-            rank = cas.order_rank(cat, decision.side, self.order(decision.side))
+            rank = cas.order_rank(cat, decision.side, self.order(decision.side), battle.setup.rules.last_casualty_tags)
             stacks = battle.state.units(decision.side)
             return Casualties(cas.choose_by_order(cat, stacks, decision.batches, rank))
         if isinstance(decision, PressOrRetreat):
@@ -88,7 +89,9 @@ class Policy:
                 return Retreat(decision.destinations[0] if decision.destinations else None)
             return Retreat(air_only=True)
         if isinstance(decision, ChooseSubmerge):
-            if decision.stage == "after opening fire":
+            if decision.stage == START_OF_BATTLE:
+                wanted = False  # a sub that leaves before any fire is not in the battle calculated
+            elif decision.stage == "after opening fire":
                 wanted = (
                     self.attacker_submerge_undetected
                     if decision.side == "attacker"

@@ -27,7 +27,9 @@ class TechBonus:
 
     tech: str
     tag: str
-    role: str  # "attack", "defense", "hits" or "aa" (a defending unit's AA fire: guns, Combined Arms battleships)
+    # "attack", "defense", "hits", "aa" (a defending unit's AA fire: guns, Combined Arms battleships) or "support"
+    # (how many more units tagged ``artillery_supported`` each attacking unit with the tag supports)
+    role: str
     delta: int
     rule: str = ""
     cycles: int | None = None
@@ -117,3 +119,17 @@ class CombatRules:
     sub_detection: SubDetection | None = None
     # AA fire is rolled per attacking power when several attack together (AARE-DDAY-aa-per-nation)
     aa_per_owner: bool = False
+    # Units with one of these tags are chosen as casualties only after every other unit of their side that the
+    # hits may reach (e.g. defenceless transports); a choice that breaks it is refused under `last_casualty_rule`.
+    last_casualty_tags: tuple[str, ...] = ()
+    last_casualty_rule: str = "LHTR-COMBAT-owner-chooses-casualties"
+    # Units with no attack and no defence value left alone against enemy units able to hit them are removed
+    # without rolls; otherwise (LHTR) they stay and are shot at.
+    lone_defenceless_removed: bool = False
+    # LHTR-NAVALCOMBAT-defender-subs-submerge: defending subs may not submerge at the end of a cycle in which an
+    # attacking destroyer was lost (False: only the destroyers present count)
+    submerge_blocked_by_destroyer_lost: bool = True
+    # No more ships bombard an amphibious assault than land units land from the sea in it; a battle declared
+    # with more is refused under `bombard_limit_rule`. 0: no limit.
+    bombard_per_landing_unit: int = 0
+    bombard_limit_rule: str = "LHTR-BOMBARD-who-and-when"

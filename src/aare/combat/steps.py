@@ -27,6 +27,7 @@ from aare.combat.setup import Battle
 from aare.combat.values import base_value, has_tag, main_fire_groups, present, sub_fire_groups
 
 StepResult = tuple[BattleState, list[Event]]
+START_OF_BATTLE = "start of battle"  # a `ChooseSubmerge` stage: before the first fire of the battle
 
 
 def _always(_battle: Battle) -> bool:
@@ -114,17 +115,63 @@ def finish(battle: Battle, result: str) -> StepResult:
     ]
 
 
+def can_hit(battle: Battle, side: Side) -> bool:
+    """Whether some die `side` would roll now could hit a present enemy unit."""
+    from aare.combat.casualties import eligible
+
+    groups = main_fire_groups(battle, side)
+    if battle.state.kind == "sea":
+        groups += sub_fire_groups(battle, side)
+    enemy = [k for k, _ in present(battle, other(side))]
+    cat = battle.setup.catalogue
+    return any(g.hit_on > 0 and any(eligible(cat, k, g.target) for k in enemy) for g in groups)
+
+
+def defenceless(battle: Battle, key: UnitKey) -> bool:
+    """A unit that can be a casualty but has neither attack nor defence value (e.g. a transport at 0/0)."""
+    unit = battle.setup.unit(key)
+    return not unit.has("not_casualty") and unit.attack <= 0 and unit.defense <= 0
+
+
+def remove_lone_defenceless(battle: Battle) -> StepResult:
+    """`CombatRules.lone_defenceless_removed`: a side left with only defenceless units, facing enemy units able
+    to hit them, loses them without rolls."""
+    from aare.combat.events import UnitsRemoved
+
+    st = battle.state
+    for side in SIDES:
+        mine = [(k, n) for k, n in present(battle, side) if not battle.setup.unit(k).has("not_casualty")]
+        if not mine or not all(defenceless(battle, k) and not k.marked for k, _ in mine):
+            continue
+        if not combat_units(battle, other(side)) or not can_hit(battle, other(side)):
+            continue
+        gone: dict[str, int] = {}
+        for key, n in mine:
+            gone[key.type] = gone.get(key.type, 0) + n
+        kept = [(k, n) for k, n in st.units(side) if (k, n) not in mine]
+        st = st.with_units(side, make_stacks(kept))
+        return st, [UnitsRemoved(side, gone, "defenceless units removed")]
+    return st, []
+
+
 def end_check(battle: Battle) -> StepResult:
-    """LHTR-COMBAT-end-conditions: the battle ends when a side has no units left on the board."""
+    """LHTR-COMBAT-end-conditions: the battle ends when a side has no units left on the board (after a side
+    left with only defenceless units is removed, where the rules say so)."""
+    events: list[Event] = []
+    if battle.setup.rules.lone_defenceless_removed:
+        st, events = remove_lone_defenceless(battle)
+        battle = battle.with_state(st)
     a, d = combat_units(battle, "attacker"), combat_units(battle, "defender")
     if a and d:
-        return battle.state, []
+        return battle.state, events
     if not a and not d:
-        return finish(battle, "draw")
-    if not d:
-        return finish(battle, "attacker")
-    out = any(not k.present for k, _ in battle.state.attacker)
-    return finish(battle, "retreat" if out else "defender")
+        st, more = finish(battle, "draw")
+    elif not d:
+        st, more = finish(battle, "attacker")
+    else:
+        out = any(not k.present for k, _ in battle.state.attacker)
+        st, more = finish(battle, "retreat" if out else "defender")
+    return st, events + more
 
 
 def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResult:
@@ -301,20 +348,23 @@ def submerge_available(battle: Battle, side: Side) -> int:
     """Subs of `side` that may submerge now: none while an enemy destroyer is present; for defending subs
     also none if an attacking destroyer was removed this cycle (LHTR-NAVALCOMBAT-defender-subs-submerge)."""
     enemy = other(side)
-    lost = side == "defender" and f"cycle:destroyer-lost:{enemy}" in battle.state.notes
+    blocked = battle.setup.rules.submerge_blocked_by_destroyer_lost
+    lost = blocked and side == "defender" and f"cycle:destroyer-lost:{enemy}" in battle.state.notes
     if has_tag(battle, enemy, "anti_submarine") or lost:
         return 0
     return sum(n for k, n in present(battle, side) if battle.setup.unit(k).has("submerge") and not k.marked)
 
 
-def _submerge_step(side: Side, rule: str) -> Callable[[Battle], StepResult]:
+def submerge_step(side: Side, rule: str, stage: str = "end of cycle") -> Callable[[Battle], StepResult]:
+    """A step offering `side`'s submarines to submerge (`ChooseSubmerge` at `stage`), when they may."""
+
     def run(battle: Battle) -> StepResult:
         rules = battle.setup.rules
         allowed = rules.attacker_subs_may_submerge if side == "attacker" else rules.defender_subs_may_submerge
         n = submerge_available(battle, side) if allowed else 0
         if not n or not combat_units(battle, other(side)):
             return battle.state, []
-        return battle.state.evolve(pending=ChooseSubmerge(side, n, rule)), []
+        return battle.state.evolve(pending=ChooseSubmerge(side, n, rule, stage)), []
 
     return run
 
@@ -391,12 +441,12 @@ REMOVE_CASUALTIES = Step("remove casualties", remove_casualties, rule="LHTR-COMB
 PRESS_OR_RETREAT = Step("press or retreat", press_or_retreat, rule="LHTR-COMBAT-attacker-retreat")
 ATTACKER_SUBMERGE = Step(
     "attacker submerge",
-    _submerge_step("attacker", "LHTR-NAVALCOMBAT-attacker-subs-submerge"),
+    submerge_step("attacker", "LHTR-NAVALCOMBAT-attacker-subs-submerge"),
     rule="LHTR-NAVALCOMBAT-attacker-subs-submerge",
 )
 DEFENDER_SUBMERGE = Step(
     "defender submerge",
-    _submerge_step("defender", "LHTR-NAVALCOMBAT-defender-subs-submerge"),
+    submerge_step("defender", "LHTR-NAVALCOMBAT-defender-subs-submerge"),
     rule="LHTR-NAVALCOMBAT-defender-subs-submerge",
 )
 BOMBING_AA = Step("aa fire", aa_fire, aa_applies, cycles=1, rule="LHTR-AA-sbr-fire")

@@ -28,6 +28,18 @@ def base_value(battle: Battle, side: Side, key: UnitKey) -> int:
     return value
 
 
+def supports(battle: Battle, side: Side, key: UnitKey) -> int:
+    """How many units tagged ``artillery_supported`` one unit tagged ``artillery`` supports: one, plus the
+    "support" tech bonuses of its side (e.g. Advanced Artillery)."""
+    setup = battle.setup
+    unit = setup.unit(key)
+    if not unit.has("artillery"):
+        return 0
+    techs = setup.techs(side, key)
+    return 1 + sum(b.delta for b in setup.rules.tech_bonuses if b.role == "support" and b.tech in techs
+                   and unit.has(b.tag))
+
+
 def dice_per_unit(battle: Battle, side: Side, key: UnitKey) -> tuple[int, bool]:
     """Dice each unit rolls and whether only the best counts (LHTR-TECH-heavy-bombers-combat)."""
     rules = battle.setup.rules
@@ -63,7 +75,7 @@ def _groups(battle: Battle, side: Side, units: list[tuple[UnitKey, int]], target
     counts: Counter[tuple[str, int, int, bool, Target]] = Counter()
     support = 0
     if side == "attacker" and battle.state.kind in ("land", "amphibious"):
-        support = sum(n for k, n in units if battle.setup.unit(k).has("artillery"))
+        support = sum(n * supports(battle, side, k) for k, n in units)
     bonus = battle.setup.rules.artillery_support_bonus
     cat = battle.setup.catalogue
     for key, n in sorted(units, key=lambda kn: (cat.order(kn[0].type), kn[0].flags, kn[0].owner)):

@@ -688,6 +688,8 @@ def applies(battle: Battle, policy: Policy) -> bool:
             return False
         if unit.has("cannot_hit_air") and not unit.has("first_strike"):
             return False  # a unit that is not a submarine but cannot hit aircraft: not modelled
+        if setup.rules.lone_defenceless_removed and s.defenceless(battle, key):
+            return False  # defenceless units left alone are removed without rolls: not modelled
     return True
 
 
@@ -763,6 +765,15 @@ def solve_battle(
     return True
 
 
+def at_cycle_start(battle: Battle, state: BattleState) -> bool:
+    """Whether `state` fights the rest of its cycle as a whole cycle: nobody is marked hit and only first-cycle
+    steps ran before it (e.g. submarines offered to submerge before the first fire), so every step of the
+    steady cycle is still to come."""
+    if any(k.marked for k, _ in state.attacker + state.defender):
+        return False
+    return all(st.cycles == 1 or s.is_anchor(st) for st in battle.setup.sequence.steps[: state.cursor])
+
+
 def _out(stacks: Stacks) -> Stacks:
     """The units out of the battle but alive (submerged or retreated), as their plain keys."""
     out: dict[UnitKey, int] = {}
@@ -836,7 +847,7 @@ def _solve_group(
         x, y = a.locate(state.attacker, cat), d.locate(state.defender, cat)
         if x is None or y is None:
             raise Outside
-        if state.cursor == 0 and not any(k.marked for k, _ in state.attacker + state.defender):
+        if at_cycle_start(battle, state):
             start[x, y] += p
             continue
         xf, yf = a.firing(state.attacker), d.firing(state.defender)

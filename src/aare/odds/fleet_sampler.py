@@ -123,7 +123,7 @@ def _sample_group(
         xi, yi = a.locate(state.attacker, cat), d.locate(state.defender, cat)
         if xi is None or yi is None:
             raise f.Outside
-        is_mid = not (state.cursor == 0 and not any(key.marked for key, _ in state.attacker + state.defender))
+        is_mid = not f.at_cycle_start(battle, state)
         xf, yf = (a.firing(state.attacker), d.firing(state.defender)) if is_mid else (xi, yi)
         if xf is None or yf is None:
             raise f.Outside

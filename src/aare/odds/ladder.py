@@ -24,7 +24,7 @@ from aare.combat.casualties import order_rank
 from aare.combat.policy import Policy
 from aare.combat.sequences import LHTR_SEQUENCES
 from aare.combat.setup import Battle
-from aare.combat.values import base_value, dice_per_unit
+from aare.combat.values import base_value, dice_per_unit, supports
 from aare.odds.report import Units
 
 Array = np.ndarray
@@ -113,18 +113,22 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     if setup.conditional_values:
         return False
     rules = setup.rules
-    if rules.destroyer_moves_sub_fire_to_main_step or policy.attacker_submerge or policy.defender_submerge:
+    sea = battle.state.kind == "sea"
+    if (sea and rules.destroyer_moves_sub_fire_to_main_step) or policy.attacker_submerge or policy.defender_submerge:
         return False
     if battle.state.kind == "amphibious" and policy.retreats:
         return False
-    subs = any(setup.unit(k).has("first_strike") for k, _ in battle.state.attacker + battle.state.defender)
+    units = battle.state.attacker + battle.state.defender
+    if rules.lone_defenceless_removed and any(s.defenceless(battle, k) for k, _ in units):
+        return False  # defenceless units left alone are removed without rolls: not modelled
+    subs = any(setup.unit(k).has("first_strike") for k, _ in units)
     return not (subs and not rules.air_hits_subs_without_destroyer)
 
 
 def _slot_runs(battle: Battle, side: Side, policy: Policy) -> list[tuple[UnitKey, bool, int]]:
     """Runs of equal slots (unit, is last hit of that unit, slot count), in the order hits are taken."""
     cat = battle.setup.catalogue
-    rank = order_rank(cat, side, policy.order(side))
+    rank = order_rank(cat, side, policy.order(side), battle.setup.rules.last_casualty_tags)
     absorb: list[tuple[object, int, UnitKey, int]] = []
     last: list[tuple[object, int, UnitKey, int]] = []
     for i, (key, n) in enumerate(battle.state.units(side)):
@@ -210,8 +214,7 @@ def _side(battle: Battle, side: Side, policy: Policy) -> SideLadder:
     support = np.zeros(total + 1, dtype=np.int64)
     if side == "attacker" and land_kind:
         for k in kinds:
-            if cat[k.type].has("artillery"):
-                support = support + alive[:, col[k]]
+            support = support + alive[:, col[k]] * supports(probe, side, k)
     for k in kinds:
         unit = cat[k.type]
         value = base_value(probe, side, k)

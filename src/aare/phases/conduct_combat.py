@@ -287,7 +287,7 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
         joint = len({k.owner for k, _ in stacks if not cat[k.type].has("not_casualty")}) > 1
         seen: list[str] = []
         for order in [None, *([t] for t in types)]:
-            rank = cas.order_rank(cat, decision.side, order)
+            rank = cas.order_rank(cat, decision.side, order, battle.setup.rules.last_casualty_tags)
             text = _hits_text(ctx, cas.choose_by_order(cat, stacks, decision.batches, rank), joint)
             if text not in seen:
                 seen.append(text)
