@@ -96,7 +96,8 @@ def test_no_part_of_a_land_attack_retreats_alone() -> None:
 def test_the_survivor_captures_and_the_territory_counts_at_collect_income() -> None:
     def income(capture: bool) -> int:
         game = position(GER, "combat-move", {"Finland": "Germany: 1 armour", KARELIA: "Soviet Union: 1 infantry",
-                                             "Germany": "Germany: 1 factory"}, dice=[1, 6] if capture else [6, 1])
+                                             "Germany": "Germany: 1 factory"}, dice=[1, 6] if capture else [6, 1],
+                        options={"national_objectives": False})  # Karelia would also meet an objective
         move(game, "1 armour", "Finland", KARELIA)
         to_combat(game)
         game.apply({"type": "fight", "space": KARELIA})
