@@ -230,10 +230,19 @@ class DeclareTargets(_Action):
     targets: str
 
 
+class ChooseChart(_Action):
+    """Answer a research breakthrough: the breakthrough chart (numbered from 1) the power rolls its new technology
+    on (token research)."""
+
+    type: Literal["choose_chart"] = "choose_chart"
+    chart: int = Field(ge=1, le=9)
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
-    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets,
+    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets
+    | ChooseChart,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -241,7 +250,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets,
+    Designate, DeclareTargets, ChooseChart,
 )
 
 

@@ -102,6 +102,9 @@ def _print_summary(data: dict[str, Any]) -> None:
     for name, n in data["nations"].items():
         if n.get("advantages"):
             console.print(f"national advantages of {name}: {', '.join(n['advantages'])}", markup=False)
+        if n.get("records"):
+            records = ", ".join(f"{label} {value}" for label, value in n["records"].items())
+            console.print(f"{name}: {records}", markup=False)
     board = Table(title="Units on the board")
     board.add_column("space")
     board.add_column("owner")

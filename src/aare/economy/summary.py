@@ -43,6 +43,12 @@ def declared_advantages(state: GameState, power: str) -> list[str]:
     return [str(e["id"]) for e in entries]
 
 
+def _records(ruleset: Ruleset, state: GameState, power: str) -> dict[str, Any]:
+    """`{"records": {label: value}}` of the ruleset's public records of `power` (`nation_records`), if any."""
+    found: dict[str, Any] = ruleset.modify("nation_records", {}, state=state, power=power)
+    return {"records": found} if found else {}
+
+
 def summary(state: GameState) -> dict[str, Any]:
     """The machine-readable summary of a game (`aare show --json`)."""
     ruleset = ruleset_of(state)
@@ -58,6 +64,7 @@ def summary(state: GameState) -> dict[str, Any]:
             "capital_held": p.capital is not None and state.owners.get(p.capital) == p.name,
             "techs": list(state.techs.get(p.name, ())),
             "advantages": declared_advantages(state, p.name),
+            **_records(ruleset, state, p.name),
         }
         for p in board.powers
     }

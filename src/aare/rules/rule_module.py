@@ -44,6 +44,8 @@ HOOKS: dict[str, str] = {
     "(e.g. national advantages)",
     "stack_unit": "the unit type of a stack in movement, e.g. destroyers that carry infantry (UnitType), context: "
     "view, stack (cached per unit and owner)",
+    "nation_records": "public records of a power that `aare show` lists ({label: value}, e.g. research tokens "
+    "held), context: state, power",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }
