@@ -233,8 +233,14 @@ def _blitzing(check: Check) -> Check:
 
 
 def _move_checks(checks: list[Check], **_: Any) -> list[Check]:
-    wrapped = [_blitzing(c) if getattr(c, "__name__", "") == land_passage.__name__ else c for c in checks]
-    return [*wrapped, mech_pairing]
+    """Paired mechanized infantry blitz with their tanks; the pairing is judged before the passage."""
+    out: list[Check] = []
+    for check in checks:
+        if getattr(check, "__name__", "") == land_passage.__name__:
+            out += [mech_pairing, _blitzing(check)]
+        else:
+            out.append(check)
+    return out if mech_pairing in out else [*out, mech_pairing]
 
 
 def _holds(tech: str) -> Callable[[Context], bool]:
