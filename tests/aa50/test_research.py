@@ -328,3 +328,48 @@ def test_in_the_team_turn_the_united_states_choose_their_chart_while_china_plays
     game.apply({"type": "choose_chart", "chart": 2, "power": "United States"})
     assert game.state.techs["United States"] == ("long_range_aircraft",)
     assert not game.state.techs.get("China") and not check_log(game.log)
+
+
+def para_game(techs: tuple[str, ...] = ("paratroopers",), units: str = "Germany: 2 bomber, 2 infantry") -> Game:
+    return scenario("aa50-1942", nation="Germany", phase="combat-move", techs={"Germany": techs},
+                    clear=["Germany", "Poland", "Belorussia", "East Poland"], units={"Germany": units},
+                    owners={"Poland": "Germany", "East Poland": "Soviet Union", "Belorussia": "Soviet Union"})
+
+
+DROP = ["Germany", "Poland", "East Poland"]
+
+
+@pytest.mark.rule("AA50-RESEARCH-paratroopers")
+def test_a_bomber_drops_one_infantry_in_the_first_enemy_territory_and_both_attack() -> None:
+    game = para_game()
+    with pytest.raises(IllegalAction, match="must stop in East Poland, the first enemy territory") as info:
+        game.apply({"type": "air_transport", "units": "1 infantry", "path": [*DROP, "Belorussia"]})
+    assert info.value.rule_id == "AA50-RESEARCH-paratroopers"
+    with pytest.raises(IllegalAction, match="not enemy territory"):
+        game.apply({"type": "air_transport", "units": "1 infantry", "path": DROP[:2]})
+    with pytest.raises(IllegalAction, match="carries one infantry, not armour"):
+        game.apply({"type": "air_transport", "units": "1 armour", "path": DROP})
+    with pytest.raises(IllegalAction, match="3 bomber"):
+        game.apply({"type": "air_transport", "units": "3 infantry", "path": DROP})
+    game.apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
+    assert {s.unit: s.count for s in game.state.stacks("East Poland")} == {"bomber": 1, "infantry": 1}
+    assert {s.unit: s.count for s in game.state.stacks("Germany")} == {"bomber": 1, "infantry": 1}
+    with pytest.raises(IllegalAction, match="already moved in this combat move"):  # no raid by the carrier
+        game.apply({"type": "move", "units": "1 bomber", "path": ["East Poland", "Belorussia"], "raid": True})
+    game.apply({"type": "end_phase"})
+    game.apply({"type": "fight", "space": "East Poland"})  # empty: the dropped infantry takes it
+    assert game.state.owners["East Poland"] == "Germany"
+    assert not check_log(game.log)
+
+
+@pytest.mark.rule("AA50-RESEARCH-paratroopers")
+def test_paratroopers_need_the_technology_and_a_bomber_with_the_infantry() -> None:
+    with pytest.raises(IllegalAction, match="Germany has no paratroopers"):
+        para_game(techs=("war_bonds",)).apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
+    alone = para_game(units="Germany: 1 infantry")
+    assert not [a for a in alone.legal_actions() if a.type == "air_transport"]
+    with pytest.raises(IllegalAction, match="must start together in Germany"):
+        alone.apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
+    game = para_game()
+    assert {"type": "air_transport", "units": "1 infantry", "path": DROP} in [
+        a.to_json() for a in game.legal_actions() if a.type == "air_transport"]

@@ -11,6 +11,7 @@ non-combat technologies.
 - Improved Mechanized Infantry: an infantry moving in one move with as many tanks as infantry moves 2 (and
   blitzes with them).
 - Improved Shipyards: the naval costs (`cost` effects). Long-Range Aircraft: the core's +2 for aircraft.
+- Paratroopers: bombers carry one infantry each in combat move (`aare.rulesets.aa50.paratroopers`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from aare.rules.effects import Context, Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aa50.modules import CHART_1, CHART_2
+from aare.rulesets.aa50.paratroopers import PARATROOPERS
 from aare.state.game_state import GameState
 
 TOKENS = "research_tokens"
@@ -178,12 +180,15 @@ TOKEN_RESEARCH, CHART_CHOICE, WAR_BONDS_INCOME = TokenResearch(), ChartChoice(),
 
 
 def _phase_actions(found: list[Any], phase: str, state: GameState | None = None, **_: Any) -> list[Any]:
-    """Tokens in the research phase, the chart choice wherever it waits, War Bonds at collect income."""
+    """Tokens in the research phase, the chart choice wherever it waits, paratroopers in combat move, War Bonds
+    at collect income."""
     added: list[Any] = []
     if phase == "develop-weapons":
         added.append(TOKEN_RESEARCH)
     if state is not None and state.pending is not None and state.pending.get("kind") == DECISION:
         added.append(CHART_CHOICE)
+    if phase == "combat-move":
+        added.append(PARATROOPERS)
     if phase == "collect-income":
         added.append(WAR_BONDS_INCOME)
     return [*found, *added]
@@ -263,7 +268,7 @@ MODULE = register_module(
         title="Research & development",
         rule_ids=(R_BUY, R_ROLL, R_DISCARD, R_PER_SIX, "AA50-RESEARCH-effective-immediately",
                   "AA50-PURCHASE-research-tokens", R_WAR_BONDS, R_MECH, R_SHIPYARDS,
-                  "AA50-RESEARCH-long-range-aircraft"),
+                  "AA50-RESEARCH-long-range-aircraft", "AA50-RESEARCH-paratroopers"),
         hooks={"phase_actions": _phase_actions, "nation_records": _records, "move_checks": _move_checks},
         effects=EFFECTS,
         options=(
