@@ -153,26 +153,20 @@ def test_the_one_breakthrough_a_turn_switch() -> None:
     assert game.state.techs["Germany"] == ("rockets",) and game.state.pending is None
 
 
-@pytest.mark.rule("AA50-RESEARCH-chart-1")
-@pytest.mark.parametrize("die", range(1, 7))
-def test_chart_1(die: int) -> None:
-    game = research("Soviet Union", held=1, dice=[6, die])
-    game.apply({"type": "end_phase"})
-    game.apply({"type": "choose_chart", "chart": 1})
-    expected = ("advanced_artillery", "rockets", "paratroopers", "increased_factory_production", "war_bonds",
-                "improved_mechanized_infantry")[die - 1]
-    assert game.state.techs["Soviet Union"] == (expected,)
+CHARTS = {
+    1: ("advanced_artillery", "rockets", "paratroopers", "increased_factory_production", "war_bonds",
+        "improved_mechanized_infantry"),
+    2: ("super_submarines", "jet_fighters", "improved_shipyards", "radar", "long_range_aircraft", "heavy_bombers"),
+}
 
 
-@pytest.mark.rule("AA50-RESEARCH-chart-2")
-@pytest.mark.parametrize("die", range(1, 7))
-def test_chart_2(die: int) -> None:
+@pytest.mark.rule("AA50-RESEARCH-chart-1", "AA50-RESEARCH-chart-2")
+@pytest.mark.parametrize(("chart", "die"), [(c, d) for c in CHARTS for d in range(1, 7)])
+def test_the_chart_roll_names_the_technology(chart: int, die: int) -> None:
     game = research("Soviet Union", held=1, dice=[6, die])
     game.apply({"type": "end_phase"})
-    game.apply({"type": "choose_chart", "chart": 2})
-    expected = ("super_submarines", "jet_fighters", "improved_shipyards", "radar", "long_range_aircraft",
-                "heavy_bombers")[die - 1]
-    assert game.state.techs["Soviet Union"] == (expected,)
+    game.apply({"type": "choose_chart", "chart": chart})
+    assert game.state.techs["Soviet Union"] == (CHARTS[chart][die - 1],)
 
 
 @pytest.mark.rule("AA50-RESEARCH-effective-immediately", "AA50-RESEARCH-improved-shipyards")

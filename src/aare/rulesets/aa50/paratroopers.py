@@ -17,9 +17,10 @@ from aare.board.notation import parse_units
 from aare.errors import IllegalAction
 from aare.events import Event, UnitsChanged
 from aare.movement import flags
+from aare.movement.air_lift import lift_candidates, take
 from aare.movement.move_checks import Leg, Violation, first_violation, leg_checks
 from aare.movement.moves import move_events
-from aare.movement.pathing import air_routes, allowance, remaining
+from aare.movement.pathing import allowance
 from aare.movement.situation import Situation, situation
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.state.unit_stacks import Stack
@@ -35,14 +36,12 @@ def _fresh(view: Situation, start: str, tag: str) -> list[Stack]:
             and not flags.turn_flags(s)]
 
 
-def _take(stacks: list[Stack], n: int) -> list[tuple[Stack, int]]:
-    out = []
-    for stack in stacks:
-        k = min(n, stack.count)
-        if k:
-            out.append((stack, k))
-            n -= k
-    return out
+def _bombers(view: Situation, start: str) -> list[Stack]:
+    return _fresh(view, start, "strategic_bomber")
+
+
+def _infantry(view: Situation, start: str) -> list[Stack]:
+    return _fresh(view, start, "infantry")
 
 
 def drop_zone(view: Situation, path: tuple[str, ...]) -> Violation | None:
@@ -69,21 +68,21 @@ def paratrooper_events(view: Situation, action: AirTransport) -> list[Event]:
     found = drop_zone(view, path)
     if found is not None:
         raise found.error()
-    bombers = _fresh(view, path[0], "strategic_bomber")
-    infantry = _fresh(view, path[0], "infantry")
+    bombers = _bombers(view, path[0])
+    infantry = _infantry(view, path[0])
     if sum(s.count for s in bombers) < n or sum(s.count for s in infantry) < n:
         reason = f"{n} bomber(s) and {n} infantry that have not moved this turn must start together in {path[0]}"
         raise IllegalAction(reason, RULE)
     company = (("bomber", n), ("infantry", n))
     checks = leg_checks(view)
-    picked = _take(bombers, n)
+    picked = take(bombers, n)
     for stack, k in picked:
         problem = first_violation(Leg(view, True, stack.with_count(k), path, False, frozenset({"land"}), company),
                                   checks)
         if problem is not None:
             raise problem.error()
     out = move_events(view, True, path, picked, False)
-    for stack, k in _take(infantry, n):
+    for stack, k in take(infantry, n):
         full = allowance(view, view.unit(stack))  # dropped: its combat move is over
         after = flags.with_flags(stack, [flags.COMBAT, f"{flags.FROM}={path[-2]}"])
         dropped = replace(after, moved=max(full, 1))
@@ -99,18 +98,9 @@ class Paratroopers(PhaseExtension):
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         view = situation(ctx.state, ctx.ruleset)
-        if TECH not in view.techs:
-            return
-        for start in sorted(ctx.state.units):
-            if space not in (None, start) or not _fresh(view, start, "infantry"):
-                continue
-            steps = max((remaining(view, s) for s in _fresh(view, start, "strategic_bomber")), default=0)
-            if not steps:
-                continue
-            routes = air_routes(view, start, steps, avoid_aa=False)
-            drops = [t for t, p in routes.items() if drop_zone(view, p) is None][:CANDIDATE_DROPS]
-            for drop in drops:
-                yield AirTransport(units="1 infantry", path=list(routes[drop]))
+        if TECH in view.techs:
+            yield from lift_candidates(view, space, _bombers, _infantry, lambda v, path: drop_zone(v, path) is None,
+                                       CANDIDATE_DROPS)
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         if not isinstance(action, AirTransport):
