@@ -343,7 +343,7 @@ def test_a_bomber_drops_one_infantry_in_the_first_enemy_territory_and_both_attac
         game.apply({"type": "air_transport", "units": "1 infantry", "path": DROP[:2]})
     with pytest.raises(IllegalAction, match="carries one infantry, not armour"):
         game.apply({"type": "air_transport", "units": "1 armour", "path": DROP})
-    with pytest.raises(IllegalAction, match="3 bomber"):
+    with pytest.raises(IllegalAction, match="fewer than 3 bomber"):
         game.apply({"type": "air_transport", "units": "3 infantry", "path": DROP})
     game.apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
     assert {s.unit: s.count for s in game.state.stacks("East Poland")} == {"bomber": 1, "infantry": 1}
@@ -362,8 +362,22 @@ def test_paratroopers_need_the_technology_and_a_bomber_with_the_infantry() -> No
         para_game(techs=("war_bonds",)).apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
     alone = para_game(units="Germany: 1 infantry")
     assert not [a for a in alone.legal_actions() if a.type == "air_transport"]
-    with pytest.raises(IllegalAction, match="must start together in Germany"):
+    with pytest.raises(IllegalAction, match="Germany has fewer than 1 bomber"):
         alone.apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
+    empty = para_game(units="Germany: 1 bomber")
+    with pytest.raises(IllegalAction, match="must wait in Germany or on the way"):
+        empty.apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
     game = para_game()
     assert {"type": "air_transport", "units": "1 infantry", "path": DROP} in [
         a.to_json() for a in game.legal_actions() if a.type == "air_transport"]
+
+
+@pytest.mark.rule("AA50-RESEARCH-paratroopers")
+def test_the_infantry_may_join_its_bomber_on_the_way() -> None:
+    game = scenario("aa50-1942", nation="Germany", phase="combat-move", techs={"Germany": ("paratroopers",)},
+                    clear=["Germany", "Poland", "East Poland"],
+                    units={"Germany": "Germany: 1 bomber", "Poland": "Germany: 2 infantry"},
+                    owners={"Poland": "Germany", "East Poland": "Soviet Union"})
+    game.apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
+    assert {s.unit: s.count for s in game.state.stacks("East Poland")} == {"bomber": 1, "infantry": 1}
+    assert {s.unit: s.count for s in game.state.stacks("Poland")} == {"infantry": 1}

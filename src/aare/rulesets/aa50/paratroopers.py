@@ -1,9 +1,10 @@
 """Paratroopers (AA50-RESEARCH-paratroopers): in combat move each bomber of a power with the technology may
-carry one infantry (`air_transport`, e.g. ``airlift 1 infantry Germany -> Poland -> Belorussia``). Bombers and
-infantry start together in `path[0]`, neither having moved this turn; the path ends in the first enemy-held
-territory it enters, where the infantry is dropped and attacks like any land unit (it may retreat to the
-territory it was flown in from, when that is friendly land). The bomber attacks there too and, having made its
-combat move, flies no bombing raid this turn. Loading, flight and drop are one action.
+carry one infantry (`air_transport`, e.g. ``airlift 1 infantry Germany -> Poland -> Belorussia``). The bombers
+start in `path[0]`; the infantry waits there or in a territory on the way (the first on the path with enough),
+neither having moved this turn. The path ends in the first enemy-held territory it enters, where the infantry
+is dropped and attacks like any land unit (it may retreat to the territory it was flown in from, when that is
+friendly land). The bomber attacks there too and, having made its combat move, flies no bombing raid this turn.
+Pick-up, flight and drop are one action.
 """
 
 from __future__ import annotations
@@ -69,10 +70,13 @@ def paratrooper_events(view: Situation, action: AirTransport) -> list[Event]:
     if found is not None:
         raise found.error()
     bombers = _bombers(view, path[0])
-    infantry = _infantry(view, path[0])
-    if sum(s.count for s in bombers) < n or sum(s.count for s in infantry) < n:
-        reason = f"{n} bomber(s) and {n} infantry that have not moved this turn must start together in {path[0]}"
+    if sum(s.count for s in bombers) < n:
+        raise IllegalAction(f"{path[0]} has fewer than {n} bomber(s) that have not moved this turn", RULE)
+    pickup = next((p for p in path[:-1] if sum(s.count for s in _infantry(view, p)) >= n), None)
+    if pickup is None:
+        reason = f"{n} infantry that have not moved this turn must wait in {path[0]} or on the way, in one territory"
         raise IllegalAction(reason, RULE)
+    infantry = _infantry(view, pickup)
     company = (("bomber", n), ("infantry", n))
     checks = leg_checks(view)
     picked = take(bombers, n)
@@ -86,7 +90,7 @@ def paratrooper_events(view: Situation, action: AirTransport) -> list[Event]:
         full = allowance(view, view.unit(stack))  # dropped: its combat move is over
         after = flags.with_flags(stack, [flags.COMBAT, f"{flags.FROM}={path[-2]}"])
         dropped = replace(after, moved=max(full, 1))
-        out.append(UnitsChanged(path[0], stack.with_count(k), dropped.with_count(k), path[-1]))
+        out.append(UnitsChanged(pickup, stack.with_count(k), dropped.with_count(k), path[-1]))
     return out
 
 
