@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from aare.action_text import format_action, format_decision, parse_action_text
 from aare.cli.main import cli
 from aare.engine import Game
 from aare.errors import IllegalAction
@@ -381,3 +382,14 @@ def test_the_infantry_may_join_its_bomber_on_the_way() -> None:
     game.apply({"type": "air_transport", "units": "1 infantry", "path": DROP})
     assert {s.unit: s.count for s in game.state.stacks("East Poland")} == {"bomber": 1, "infantry": 1}
     assert {s.unit: s.count for s in game.state.stacks("Poland")} == {"infantry": 1}
+
+
+@pytest.mark.rule("AA50-RESEARCH-buy-tokens", "AA50-RESEARCH-one-tech-per-six")
+def test_text_notation_of_tokens_and_the_chart() -> None:
+    ruleset = research("Germany").ruleset
+    assert parse_action_text("research 3", ruleset) == {"type": "research", "dice": 3}
+    assert parse_action_text("United States: chart 2", ruleset) == {"type": "choose_chart", "chart": 2,
+                                                                     "power": "United States"}
+    assert format_action({"type": "choose_chart", "chart": 1}) == "chart 1"
+    assert "chooses the breakthrough chart of 2 new technologies" in format_decision(
+        {"kind": "research_chart", "power": "Italy", "count": 2, "options": [{"type": "choose_chart", "chart": 1}]})
