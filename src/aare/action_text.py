@@ -181,6 +181,10 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
                 "space": ruleset.board.resolve(space.strip())}
     if verb == "targets":
         return {"type": "declare_targets", "targets": rest}
+    if verb == "chart":
+        if not _number(rest):
+            raise MalformedInput("chart takes the number of a breakthrough chart: 'chart 2'")
+        return {"type": "choose_chart", "chart": int(rest)}
     if verb == "free":
         advantage, sep, placed = rest.partition(":")
         units, found, space = placed.rpartition(" in ")
@@ -190,8 +194,8 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
                 "space": ruleset.board.resolve(space.strip())}
     raise MalformedInput(
         f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
-        "retreat, press, submerge, declare, free, bid, treaty, lend, convert, coastal, designate, targets, concede or "
-        "end"
+        "retreat, press, submerge, declare, free, bid, treaty, lend, convert, coastal, designate, targets, chart, "
+        "concede or end"
     )
 
 
@@ -257,6 +261,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"designate {action['advantage']}: {action['units']} in {action['space']}"
     if kind == "declare_targets":
         return f"targets {action['targets']}"
+    if kind == "choose_chart":
+        return f"chart {action['chart']}"
     if kind == "coastal_defence":
         owner = f" of {action['owner']}" if action.get("owner") else ""
         return f"coastal {action['territory']} -> {action['sea_zone']}: {action['target']}{owner}"
@@ -279,6 +285,9 @@ def format_decision(decision: Mapping[str, Any]) -> str:
         what = f"{decision['power']} may submerge up to {decision['available']} submarine(s)"
     elif kind == "treaty_infantry":
         what = f"{decision['power']} places {decision['count']} free infantry of the broken or void treaty"
+    elif kind == "research_chart":
+        what = f"{decision['power']} chooses the breakthrough chart of {decision['count']} new technolog" + (
+            "y" if decision["count"] == 1 else "ies")
     elif kind == "choose_targets":
         what = f"{decision['power']} names {decision['count']} target(s) for its Kaitens and Kamikazes, in order"
     else:

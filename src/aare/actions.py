@@ -237,10 +237,19 @@ class DeclareTargets(_Action):
     targets: str
 
 
+class ChooseChart(_Action):
+    """Answer a research breakthrough: the breakthrough chart (numbered from 1) the power rolls its new technology
+    on (token research)."""
+
+    type: Literal["choose_chart"] = "choose_chart"
+    chart: int = Field(ge=1, le=9)
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
-    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Concede,
+    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Concede
+    | ChooseChart,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -248,7 +257,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Concede,
+    Designate, DeclareTargets, Concede, ChooseChart,
 )
 
 

@@ -120,6 +120,9 @@ def _print_summary(data: dict[str, Any]) -> None:
         if n.get("bonuses"):
             bonuses = ", ".join(f"{b['title']} +{b['amount']}" for b in n["bonuses"])
             console.print(f"bonuses {name} would collect now: {bonuses}", markup=False)
+        if n.get("records"):
+            records = ", ".join(f"{label} {value}" for label, value in n["records"].items())
+            console.print(f"{name}: {records}", markup=False)
     board = Table(title="Units on the board")
     board.add_column("space")
     board.add_column("owner")

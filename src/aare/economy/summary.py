@@ -73,6 +73,10 @@ def units_by_owner(stacks: Sequence[Stack]) -> dict[str, dict[str, int]]:
         mine = found.setdefault(stack.owner, {})
         mine[stack.unit] = mine.get(stack.unit, 0) + stack.count
     return found
+def _records(ruleset: Ruleset, state: GameState, power: str) -> dict[str, Any]:
+    """`{"records": {label: value}}` of the ruleset's public records of `power` (`nation_records`), if any."""
+    found: dict[str, Any] = ruleset.modify("nation_records", {}, state=state, power=power)
+    return {"records": found} if found else {}
 
 
 def summary(state: GameState) -> dict[str, Any]:
@@ -92,6 +96,7 @@ def summary(state: GameState) -> dict[str, Any]:
                         for b in income_bonuses(state, ruleset, p.name)],
             "techs": list(state.techs.get(p.name, ())),
             "advantages": declared_advantages(state, p.name),
+            **_records(ruleset, state, p.name),
         }
         for p in board.powers
     }

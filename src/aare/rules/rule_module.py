@@ -50,6 +50,8 @@ HOOKS: dict[str, str] = {
     "None (the default): no concession",
     "summary_records": "keys of state.extra a game's summary (`aare show --json`) shows at its top level (list of "
     "str)",
+    "nation_records": "public records of a power that `aare show` lists ({label: value}, e.g. research tokens "
+    "held), context: state, power",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }

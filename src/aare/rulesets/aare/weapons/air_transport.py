@@ -16,6 +16,7 @@ from aare.board.notation import parse_units
 from aare.errors import IllegalAction
 from aare.events import Event, UnitsChanged
 from aare.movement import flags
+from aare.movement.air_lift import lift_candidates, take
 from aare.movement.landing import can_land
 from aare.movement.move_checks import (
     Leg,
@@ -26,7 +27,7 @@ from aare.movement.move_checks import (
     path_shape,
     within_allowance,
 )
-from aare.movement.pathing import air_routes, allowance, remaining
+from aare.movement.pathing import allowance, remaining
 from aare.movement.situation import Situation, situation
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.state.unit_stacks import Stack
@@ -36,7 +37,6 @@ AIRLIFTED = "turn:airlift"  # a bomber that carried infantry this turn
 DROPPED = "turn:airdropped"  # =<territory>: infantry set down by bomber, from that territory
 RULE = "AARE-TECH-hb-air-transport"
 MOVE_RULE = "AARE-TECH-hb-air-transport-movement"
-CANDIDATE_DROPS = 6
 
 
 def _bombers(view: Situation, start: str) -> list[Stack]:
@@ -55,16 +55,6 @@ def _count(want: dict[str, int], view: Situation) -> int:
         what = ", ".join(view.unit(u).display_plural for u in want) or "nothing"
         raise IllegalAction(f"a heavy bomber carries one infantry, not {what}", RULE)
     return sum(want.values())
-
-
-def _take(stacks: list[Stack], n: int) -> list[tuple[Stack, int]]:
-    out = []
-    for stack in stacks:
-        k = min(n, stack.count)
-        if k:
-            out.append((stack, k))
-            n -= k
-    return out
 
 
 def air_transport_events(view: Situation, action: AirTransport) -> list[Event]:
@@ -100,7 +90,7 @@ def air_transport_events(view: Situation, action: AirTransport) -> list[Event]:
     if not view.friendly_land(drop):
         raise IllegalAction(f"{drop} is not friendly: infantry is set down in friendly territory only",
                             "AARE-TECH-hb-air-transport-drop")
-    picked = _take(able, n)
+    picked = take(able, n)
     for stack, k in picked:
         left = remaining(view, stack) - cost
         if not can_land(view, view.unit(stack), drop, left, k, False, start):
@@ -110,7 +100,7 @@ def air_transport_events(view: Situation, action: AirTransport) -> list[Event]:
     for stack, k in picked:
         after = replace(flags.with_flags(stack, [AIRLIFTED]), moved=stack.moved + cost)
         out.append(UnitsChanged(start, stack.with_count(k), after.with_count(k), drop))
-    for stack, k in _take(riders, n):
+    for stack, k in take(riders, n):
         full = allowance(view, view.unit(stack))  # the infantry may not move on (AARE-TECH-hb-air-transport-movement)
         after = replace(flags.with_flags(stack, [f"{DROPPED}={start}"]), moved=max(full, 1))
         out.append(UnitsChanged(start, stack.with_count(k), after.with_count(k), drop))
@@ -125,18 +115,8 @@ class AareAirTransport(PhaseExtension):
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         view = situation(ctx.state, ctx.ruleset)
-        if HEAVY not in view.techs:
-            return
-        for start in sorted(ctx.state.units):
-            if space not in (None, start) or not _infantry(view, start):
-                continue
-            steps = max((remaining(view, s) for s in _bombers(view, start)), default=0)
-            if not steps:
-                continue
-            routes = air_routes(view, start, steps, avoid_aa=False)
-            drops = [t for t in routes if view.friendly_land(t)][:CANDIDATE_DROPS]
-            for drop in drops:
-                yield AirTransport(units="1 infantry", path=list(routes[drop]))
+        if HEAVY in view.techs:
+            yield from lift_candidates(view, space, _bombers, _infantry, lambda v, path: v.friendly_land(path[-1]))
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         if not isinstance(action, AirTransport):
