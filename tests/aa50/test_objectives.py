@@ -12,9 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
+from aare.errors import DataFileError
 from aare.events import BankChanged
 from aare.rules.ruleset import load_ruleset
-from aare.rulesets.aa50.objectives import objectives
+from aare.rulesets.aa50.objectives import load_objectives, objectives
 from aare.scenario import scenario
 
 GER, SOV, JPN, UK, ITA, US, CHN = (
@@ -224,3 +225,23 @@ def test_objectives_listed_for_players_by_the_titles_hook_and_aare_show(tmp_path
     assert data["nations"][GER]["income"] == 37 + 10 and data["nations"][ITA]["bonuses"] == []
     text = " ".join(runner.invoke(cli, ["show", str(path)]).output.split())
     assert 'bonuses Germany would collect now: national objective "Hold the core of Europe" +5' in text
+
+
+def test_an_objectives_file_names_the_entry_at_fault(tmp_path: Path) -> None:
+    board = load_ruleset("aa50-1941").board
+    path = tmp_path / "objectives.toml"
+    path.write_text('[[objective]]\nid = "X"\npower = "Germans"\ntitle = "t"\nvalue = 5\nheld = ["Atlantis"]\n')
+    with pytest.raises(DataFileError) as info:
+        load_objectives(path, board)
+    assert info.value.key == "objective[0]" and "Atlantis" in info.value.reason
+    path.write_text('[[objective]]\nid = "X"\npower = "Germans"\ntitle = "t"\nvalue = 5\nheld = ["Poland"]\nneed = 2\n')
+    with pytest.raises(DataFileError, match="need must be 1 to 1"):
+        load_objectives(path, board)
+    path.write_text('[[objective]]\nid = "X"\npower = "Germans"\ntitle = "t"\nheld = ["Poland"]\n')
+    with pytest.raises(DataFileError, match="missing 'value'"):
+        load_objectives(path, board)
+    path.write_text('[[objective]]\nid = "X"\npower = "Germans"\ntitle = "t"\nvalue = 5\nno_enemy_surface_ships = '
+                    '["13 Sea Zone"]\nheld = ["Poland"]\n')
+    found = load_objectives(path, board)[0]
+    assert (found.power, found.held, found.need) == ("Germany", ("Poland",), 1)
+    assert found.no_enemy_surface_ships == ("SZ 13",)

@@ -21,7 +21,7 @@ from aare.events import ControlChanged
 from aare.game_setup import new_game
 from aare.scenario import scenario
 from tests.board.helpers import reference_placements
-from tests.board.test_anniversary_board import PLAYERS, REFERENCE, THEIR_EXTRA_OWNERS, UNIT_TYPES, ours
+from tests.board.test_anniversary_board import BANKS, PLAYERS, REFERENCE, THEIR_EXTRA_OWNERS, UNIT_TYPES, ours
 
 GER, SOV, JPN, UK, ITA, US, CHN = (
     "Germany", "Soviet Union", "Japan", "United Kingdom", "Italy", "United States", "China")
@@ -32,10 +32,6 @@ SETUP_ITEM = {GER: "ger", SOV: "rus", JPN: "jpn", UK: "uk", ITA: "ita", US: "us"
 START_BONUS = {
     "1941": {GER: 5, SOV: 5, JPN: 5, UK: 5, ITA: 5, US: 15, CHN: 0},
     "1942": {GER: 10, SOV: 5, JPN: 10, UK: 5, ITA: 0, US: 5, CHN: 0},
-}
-BANKS = {
-    "1941": {GER: 31, SOV: 30, JPN: 17, UK: 43, ITA: 10, US: 40, CHN: 0},
-    "1942": {GER: 37, SOV: 24, JPN: 31, UK: 31, ITA: 10, US: 38, CHN: 0},
 }
 COMPLEXES = {GER: {"Germany"}, SOV: {"Russia", "Karelia S.S.R.", "Caucasus"}, JPN: {"Japan"},
              UK: {"United Kingdom"}, ITA: {"Italy"}, US: {"Eastern United States", "Western United States"}}
