@@ -179,8 +179,11 @@ def _result(form: OddsForm) -> dict[str, Any]:
 
 @router.get("/odds", response_class=HTMLResponse)
 async def odds_page(request: Request, who: OptionalCaller) -> Response:
+    """The calculator's form, for the ruleset `?rules=` names (its units and techs), else the default one."""
+    rules = request.query_params.get("rules", "")
+    form = OddsForm(rules=rules) if rules in available_rulesets() else OddsForm()
     return render(request, "odds.html", user=who.user if who else None, csrf=who.csrf_token if who else None,
-                  outcome=None, **_context(OddsForm()))
+                  outcome=None, **_context(form))
 
 
 @router.post("/odds", response_class=HTMLResponse)

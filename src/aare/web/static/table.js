@@ -52,6 +52,8 @@
   }
   document.addEventListener("change", (event) => {
     if (event.target.id === "ruleset-choice" || event.target.id === "seating-choice") syncNewGame();
+    // the battle calculator: another ruleset has other units (cruisers...) and techs: load its form
+    if (event.target.id === "odds-rules") location.assign("/odds?rules=" + encodeURIComponent(event.target.value));
   });
 
   // ---- the game page --------------------------------------------------------------------------------
