@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from aare.combat.decisions import ChooseCasualties, Press, PressOrRetreat, Retreat
+from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.movement.battles import pending_battles
 from aare.rules.ruleset import load_ruleset
+from aare.scenario import scenario
 from tests.aa50.common import battle, dice_rolled, ended, fire, left, move, position, to_combat
 from tests.combat.helpers import play, steps
 from tests.movement.helpers import boat
@@ -197,3 +199,23 @@ def test_no_low_luck_every_unit_rolls_its_die() -> None:
         assert not [o.key for o in load_ruleset(rules).spec.option_specs if "luck" in o.key]
     _, events = play(battle("3 infantry", "1 armour", "land"), [6, 6, 6, 6])
     assert fire(events, "attacker fire") == [("infantry", 3, 1)]
+
+
+def _mobilizing(options: dict[str, bool]) -> Game:
+    game = scenario("aa50-1942", nation=GER, phase="purchase", banks={GER: 30}, options=options)
+    game.apply({"type": "purchase", "units": "2 aa guns"})
+    while game.state.phase != "mobilize":
+        game.apply({"type": "end_phase"})
+    return game
+
+
+@pytest.mark.rule("AA50-AA-one-per-territory")
+def test_a_second_aa_gun_may_be_mobilized_unless_the_option_forbids_it() -> None:
+    game = _mobilizing({})
+    game.apply({"type": "place", "units": "1 aa gun", "space": "Germany"})  # Germany already has one
+    assert sum(s.count for s in game.state.stacks("Germany") if s.unit == "aa_gun") == 2
+    strict = _mobilizing({"one_aa_gun_per_territory": True})
+    with pytest.raises(IllegalAction, match="one AA gun") as err:
+        strict.apply({"type": "place", "units": "1 aa gun", "space": "Germany"})
+    assert err.value.rule_id == "AA50-AA-one-per-territory"
+    assert sum(s.count for s in strict.state.stacks("Germany") if s.unit == "aa_gun") == 1

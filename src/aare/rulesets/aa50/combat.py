@@ -11,6 +11,7 @@ from aare.combat.rules import CombatRules, TechBonus
 from aare.combat.sequences import Sequence
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aa50.aa_guns import ONE_AA_GUN, phase_actions
 
 AA50_TECH_BONUSES = (
     TechBonus("jet_fighters", "fighter", "attack", 1, "AA50-RESEARCH-jet-fighters"),
@@ -93,8 +94,10 @@ AA50_COMBAT = register_module(
             "AA50-RESEARCH-radar",
             "AA50-RESEARCH-advanced-artillery",
             "AA50-AA-only-own-territory",
+            "AA50-AA-one-per-territory",
         ),
-        hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "flyover_aa": _flyover_aa},
-        options=(HEAVY_BEST_OF,),
+        hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "flyover_aa": _flyover_aa,
+               "phase_actions": phase_actions},
+        options=(HEAVY_BEST_OF, ONE_AA_GUN),
     )
 )
