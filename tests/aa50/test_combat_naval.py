@@ -12,7 +12,7 @@ from tests.aa50.common import battle, begun, dice_rolled, ended, fire, left, mov
 from tests.combat.helpers import play, steps
 
 
-@pytest.mark.rule("AA50-NAVALCOMBAT-surprise-strike", "AA50-COMBAT-sequence")
+@pytest.mark.rule("AA50-NAVALCOMBAT-surprise-strike", "AA50-COMBAT-sequence", "AA50-UNITS-destroyer")
 def test_subs_strike_first_every_round_unless_the_enemy_has_a_destroyer() -> None:
     b, events = play(begun(battle("2 submarines", "1 battleship, 1 carrier")), [1, 6])
     assert fire(events, "attacker sub first strike") == [("submarine", 2, 2)]

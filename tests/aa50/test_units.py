@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from aare.errors import IllegalAction
 from aare.rules.ruleset import load_ruleset
 from aare.scenario import scenario
 from tests.aa50.common import battle, ended, fire, left
@@ -106,3 +107,17 @@ def test_a_die_hits_at_or_under_the_value_and_zero_rolls_nothing() -> None:
     _, events = play(battle("1 destroyer, 1 transport", "1 destroyer"), [6, 6])
     assert fire(events) == [("destroyer", 1, 2), ("destroyer", 1, 2)]
 
+
+
+@pytest.mark.rule("AA50-UNITS-carrier", "AA50-UNITS-fighter")
+def test_a_carrier_holds_two_fighters_own_or_allied() -> None:
+    game = scenario("aa50-1942", nation="United Kingdom", phase="non-combat-move", clear=["SZ 6", "United Kingdom"],
+                    units={"SZ 6": "United Kingdom: 1 carrier, 1 fighter; United States: 1 fighter",
+                           "United Kingdom": "United Kingdom: 1 fighter"})
+    with pytest.raises(IllegalAction):
+        game.apply({"type": "move", "units": "1 fighter", "path": ["United Kingdom", "SZ 6"]})
+    game = scenario("aa50-1942", nation="United Kingdom", phase="non-combat-move", clear=["SZ 6", "United Kingdom"],
+                    units={"SZ 6": "United Kingdom: 1 carrier; United States: 1 fighter",
+                           "United Kingdom": "United Kingdom: 1 fighter"})
+    game.apply({"type": "move", "units": "1 fighter", "path": ["United Kingdom", "SZ 6"]})
+    assert sum(s.count for s in game.state.stacks("SZ 6") if s.unit == "fighter") == 2

@@ -275,6 +275,19 @@ def test_odds_page_calculates_with_charts(client: TestClient) -> None:
     assert "choose Monte Carlo" in armada.text
 
 
+@pytest.mark.rule("AA50-UNITS-cruiser")
+def test_the_calculator_page_lists_the_anniversary_rulesets_and_their_cruisers(client: TestClient) -> None:
+    page = client.get("/odds").text
+    assert "<option >aa50-1941</option>" in page and "<option >aa50-1942</option>" in page
+    aa50 = client.get("/odds", params={"rules": "aa50-1942"}).text
+    assert 'name="att:cruiser"' in aa50 and "<option selected>aa50-1942</option>" in aa50
+    assert 'name="def_tech:radar"' in aa50
+    result = client.post("/odds", data={"rules": "aa50-1942", "battle": "sea", "att:cruiser": "2",
+                                        "def:destroyer": "1", "def:transport": "1"}, headers={"HX-Request": "true"})
+    assert 'id="attacker-win"' in result.text
+    assert 'name="att:cruiser"' not in client.get("/odds", params={"rules": "nonsense"}).text
+
+
 @pytest.mark.rule("LHTR-AIRMOVE-defending-carrier-lost")
 def test_odds_page_fighters_that_must_land_on_their_carriers(client: TestClient) -> None:
     """With the carrier lost first, defending fighters left without it are lost: more IPC lost, same odds."""
