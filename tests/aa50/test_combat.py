@@ -219,3 +219,19 @@ def test_a_second_aa_gun_may_be_mobilized_unless_the_option_forbids_it() -> None
         strict.apply({"type": "place", "units": "1 aa gun", "space": "Germany"})
     assert err.value.rule_id == "AA50-AA-one-per-territory"
     assert sum(s.count for s in strict.state.stacks("Germany") if s.unit == "aa_gun") == 1
+
+
+@pytest.mark.rule("AA50-COMBAT-sequence", "AA50-BOMBARD-who", "AA50-UNITS-cruiser")
+def test_on_the_board_aa_fire_comes_before_the_cruisers_bombardment() -> None:
+    game = position(UK, "combat-move", {"SZ 6": "United Kingdom: 1 cruiser", "United Kingdom": "United Kingdom: "
+                                        "1 fighter", "Norway": "Germany: 1 infantry, 1 aa gun"},
+                    stacks=(("SZ 6", boat(UK, "United Kingdom:infantry", "United Kingdom:armour")),),
+                    dice=[6, 4, 1, 1, 1, 6])
+    move(game, "1 infantry, 1 armour", "SZ 6", "Norway")
+    move(game, "1 fighter", "United Kingdom", "SZ 6", "Norway")
+    to_combat(game)
+    game.apply({"type": "fight", "space": "Norway"})
+    purposes = [e.purpose.split(": ")[1] for entry in game.log.entries for e in entry.events  # type: ignore[attr-defined]
+                if e.type == "dice_rolled"]
+    assert purposes[:2] == ["aa fire", "bombardment"]
+    assert game.state.owners["Norway"] == UK

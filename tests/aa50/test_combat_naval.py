@@ -8,8 +8,9 @@ import pytest
 from aare.combat.decisions import ChooseCasualties, ChooseSubmerge, Press, PressOrRetreat, Submerge
 from aare.errors import IllegalAction
 from aare.scenario import scenario
-from tests.aa50.common import battle, begun, dice_rolled, ended, fire, left, move
+from tests.aa50.common import battle, begun, dice_rolled, ended, fire, left, move, position, to_combat
 from tests.combat.helpers import play, steps
+from tests.movement.helpers import boat
 
 
 @pytest.mark.rule("AA50-NAVALCOMBAT-surprise-strike", "AA50-COMBAT-sequence", "AA50-UNITS-destroyer")
@@ -116,3 +117,21 @@ def test_a_us_fighter_on_a_uk_carrier_defends_with_it() -> None:
     game.apply({"type": "fight", "space": "SZ 6"})
     assert dice_rolled(game) == [(6,), (6,), (6,)]  # the battleship, then the US fighter and the UK carrier
     assert game.state.pending is not None and game.state.pending["kind"] == "press_or_retreat"
+
+
+@pytest.mark.rule("AA50-NAVALCOMBAT-transports-last", "AA50-COMBAT-defenceless-units-removed")
+def test_on_the_board_transports_go_last_and_a_lone_one_sinks_with_its_cargo_unrolled() -> None:
+    game = position("Germany", "combat-move", {"SZ 5": "Germany: 1 cruiser", "SZ 6": "United Kingdom: 1 destroyer"},
+                    stacks=(("SZ 6", boat("United Kingdom", "United Kingdom:infantry", "United Kingdom:armour")),),
+                    dice=[1, 6])
+    move(game, "1 cruiser", "SZ 5", "SZ 6")
+    to_combat(game)
+    game.apply({"type": "fight", "space": "SZ 6"})
+    assert game.state.pending is not None and game.state.pending["kind"] == "choose_casualties"
+    with pytest.raises(IllegalAction) as err:
+        game.apply({"type": "choose_casualties", "units": "1 transport"})
+    assert err.value.rule_id == "AA50-NAVALCOMBAT-transports-last"
+    game.apply({"type": "choose_casualties", "units": "1 destroyer"})
+    assert dice_rolled(game) == [(1,), (6,)]  # the cruiser, the destroyer; nothing for the transport
+    assert game.state.pending is None
+    assert [(s.owner, s.unit) for s in game.state.stacks("SZ 6")] == [("Germany", "cruiser")]
