@@ -150,12 +150,13 @@ def test_aa_guns_do_not_move_in_combat_move() -> None:
 
 
 @pytest.mark.rule("AA50-BOMBARD-per-land-unit")
-def test_no_more_bombarding_ships_than_land_units_landing() -> None:
+@pytest.mark.parametrize("rules", ["aa50-1941", "aa50-1942"])
+def test_no_more_bombarding_ships_than_land_units_landing(rules: str) -> None:
     with pytest.raises(IllegalAction) as err:
         battle("1 infantry", "1 infantry", "amphibious", bombard="2 battleships")
     assert err.value.rule_id == "AA50-BOMBARD-per-land-unit"
     game = position(UK, "combat-move", {"SZ 6": "United Kingdom: 2 battleships", "Norway": "Germany: 1 infantry"},
-                    stacks=(("SZ 6", boat(UK, "United Kingdom:infantry")),), dice=[6, 1, 6])
+                    stacks=(("SZ 6", boat(UK, "United Kingdom:infantry")),), dice=[6, 1, 6], rules=rules)
     move(game, "1 infantry", "SZ 6", "Norway")
     to_combat(game)
     game.apply({"type": "fight", "space": "Norway"})
@@ -222,11 +223,12 @@ def test_a_second_aa_gun_may_be_mobilized_unless_the_option_forbids_it() -> None
 
 
 @pytest.mark.rule("AA50-COMBAT-sequence", "AA50-BOMBARD-who", "AA50-UNITS-cruiser")
-def test_on_the_board_aa_fire_comes_before_the_cruisers_bombardment() -> None:
+@pytest.mark.parametrize("rules", ["aa50-1941", "aa50-1942"])
+def test_on_the_board_aa_fire_comes_before_the_cruisers_bombardment(rules: str) -> None:
     game = position(UK, "combat-move", {"SZ 6": "United Kingdom: 1 cruiser", "United Kingdom": "United Kingdom: "
                                         "1 fighter", "Norway": "Germany: 1 infantry, 1 aa gun"},
                     stacks=(("SZ 6", boat(UK, "United Kingdom:infantry", "United Kingdom:armour")),),
-                    dice=[6, 4, 1, 1, 1, 6])
+                    dice=[6, 4, 1, 1, 1, 6], rules=rules)
     move(game, "1 infantry, 1 armour", "SZ 6", "Norway")
     move(game, "1 fighter", "United Kingdom", "SZ 6", "Norway")
     to_combat(game)

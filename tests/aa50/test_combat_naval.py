@@ -120,10 +120,11 @@ def test_a_us_fighter_on_a_uk_carrier_defends_with_it() -> None:
 
 
 @pytest.mark.rule("AA50-NAVALCOMBAT-transports-last", "AA50-COMBAT-defenceless-units-removed")
-def test_on_the_board_transports_go_last_and_a_lone_one_sinks_with_its_cargo_unrolled() -> None:
+@pytest.mark.parametrize("rules", ["aa50-1941", "aa50-1942"])
+def test_on_the_board_transports_go_last_and_a_lone_one_sinks_with_its_cargo_unrolled(rules: str) -> None:
     game = position("Germany", "combat-move", {"SZ 5": "Germany: 1 cruiser", "SZ 6": "United Kingdom: 1 destroyer"},
                     stacks=(("SZ 6", boat("United Kingdom", "United Kingdom:infantry", "United Kingdom:armour")),),
-                    dice=[1, 6])
+                    dice=[1, 6], rules=rules)
     move(game, "1 cruiser", "SZ 5", "SZ 6")
     to_combat(game)
     game.apply({"type": "fight", "space": "SZ 6"})
