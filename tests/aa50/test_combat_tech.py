@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from aare.odds import odds
 from tests.aa50.common import battle, begun, dice_rolled, fire, move, position, to_combat
 from tests.combat.helpers import play
 
@@ -84,3 +85,10 @@ def test_heavy_bombers_best_of_two_as_an_option() -> None:
                attacker_techs={"heavy_bombers"})
     _, events = play(b, [2, 4, 6, 6])
     assert next((e.dice, e.hits) for e in events if type(e).__name__ == "DiceRolled") == ((2, 4), 1)
+
+
+@pytest.mark.rule("AA50-RESEARCH-radar")
+def test_radar_also_in_a_raid() -> None:
+    plain = odds("1 bomber", "", "aa50-1942", battle="raid", territory_value=10)
+    radar = odds("1 bomber", "", "aa50-1942", battle="raid", territory_value=10, defender_techs={"radar"})
+    assert abs(plain.attacker_ipc_lost - 12 / 6) < 1e-12 and abs(radar.attacker_ipc_lost - 12 * 2 / 6) < 1e-12
