@@ -70,12 +70,15 @@ def test_sub_hits_never_go_on_aircraft_and_aircraft_need_a_destroyer_to_hit_subs
 
 @pytest.mark.rule("AA50-NAVALCOMBAT-transports-last", "AA50-UNITS-transport")
 def test_transports_are_chosen_only_after_every_other_unit() -> None:
-    b, _ = play(battle("1 cruiser", "1 destroyer, 1 transport"), [1])
+    b, _ = play(battle("2 cruisers", "1 destroyer, 1 cruiser, 1 transport"), [1, 6])
     assert isinstance(b.pending, ChooseCasualties)
     with pytest.raises(IllegalAction, match="transports may be chosen only after") as err:
         play(b, [], {"transport": 1})
     assert err.value.rule_id == "AA50-NAVALCOMBAT-transports-last"
-    b, _ = play(b, [6], {"destroyer": 1})
+    b, _ = play(b, [6, 6], {"cruiser": 1})
+    assert left(b.state.defender) == {"destroyer": 1, "transport": 1}
+    # the destroyer is the only unit besides the transport: no question, it takes the hit
+    b, _ = play(battle("1 cruiser", "1 destroyer, 1 transport"), [1, 6])
     # left with only the transport, it is lost without a roll
     assert b.state.ended and b.state.result == "attacker" and left(b.state.defender) == {}
 
@@ -122,17 +125,20 @@ def test_a_us_fighter_on_a_uk_carrier_defends_with_it() -> None:
 @pytest.mark.rule("AA50-NAVALCOMBAT-transports-last", "AA50-COMBAT-defenceless-units-removed")
 @pytest.mark.parametrize("rules", ["aa50-1941", "aa50-1942"])
 def test_on_the_board_transports_go_last_and_a_lone_one_sinks_with_its_cargo_unrolled(rules: str) -> None:
-    game = position("Germany", "combat-move", {"SZ 5": "Germany: 1 cruiser", "SZ 6": "United Kingdom: 1 destroyer"},
+    game = position("Germany", "combat-move", {"SZ 5": "Germany: 1 battleship",
+                                               "SZ 6": "United Kingdom: 1 destroyer, 1 submarine"},
                     stacks=(("SZ 6", boat("United Kingdom", "United Kingdom:infantry", "United Kingdom:armour")),),
-                    dice=[1, 6], rules=rules)
-    move(game, "1 cruiser", "SZ 5", "SZ 6")
+                    dice=[6, 1, 6, 1, 6], rules=rules)
+    move(game, "1 battleship", "SZ 5", "SZ 6")
     to_combat(game)
     game.apply({"type": "fight", "space": "SZ 6"})
+    game.apply({"type": "submerge", "units": ""})  # the UK sub stays: its surprise strike misses
     assert game.state.pending is not None and game.state.pending["kind"] == "choose_casualties"
     with pytest.raises(IllegalAction) as err:
         game.apply({"type": "choose_casualties", "units": "1 transport"})
     assert err.value.rule_id == "AA50-NAVALCOMBAT-transports-last"
-    game.apply({"type": "choose_casualties", "units": "1 destroyer"})
-    assert dice_rolled(game) == [(1,), (6,)]  # the cruiser, the destroyer; nothing for the transport
+    game.apply({"type": "choose_casualties", "units": "1 submarine"})
+    game.apply({"type": "press"})  # round 2: the battleship sinks the destroyer; the transport is then alone
+    assert dice_rolled(game) == [(6,), (1,), (6,), (1,), (6,)]  # no die ever for the transport
     assert game.state.pending is None
-    assert [(s.owner, s.unit) for s in game.state.stacks("SZ 6")] == [("Germany", "cruiser")]
+    assert [(s.owner, s.unit) for s in game.state.stacks("SZ 6")] == [("Germany", "battleship")]

@@ -197,6 +197,16 @@ def check_last(
     return f"{', '.join(names)} may be chosen only after every other unit that can take these hits"
 
 
+def choosable(
+    catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch], required: int, last: Sequence[str]
+) -> Stacks:
+    """The units the hits may go to: those not tagged in `last` when they can take every hit, else all."""
+    if not last:
+        return stacks
+    others = tuple((k, n) for k, n in stacks if not _is_last(catalogue, k.type, last))
+    return others if assignable(catalogue, others, batches) >= required else stacks
+
+
 def is_forced(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch], required: int) -> bool:
     """Whether every legal choice is the same, so no decision is needed."""
     slots = _slots(catalogue, stacks, batches)

@@ -359,9 +359,9 @@ def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
     battle = battle.with_state(st.evolve(hits=rest))
     if required == 0:
         return battle, []
-    if cas.is_forced(cat, stacks, group, required):
-        rank = cas.default_rank(cat, first.side, battle.setup.rules.last_casualty_tags)
-        choice = cas.choose_by_order(cat, stacks, group, rank)
+    last = battle.setup.rules.last_casualty_tags
+    if cas.is_forced(cat, cas.choosable(cat, stacks, group, required, last), group, required):
+        choice = cas.choose_by_order(cat, stacks, group, cas.default_rank(cat, first.side, last))
         return apply_casualties(battle, first.side, choice, first.removal)
     decision = ChooseCasualties(first.side, group, required)
     return battle.with_state(battle.state.evolve(pending=decision)), []
