@@ -29,9 +29,12 @@ def at(
     owners: Mapping[str, str] | None = None,
     stacks: Iterable[tuple[str, Stack]] = (),
     dice: Iterable[int] | None = None,
+    techs: Mapping[str, Iterable[str]] | None = None,
 ) -> Game:
-    """An empty Anniversary board (scenario `rules`) with `units` ("Power: unit list") and extra `stacks`."""
-    game = scenario(rules, nation=nation, phase=phase, clear=True, units=units, owners=owners)
+    """An empty Anniversary board (scenario `rules`) with `units` ("Power: unit list"; "" for none) and extra
+    `stacks`; the turn began with the owners given."""
+    game = scenario(rules, nation=nation, phase=phase, clear=True, units={k: v for k, v in units.items() if v},
+                    owners=owners, techs=techs)
     state = game.state
     state = replace(state, extra={**state.extra, "turn": {**turn_record(state), "owners": dict(state.owners)}})
     for space, stack in stacks:

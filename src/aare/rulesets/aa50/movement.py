@@ -1,7 +1,7 @@
 """Anniversary movement (module `aa50_movement`): the core's (Revised/LHTR) movement with the Anniversary
 differences: enemy transports and submarines alone do not block ships (they stop nothing, and ships may end a
-non-combat move among them), submarines may end a non-combat move among enemy ships, and an illegal move names
-the Anniversary ledger's rule."""
+non-combat move among them), submarines may end a non-combat move among enemy ships, AA guns do not fire at
+aircraft flying over, and an illegal move names the Anniversary ledger's rule."""
 
 from __future__ import annotations
 
@@ -53,6 +53,12 @@ def _movement_rules(rules: MovementRules, **_: Any) -> MovementRules:
     )
 
 
+def _flyover_aa(spaces: dict[str, str], **_: Any) -> dict[str, str]:
+    """AA guns fire only in their own territory's battle, never at aircraft passing over (AA50-AIRMOVE-range,
+    AA50-AA-only-own-territory)."""
+    return {}
+
+
 def _rule_ids(names: dict[str, str], **_: Any) -> dict[str, str]:
     return {**names, **AA50_RULE_IDS}
 
@@ -67,7 +73,9 @@ MODULE = register_module(
             "AA50-SEAMOVE-basic",
             "AA50-SEAMOVE-ncm-not-into-enemy",
             "AA50-TRANSPORT-unload-from-hostile-sea",
+            "AA50-AIRMOVE-range",
+            "AA50-AA-only-own-territory",
         ),
-        hooks={"movement_rules": _movement_rules, "rule_ids": _rule_ids},
+        hooks={"movement_rules": _movement_rules, "flyover_aa": _flyover_aa, "rule_ids": _rule_ids},
     )
 )
