@@ -112,3 +112,19 @@ def test_fighters_of_a_sunk_carrier_land_one_space_away_or_are_lost(zone: str, l
     settle(game)
     assert units_in(game, zone, "United Kingdom") == {}
     assert units_in(game, "United Kingdom", "United Kingdom") == landing
+
+
+@pytest.mark.rule("AA50-COMBATMOVE-air-reserve-landing", "AA50-AIRMOVE-no-crash-planning")
+def test_attacking_aircraft_keep_the_moves_to_reach_a_landing_spot() -> None:
+    game = at("aa50-1942", "Germany", "combat-move", {
+        "Germany": "Germany: 1 fighter", "Belorussia": "Soviet Union: 1 infantry"},
+        owners={"Baltic States": "Soviet Union", "East Poland": "Soviet Union", "Belorussia": "Soviet Union",
+                "Eastern Ukraine": "Soviet Union"})
+    # three spaces to the attack, Poland two beyond: 5 > 4
+    rejected(game, mv("1 fighter", "Germany", "Poland", "Baltic States", "Belorussia"),
+             "AA50-AIRMOVE-no-crash-planning", "1 movement left after Belorussia and no place to land")
+    far = {"United Kingdom": "United Kingdom: 1 fighter", "SZ 11": "Germany: 1 submarine"}
+    alone = at("aa50-1941", "United Kingdom", "combat-move", far)
+    rejected(alone, mv("1 fighter", "United Kingdom", "SZ 8", "SZ 9", "SZ 11"), "AA50-AIRMOVE-no-crash-planning")
+    carrier = at("aa50-1941", "United Kingdom", "combat-move", {**far, "SZ 17": "United Kingdom: 1 carrier"})
+    move(carrier, "1 fighter", "United Kingdom", "SZ 8", "SZ 9", "SZ 11")  # the carrier can come to meet it

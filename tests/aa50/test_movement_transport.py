@@ -121,3 +121,39 @@ def test_allied_cargo_loads_and_unloads_on_its_owners_turns_and_sails_on_the_tra
     move(us, "1 infantry", "SZ 8", "United Kingdom")
     assert units_in(us, "United Kingdom", "United States") == {"infantry": 1}
     assert [s.owner for s in stacks_of(us, "SZ 8", "transport")] == ["United Kingdom"]
+
+
+@pytest.mark.rule("AA50-TRANSPORT-amphibious-no-retreat")
+def test_only_the_units_that_came_overland_retreat_from_an_assault() -> None:
+    # cycle 1: every die misses; the overland pair retreats; cycle 2: the two landed infantry miss and fall
+    game = at("aa50-1942", "Germany", "combat-move", {
+        "Northwestern Europe": "Germany: 2 infantry", "France": "United Kingdom: 3 infantry"},
+        owners={"France": "United Kingdom"},
+        stacks=[("SZ 7", boat("Germany", "Germany:infantry", "Germany:infantry"))],
+        dice=[6, 6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1])
+    move(game, "2 infantry", "SZ 7", "France")
+    move(game, "2 infantry", "Northwestern Europe", "France")
+    [site] = pending_battles(game.state, game.ruleset)
+    assert (site.kind, site.retreat_to, site.overland_from) == ("amphibious", (), ("Northwestern Europe",))
+    end(game)
+    fight(game, "France")
+    decision = game.state.pending
+    assert decision["kind"] == "press_or_retreat" and decision["destinations"] == ["Northwestern Europe"]
+    game.apply({"type": "retreat", "to": "Northwestern Europe"})  # the landed pair fights on alone
+    settle(game)
+    assert units_in(game, "Northwestern Europe", "Germany") == {"infantry": 2}
+    assert units_in(game, "France") == {"infantry": 3}
+    assert game.state.owners["France"] == "United Kingdom"
+
+
+@pytest.mark.rule("AA50-TRANSPORT-amphibious-no-retreat")
+def test_an_assault_from_the_sea_alone_has_no_retreat() -> None:
+    # cycle 1: every die misses and no retreat is offered; cycle 2: one hit takes France
+    game = at("aa50-1942", "Germany", "combat-move", {"France": "United Kingdom: 1 infantry"},
+              owners={"France": "United Kingdom"},
+              stacks=[("SZ 7", boat("Germany", "Germany:infantry", "Germany:infantry"))], dice=[6, 6, 6, 1, 6, 6])
+    move(game, "2 infantry", "SZ 7", "France")
+    end(game)
+    fight(game, "France")
+    assert game.state.pending is None
+    assert game.state.owners["France"] == "Germany" and units_in(game, "France") == {"infantry": 2}

@@ -104,7 +104,7 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
         "attacker_techs": frozenset(state.techs.get(site.attacker, ())),
         "owner_techs": owner_techs,
         "bombard": _keys(s for _, s in ships) or None,
-        "retreat_to": site.retreat_to,
+        "retreat_to": site.overland_from if rules.partial_amphibious_retreat and overland else site.retreat_to,
         "overland": overland,
         **extra,
     }

@@ -1,13 +1,15 @@
 """Anniversary movement (module `aa50_movement`): the core's (Revised/LHTR) movement with the Anniversary
 differences: enemy transports and submarines alone do not block ships (they stop nothing, and ships may end a
 non-combat move among them), submarines may end a non-combat move among enemy ships, AA guns do not fire at
-aircraft flying over, and an illegal move names the Anniversary ledger's rule."""
+aircraft flying over, the land units that came overland may retreat from an amphibious assault, and an illegal
+move names the Anniversary ledger's rule."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
+from aare.combat.rules import CombatRules
 from aare.movement.rules import MovementRules
 from aare.rules.rule_module import RuleModule, register_module
 
@@ -56,6 +58,12 @@ def _movement_rules(rules: MovementRules, **_: Any) -> MovementRules:
     )
 
 
+def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
+    """Land units that came overland may retreat from an amphibious assault (with the aircraft); those landed from
+    the sea stay and fight on (AA50-TRANSPORT-amphibious-no-retreat)."""
+    return replace(rules, partial_amphibious_retreat=True)
+
+
 def _flyover_aa(spaces: dict[str, str], **_: Any) -> dict[str, str]:
     """AA guns fire only in their own territory's battle, never at aircraft passing over (AA50-AIRMOVE-range,
     AA50-AA-only-own-territory)."""
@@ -78,7 +86,13 @@ MODULE = register_module(
             "AA50-TRANSPORT-unload-from-hostile-sea",
             "AA50-AIRMOVE-range",
             "AA50-AA-only-own-territory",
+            "AA50-TRANSPORT-amphibious-no-retreat",
         ),
-        hooks={"movement_rules": _movement_rules, "flyover_aa": _flyover_aa, "rule_ids": _rule_ids},
+        hooks={
+            "movement_rules": _movement_rules,
+            "flyover_aa": _flyover_aa,
+            "combat_rules": _combat_rules,
+            "rule_ids": _rule_ids,
+        },
     )
 )
