@@ -76,6 +76,9 @@ def test_units_that_moved_in_combat_move_stay_but_aircraft_fly_back() -> None:
              "not been friendly since the turn began")
     move(won, "1 fighter", "Eastern Ukraine", "East Poland", "Poland")  # flies back with the rest of its move
     assert units_in(won, "Poland") == {"fighter": 1}
+    soviet = at("aa50-1942", "Soviet Union", "non-combat-move", {"Russia": "Soviet Union: 1 infantry"})
+    rejected(soviet, mv("1 infantry", "Russia", "Eastern Ukraine"), "AA50-PHASES-ncm-unmoved-only",
+             "enemy territory")  # German in 1942: no non-combat move goes there
 
 
 def settle(game: Game) -> None:
