@@ -101,17 +101,26 @@ def test_allied_fighters_ride_an_attacking_carrier_and_do_not_fight() -> None:
 
 
 @pytest.mark.rule("AA50-AIRMOVE-defending-carrier-fighters")
-@pytest.mark.parametrize(("zone", "landing"), [("SZ 6", {"fighter": 2}), ("SZ 11", {})])
-def test_fighters_of_a_sunk_carrier_land_one_space_away_or_are_lost(zone: str, landing: dict[str, int]) -> None:
-    start = "SZ 5" if zone == "SZ 6" else "SZ 12"
+@pytest.mark.parametrize(("zone", "near", "landed"), [
+    ("SZ 6", {}, {"United Kingdom": {"fighter": 2}}),  # to the United Kingdom, one space away
+    ("SZ 11", {"SZ 10": "United States: 1 carrier, 1 fighter"}, {"SZ 10": {"fighter": 2, "carrier": 1}}),
+    ("SZ 11", {}, {}),  # no land, no carrier: lost
+])
+def test_fighters_of_a_sunk_carrier_land_one_space_away_or_are_lost(
+        zone: str, near: dict[str, str], landed: dict[str, dict[str, int]]) -> None:
+    start = "SZ 5" if zone == "SZ 6" else "SZ 18"
     game = at("aa50-1942", "Germany", "combat-move", {
-        start: "Germany: 1 submarine", zone: "United Kingdom: 1 carrier, 2 fighters"}, dice=[1, 6, 6, 6, 6, 6, 6])
+        start: "Germany: 1 submarine", zone: "United Kingdom: 1 carrier, 2 fighters", **near},
+        dice=[1, 6, 6, 6, 6, 6, 6])
     move(game, "1 submarine", start, zone)
     end(game)
     fight(game, zone)  # the sub's surprise strike sinks the carrier; the fighters defend and cannot hit it
     settle(game)
     assert units_in(game, zone, "United Kingdom") == {}
-    assert units_in(game, "United Kingdom", "United Kingdom") == landing
+    assert units_in(game, "United Kingdom", "United Kingdom") == landed.get("United Kingdom", {})
+    if "SZ 10" in landed:  # one fighter finds the room left on the American carrier; the other is lost
+        assert units_in(game, "SZ 10") == landed["SZ 10"]
+        assert units_in(game, "SZ 10", "United Kingdom") == {"fighter": 1}
 
 
 @pytest.mark.rule("AA50-COMBATMOVE-air-reserve-landing", "AA50-AIRMOVE-no-crash-planning")

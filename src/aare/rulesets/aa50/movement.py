@@ -60,8 +60,10 @@ def _movement_rules(rules: MovementRules, **_: Any) -> MovementRules:
 
 def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
     """Land units that came overland may retreat from an amphibious assault (with the aircraft); those landed from
-    the sea stay and fight on (AA50-TRANSPORT-amphibious-no-retreat)."""
-    return replace(rules, partial_amphibious_retreat=True)
+    the sea stay and fight on (AA50-TRANSPORT-amphibious-no-retreat). Fighters of a sunk defending carrier land
+    one space away, in a friendly territory or else on a friendly carrier with room
+    (AA50-AIRMOVE-defending-carrier-fighters)."""
+    return replace(rules, partial_amphibious_retreat=True, defending_fighters_to_adjacent_carriers=True)
 
 
 def _flyover_aa(spaces: dict[str, str], **_: Any) -> dict[str, str]:
@@ -87,6 +89,7 @@ MODULE = register_module(
             "AA50-AIRMOVE-range",
             "AA50-AA-only-own-territory",
             "AA50-TRANSPORT-amphibious-no-retreat",
+            "AA50-AIRMOVE-defending-carrier-fighters",
         ),
         hooks={
             "movement_rules": _movement_rules,
