@@ -1,8 +1,8 @@
 """Anniversary movement (module `aa50_movement`): the core's (Revised/LHTR) movement with the Anniversary
 differences: enemy transports and submarines alone do not block ships (they stop nothing, and ships may end a
-non-combat move among them), submarines may end a non-combat move among enemy ships, AA guns do not fire at
-aircraft flying over, the land units that came overland may retreat from an amphibious assault, and an illegal
-move names the Anniversary ledger's rule."""
+non-combat move among them), submarines may end a non-combat move among enemy ships, the land units that came
+overland may retreat from an amphibious assault, fighters of a sunk carrier may land on an adjacent carrier, and
+an illegal move names the Anniversary ledger's rule."""
 
 from __future__ import annotations
 
@@ -66,12 +66,6 @@ def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
     return replace(rules, partial_amphibious_retreat=True, defending_fighters_to_adjacent_carriers=True)
 
 
-def _flyover_aa(spaces: dict[str, str], **_: Any) -> dict[str, str]:
-    """AA guns fire only in their own territory's battle, never at aircraft passing over (AA50-AIRMOVE-range,
-    AA50-AA-only-own-territory)."""
-    return {}
-
-
 def _rule_ids(names: dict[str, str], **_: Any) -> dict[str, str]:
     return {**names, **AA50_RULE_IDS}
 
@@ -86,14 +80,11 @@ MODULE = register_module(
             "AA50-SEAMOVE-basic",
             "AA50-SEAMOVE-ncm-not-into-enemy",
             "AA50-TRANSPORT-unload-from-hostile-sea",
-            "AA50-AIRMOVE-range",
-            "AA50-AA-only-own-territory",
             "AA50-TRANSPORT-amphibious-no-retreat",
             "AA50-AIRMOVE-defending-carrier-fighters",
         ),
         hooks={
             "movement_rules": _movement_rules,
-            "flyover_aa": _flyover_aa,
             "combat_rules": _combat_rules,
             "rule_ids": _rule_ids,
         },
