@@ -231,6 +231,16 @@ class Game:
         return ctx
 
     def _run(self, ctx: TurnContext, action: Any) -> None:
+        """Judge and play `action`; an illegal one names the ruleset's own id of the rule it breaks."""
+        try:
+            self._play(ctx, action)
+        except IllegalAction as err:
+            own = ctx.ruleset.rule_id(err.rule_id)
+            if own == err.rule_id:
+                raise
+            raise IllegalAction(err.reason, own) from err
+
+    def _play(self, ctx: TurnContext, action: Any) -> None:
         state = ctx.state
         if state.winner is not None:
             raise IllegalAction(f"the game is over: {state.winner} won", "LHTR-VICTORY-check-end-of-round")

@@ -104,7 +104,7 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
         "attacker_techs": frozenset(state.techs.get(site.attacker, ())),
         "owner_techs": owner_techs,
         "bombard": _keys(s for _, s in ships) or None,
-        "retreat_to": site.retreat_to,
+        "retreat_to": site.overland_from if rules.partial_amphibious_retreat and overland else site.retreat_to,
         "overland": overland,
         **extra,
     }
@@ -322,9 +322,28 @@ class Outcome:
                 if land:
                     self.emit(UnitsChanged(self.site.space, stack.with_count(extra), stack.with_count(extra),
                                            to_space=land[0]))
-                else:
+                    continue
+                if self.battle.setup.rules.defending_fighters_to_adjacent_carriers:
+                    extra = self._to_carriers(stack, extra, side, [t for t in spots if view.is_sea(t)])
+                if extra:
                     self.emit(UnitsRemoved(self.site.space, stack.with_count(extra),
                                            "LHTR-AIRMOVE-defending-carrier-lost"))
+
+    def _to_carriers(self, stack: Stack, count: int, side: set[str], zones: list[str]) -> int:
+        """Fly up to `count` of `stack` onto the `side`'s carriers with room in `zones`; how many are left."""
+        units = self.ruleset.units
+        size = units[stack.unit].carrier_size
+        for zone in zones:
+            if not count or not size:
+                break
+            friends = [s for s in self.state.stacks(zone) if s.owner in side]
+            free = sum((units[s.unit].carrier_capacity - units[s.unit].carrier_size) * s.count for s in friends)
+            take = min(count, max(0, free) // size)
+            if take:
+                self.emit(UnitsChanged(self.site.space, stack.with_count(take), stack.with_count(take),
+                                       to_space=zone))
+                count -= take
+        return count
 
     def _allied_planes(self) -> None:
         """The attacker's allies' fighters riding on its carriers share their fate: those left without room are

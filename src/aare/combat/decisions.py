@@ -28,6 +28,8 @@ class PressOrRetreat:
     can_retreat_air: bool
     side: Side = "attacker"
     rule: str = "LHTR-COMBAT-attacker-retreat"
+    # a retreat leaves the units landed from the sea behind, fighting on (`CombatRules.partial_amphibious_retreat`)
+    leaves_amphibious: bool = False
 
 
 @dataclass(frozen=True)

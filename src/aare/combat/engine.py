@@ -506,7 +506,8 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
     moved: dict[str, int] = {}
     kept = []
     for key, n in battle.state.attacker:
-        goes = key.present and (not answer.air_only or cat[key.type].domain == "air")
+        goes = key.present and (not answer.air_only or cat[key.type].domain == "air") and not (
+            decision.leaves_amphibious and key.has("amphibious"))
         if goes:
             moved[key.type] = moved.get(key.type, 0) + n
             kept.append((key.with_flag("retreated"), n))
@@ -514,7 +515,7 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
             kept.append((key, n))
     battle = battle.with_state(battle.state.with_units("attacker", make_stacks(kept)))
     events: list[Event] = [Retreated(moved, None if answer.air_only else to)]
-    if answer.air_only:
+    if answer.air_only or decision.leaves_amphibious:
         st, more = end_check(battle)
     else:
         st, more = finish(battle, "retreat")

@@ -112,6 +112,13 @@ class CombatRules:
     destroyer_bombard_tech: str = "combined_bombardment"
     # LHTR-BOMBARD-casualties-no-return-fire
     bombard_casualties_fire_back: bool = False
+    # LHTR-LANDCOMBAT-no-retreat-amphibious: no land unit retreats from an amphibious assault. When True
+    # (Anniversary "partial amphibious retreat") the land units that came overland retreat with the aircraft to
+    # where they came from; the units landed from the sea stay and fight on.
+    partial_amphibious_retreat: bool = False
+    # LHTR-AIRMOVE-defending-carrier-lost: defending fighters of a sunk carrier with no friendly territory one
+    # space away are lost. When True they land on friendly carriers with room in an adjacent sea zone first.
+    defending_fighters_to_adjacent_carriers: bool = False
     tech_bonuses: tuple[TechBonus, ...] = LHTR_TECH_BONUSES
     # Checks a battle must pass when it is declared (e.g. AARE-AIRSUB-air-only-vs-subs-only); LHTR has none.
     declaration_checks: tuple[DeclarationCheck, ...] = ()

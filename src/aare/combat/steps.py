@@ -304,7 +304,8 @@ def defender_fire(battle: Battle) -> StepResult:
 
 
 def retreat_options(battle: Battle) -> PressOrRetreat | None:
-    """LHTR-COMBAT-attacker-retreat, -retreat-destination, -air-retreat, LHTR-LANDCOMBAT-no-retreat-amphibious."""
+    """LHTR-COMBAT-attacker-retreat, -retreat-destination, -air-retreat, LHTR-LANDCOMBAT-no-retreat-amphibious;
+    the overland units' retreat from an assault with `CombatRules.partial_amphibious_retreat`."""
     units = present(battle, "attacker")
     if not units or not combat_units(battle, "defender"):
         return None
@@ -312,6 +313,9 @@ def retreat_options(battle: Battle) -> PressOrRetreat | None:
     rest = [k for k, _ in units if battle.setup.unit(k).domain != "air"]
     amphibious = any(k.has("amphibious") for k in rest)
     destinations = battle.setup.retreat_to
+    overland = [k for k in rest if not k.has("amphibious")]
+    if amphibious and overland and destinations and battle.setup.rules.partial_amphibious_retreat:
+        return PressOrRetreat(destinations, True, bool(air), leaves_amphibious=True)
     can_all = not amphibious and (bool(destinations) or not rest)
     can_air = bool(air) and bool(rest) and amphibious
     if not can_all and not can_air:

@@ -32,7 +32,9 @@ class BattleSite:
     among them, which are fought first (LHTR-COMBAT-battle-order).
     `bombard`: (sea zone, ships) that may bombard; none from a zone with a sea battle.
     `retreat_to`: where attacking land or sea units may retreat (the spaces they entered from; none for land
-    units in an amphibious assault). `can_capture`: an attacking land unit is present.
+    units in an amphibious assault). `overland_from`: in an amphibious assault, the friendly spaces its land
+    units that came overland entered from (where a partial retreat goes). `can_capture`: an attacking land unit
+    is present.
     `overflying`: (space the aircraft are in now, stack) for flyover fire.
     """
 
@@ -46,6 +48,7 @@ class BattleSite:
     fight_after: tuple[str, ...] = ()
     bombard: tuple[tuple[str, Stack], ...] = ()
     retreat_to: tuple[str, ...] = ()
+    overland_from: tuple[str, ...] = ()
     can_capture: bool = False
     overflying: tuple[tuple[str, Stack], ...] = ()
 
@@ -138,7 +141,8 @@ def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
             continue
         land = [s for s in attackers if view.unit(s).domain == "land"]
         landed_from = tuple(sorted({z for s in land if (z := flags.value(s, flags.AMPHIBIOUS))}))
-        retreat = () if landed_from else tuple(sorted({f for s in land if (f := flags.value(s, flags.FROM))}))
+        origins = tuple(sorted({f for s in land if (f := flags.value(s, flags.FROM))}))
+        retreat = () if landed_from else origins
         bombard = tuple(
             (z, s) for z in landed_from if z not in sea_battles for s in view.own(z) if _bombards(view, s)
         )
@@ -153,6 +157,7 @@ def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
             fight_after=tuple(z for z in landed_from if z in sea_battles),
             bombard=bombard,
             retreat_to=tuple(r for r in retreat if view.friendly_land(r)),
+            overland_from=tuple(r for r in origins if view.friendly_land(r)) if landed_from else (),
             can_capture=bool(land),
         ))
     return sites

@@ -104,7 +104,7 @@ def loads(view: Situation, combat: bool, territory: str, only: str | None = None
     if not ready:
         return
     for sea in view.graph.coast[territory]:
-        if (only is not None and sea != only) or view.hostile(sea):
+        if (only is not None and sea != only) or view.blocks(sea):
             continue
         boats = [
             s for s in view.stacks(sea)

@@ -198,12 +198,13 @@ def land_passage(leg: Leg) -> Violation | None:
 
 def sea_passage(leg: Leg) -> Violation | None:
     """A hostile sea zone stops ships, except submarines where no enemy destroyer is; non-combat moves
-    never end in a hostile zone."""
+    never end in a hostile zone. Enemy ships the ruleset lets pass (`MovementRules`) do neither; submarines
+    may end non-combat move among enemies where the ruleset says so."""
     if leg.domain != "sea":
         return None
     view = leg.view
     for space in leg.path[1:-1]:
-        if not view.hostile(space):
+        if not view.blocks(space):
             continue
         if leg.unit.has("passes_hostile"):
             if space in view.destroyer_seas:
@@ -215,7 +216,8 @@ def sea_passage(leg: Leg) -> Violation | None:
             return Violation(reason, "LHTR-SEAMOVE-hostile-sea-zone-stops")
         reason = f"{space} holds enemy ships: non-combat moves cannot pass through it"
         return Violation(reason, "LHTR-SEAMOVE-noncombat-no-hostile")
-    if not leg.combat and view.hostile(leg.end):
+    sub_may_stay = leg.unit.has("passes_hostile") and view.rules.subs_end_noncombat_among_enemies
+    if not leg.combat and view.blocks(leg.end) and not sub_may_stay:
         reason = f"{leg.end} holds enemy ships: non-combat moves cannot end there"
         return Violation(reason, "LHTR-SEAMOVE-noncombat-no-hostile")
     return None

@@ -90,21 +90,21 @@ def blitzed(view: Situation, path: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> frozenset[str]:
-    """Sea zones a ship can reach in `steps`, never through a hostile zone, through a canal only when open;
-    hostile zones count as ends only if `end_hostile`."""
+    """Sea zones a ship can reach in `steps`, never through a zone whose enemy ships block it, through a canal
+    only when open; such zones count as ends only if `end_hostile`."""
     graph = view.graph
     seen = {start}
     frontier = [start]
     for _ in range(steps):
         nxt_frontier = []
         for here in frontier:
-            if here != start and view.hostile(here):
+            if here != start and view.blocks(here):
                 continue
             for nxt in graph.sea_nbrs[here]:
                 canal = graph.canal(here, nxt)
                 if nxt in seen or (canal is not None and not view.canal_open(canal)):
                     continue
-                if view.hostile(nxt) and not end_hostile:
+                if view.blocks(nxt) and not end_hostile:
                     continue
                 seen.add(nxt)
                 nxt_frontier.append(nxt)

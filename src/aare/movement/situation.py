@@ -11,6 +11,7 @@ from aare.economy.pool import pool
 from aare.economy.turn import turn_start_owners
 from aare.movement import flags
 from aare.movement.graph import Graph, graph_of
+from aare.movement.rules import MovementRules
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
@@ -35,7 +36,10 @@ class Situation:
         self.techs = frozenset(state.techs.get(power, ()))
         # allies whose units carrying the given flag move with the power to move this turn (joint attacks)
         self.co_movers: dict[str, str] = ruleset.modify("co_movers", {}, state=state, power=power)
+        self.rules: MovementRules = ruleset.modify("movement_rules", MovementRules())
+        passable = self.rules.passable_enemy_ships
         hostile: set[str] = set()
+        blocking: set[str] = set()
         destroyers: set[str] = set()
         aa: set[str] = set()
         factories: set[str] = set()
@@ -51,6 +55,8 @@ class Situation:
                     fighting.add(space)
                 if unit.domain == "sea" and not flags.submerged(stack):
                     hostile.add(space)
+                    if passable.isdisjoint(unit.tags):
+                        blocking.add(space)
                     if unit.has("anti_submarine"):
                         destroyers.add(space)
                 if unit.has("aa"):
@@ -58,6 +64,7 @@ class Situation:
                 if unit.has("factory"):
                     factories.add(space)
         self.hostile_seas = frozenset(hostile)
+        self.blocking_seas = frozenset(blocking)
         self.destroyer_seas = frozenset(destroyers)
         self.enemy_aa = frozenset(aa)
         self.enemy_factories = frozenset(factories)
@@ -111,6 +118,11 @@ class Situation:
     def hostile(self, sea: str) -> bool:
         """A sea zone with enemy sea units other than submerged submarines."""
         return sea in self.hostile_seas
+
+    def blocks(self, sea: str) -> bool:
+        """A sea zone whose enemy ships stop ships passing through and bar peaceful moves and (un)loading there:
+        a hostile one, less the enemy ships the ruleset lets pass (`MovementRules.passable_enemy_ships`)."""
+        return sea in self.blocking_seas
 
     def canal_open(self, canal: Canal) -> bool:
         """The mover's side has held every territory the canal needs since the turn began."""

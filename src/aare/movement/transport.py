@@ -112,7 +112,7 @@ def load_events(view: Situation, combat: bool, territory: str, sea: str, want: M
     """Events that put `want` ({unit: count}) of the mover's units in `territory` aboard transports in `sea`."""
     if not view.is_land(territory) or sea not in view.graph.coast[territory]:
         raise Violation(f"{territory} is not a territory next to {sea}", "LHTR-TRANSPORT-load-from-adjacent").error()
-    if view.hostile(sea):
+    if view.blocks(sea):
         raise Violation(f"{sea} holds enemy ships: no loading there", "LHTR-TRANSPORT-no-load-in-hostile").error()
     riders: list[Stack] = []
     for unit_id, count in want.items():
@@ -197,7 +197,7 @@ def unload_events(view: Situation, combat: bool, sea: str, territory: str, want:
     if not view.is_land(territory) or territory not in view.graph.coast[sea]:
         rule = "LHTR-TRANSPORT-amphibious-assault" if combat else "LHTR-TRANSPORT-ncm-unload-captured"
         raise Violation(f"{territory} is not a territory next to {sea}", rule).error()
-    if view.hostile(sea):
+    if view.blocks(sea):
         attacking = any(flags.has(s, flags.COMBAT) and not flags.has(s, flags.WITHDREW) for s in view.own(sea))
         if not (combat and attacking):
             reason = f"{sea} holds enemy ships: no unloading there" + (" unless you attack them" if combat else "")

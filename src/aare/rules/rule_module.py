@@ -52,6 +52,9 @@ HOOKS: dict[str, str] = {
     "str)",
     "nation_records": "public records of a power that `aare show` lists ({label: value}, e.g. research tokens "
     "held), context: state, power",
+    "movement_rules": "the movement rule switches (aare.movement.rules.MovementRules)",
+    "rule_ids": "{core rule id: the ruleset's own ledger id for the same rule}: an illegal action names the "
+    "ruleset's id",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }

@@ -68,6 +68,7 @@ class Ruleset:
                 if other not in active:
                     raise UnknownName(f"rule module {module.id} needs module {other}")
         self.effects: tuple[Effect, ...] = tuple(e for m in self.modules for e in m.effects)
+        self.own_rule_ids: dict[str, str] = self.modify("rule_ids", {})
         base_units = load_units(data_file("units", spec.units))
         self.units: UnitCatalogue = self.modify("unit_catalogue", base_units)
         self.board: Board = _board(spec.board, spec.units, spec.setup)
@@ -79,6 +80,10 @@ class Ruleset:
             if fn is not None:
                 value = fn(value, ruleset=self, **context)
         return value
+
+    def rule_id(self, rule_id: str) -> str:
+        """The ruleset's own ledger id for the core rule `rule_id` (the ``rule_ids`` hook), else `rule_id`."""
+        return self.own_rule_ids.get(rule_id, rule_id)
 
     def value(self, kind: str, subject: str, base: int, base_source: str = "", **context: Any) -> Explained:
         """A number after every matching effect, with where each change came from."""

@@ -1,0 +1,17 @@
+"""Movement rule switches a ruleset sets through the ``movement_rules`` hook; the defaults are the Revised/LHTR
+rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MovementRules:
+    """`passable_enemy_ships`: unit tags of enemy sea units that neither stop ships passing through their sea
+    zone nor keep ships (in non-combat move) from ending there or transports from loading and unloading there;
+    ending a combat move among them still attacks them. `subs_end_noncombat_among_enemies`: submarines may end
+    non-combat move in a sea zone with enemy ships."""
+
+    passable_enemy_ships: frozenset[str] = frozenset()
+    subs_end_noncombat_among_enemies: bool = False
