@@ -103,6 +103,7 @@ def test_italy_plays_a_turn_on_the_anniversary_map(server: str, browser: Browser
         fields = page.locator(f".ruleset-fields[data-ruleset='{RULES}']")
         expect(fields.locator("select[aria-label='China']")).to_have_count(0)  # no seat of its own
         expect(fields.locator(".seat-pick", has_text="United States")).to_contain_text("China")
+        _shot(page, "aa50-lobby")
 
         game = _api(page, "post", server + "/games", {"ruleset": RULES, "seats": dict.fromkeys(SEATS, "me")})
         assert sorted(game["your_seats"]) == sorted(SEATS)
