@@ -3,7 +3,7 @@ a player who holds every seat of an aa50-1942 game ends the first four turns thr
 Italy's turn on the Anniversary map by clicking (a purchase, a move, placement, the end of each phase).
 
 Runs the server in this process with Debian's headless Chromium, at 100 % zoom on a 1366×768 screen.
-Screenshots go to artifacts/screenshots/aa50-*.png.
+Screenshots go to artifacts/screenshots/aa50-*.png (aa50-italy.png: the end of Italy's turn).
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_italy_plays_a_turn_on_the_anniversary_map(server: str, browser: Browser
         expect(page.locator("#live")).to_have_text("live")
         expect(page.locator("#turn .turn-head .badge")).to_have_text("Italy")
         _settled(page)
-        _shot(page, "aa50-italy-turn")  # the map filling its pane around Italy, as a player first sees it
+        _shot(page, "aa50-italy-turn")  # the map fills its pane around the capital of the power to move
         assert _visible_fill(page, "Italy") == colours["Italy"]
         expect(page.locator("#nations tr", has_text="China")).not_to_contain_text("capital lost")  # it has none
 
@@ -131,8 +131,9 @@ def test_italy_plays_a_turn_on_the_anniversary_map(server: str, browser: Browser
         expect(page.locator("#map g.tokens[data-space='Italy']")).to_contain_text("5 inf")
         _end_phase(page, "Collect income")
         _settled(page)
+        _shot(page, "aa50-italy")  # the end of Italy's turn, the map as it opened around Italy
         page.locator("button[data-zoom='fit']").click()
-        _shot(page, "aa50-italy")
+        _shot(page, "aa50-whole-map")
         assert _visible_fill(page, "Italy") == colours["Italy"]
         assert _visible_fill(page, "Chinghai") == colours["China"]
         assert _visible_fill(page, "Mongolia") is not None  # an impassable neutral, hatched
@@ -141,5 +142,14 @@ def test_italy_plays_a_turn_on_the_anniversary_map(server: str, browser: Browser
         # the United States and China move together, both played from the United States' seat
         expect(page.locator("#team li")).to_have_count(2)
         expect(page.locator("#team")).to_contain_text("China")
+        _settled(page)
+        expect(page.locator("#map #legend")).to_contain_text("United States")
         _shot(page, "aa50-us-china")
+        page.locator("#team a", has_text="Play China").click()  # the same seat acts for China
+        expect(page.locator("#team li", has_text="United States")).to_contain_text("Play United States")
+        _end_phase(page, "Purchase units")  # the panel stays with China
+        expect(page.locator("#team li", has_text="China")).to_contain_text("Purchase units")
+        expect(page.locator("#team li", has_text="United States")).to_contain_text("Research")
+        _click_space(page, "Chinghai")  # the map follows the team turn: a click selects a Chinese territory
+        expect(page.locator("#side")).to_contain_text("Chinghai")
     assert not page.errors  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ from aare.rules.ruleset import load_ruleset
 from aare.web.map_geometry import load_geometry
 from aare.web.map_style import NEUTRAL
 from aare.web.map_svg import render_map
+from aare.web.side import focus_space
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Board adjacencies that are not shared borders on the map, on purpose: the Suez Canal and the crossing of
@@ -80,3 +81,12 @@ def test_italy_china_and_the_neutrals_in_their_colours(board: Board) -> None:
         assert hatch and hatch[0].attrib["fill"] == "url(#impassable)"
         assert "impassable" in (spaces[name].find(f"{SVG}title").text or "")  # type: ignore[union-attr]
     assert not any(p.attrib.get("class") == "hatch" for p in spaces["Italy"].iter(f"{SVG}path"))
+
+
+def test_the_table_opens_on_the_capital_of_the_nation_to_move_when_the_caller_plays_it() -> None:
+    ruleset = load_ruleset("aa50-1942")
+    seats = ["Japan", "Soviet Union", "Germany", "United Kingdom", "Italy", "United States"]
+    assert focus_space(ruleset, seats, "Italy") == "Italy"  # hot seat: the power to move
+    assert focus_space(ruleset, ["Germany"], "Italy") == "Germany"  # another player's turn: one's own capital
+    assert focus_space(ruleset, [], "Italy") == "Italy"  # a spectator: the power to move
+    assert focus_space(ruleset, ["Allies"], "Japan") == "Russia"  # a side seat: its first power's capital
