@@ -62,3 +62,27 @@ def test_one_player_holds_several_seats_and_china_moves_with_the_united_states(
     assert done.json()["action"]["power"] == "China"
     legal = bob.http.get(f"/games/{game['id']}/legal", params={"power": "China"}).json()
     assert legal["actions"] and all(a["power"] == "China" for a in legal["actions"])
+
+
+def test_every_power_may_have_a_seat_of_its_own(player: Player, other_player: Player) -> None:
+    """Seated by power, China has its own seat: its holder acts for China in the United States' team turn, the
+    United States' holder for the United States only."""
+    alice, bob = player, other_player
+    assert seat_names("aa50-1942", {}, "powers") == [*SEATS, "China"]
+    state = new_game("aa50-1942", {}, seed=1).state
+    assert seat_of(state, "powers", "China") == "China"
+    assert seat_powers(state, ["China"]) == {"China"}
+    mine = {seat: "me" for seat in SEATS}  # every seat but China's
+    answer = alice.post("/games", {"ruleset": "aa50-1942", "seating": "powers", "seats": mine})
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    assert [s["seat"] for s in game["seats"] if s["open"]] == ["China"]
+    assert bob.post(f"/games/{game['id']}/seats/China/take").status_code == 204
+
+    view = _end_phases_until(alice, game["id"], "United States")
+    assert view["acting_seats"] == ["United States", "China"] and view["your_turn"]
+    refused = alice.act(game["id"], {"type": "end_phase", "power": "China"}, view["version"])
+    assert refused.status_code == 403 and refused.json()["seat"] == "China"
+    assert bob.act(game["id"], {"type": "end_phase", "power": "China"}, view["version"]).status_code == 200
+    answer = alice.act(game["id"], {"type": "end_phase", "power": "United States"}, view["version"] + 1)
+    assert answer.status_code == 200, answer.text
