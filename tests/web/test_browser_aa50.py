@@ -9,16 +9,24 @@ Screenshots go to artifacts/screenshots/aa50-*.png (aa50-italy.png: the end of I
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from aare.rules.ruleset import load_ruleset
-from aare.server.settings import Settings, sqlite_url
-from tests.server.conftest import LiveServer
-from tests.web.test_browser import _buy, _click_space, _end_phase, _page, _register, _settled, _shot, _shot_on_failure
+from tests.web.test_browser import (
+    _buy,
+    _click_space,
+    _end_phase,
+    _move_all,
+    _page,
+    _post,
+    _register,
+    _settled,
+    _shot,
+    _shot_on_failure,
+    in_process,
+)
 from tests.web.test_browser import browser as browser  # the fixture
 
 RULES = "aa50-1942"
@@ -27,36 +35,18 @@ SEATS = ("Japan", "Soviet Union", "Germany", "United Kingdom", "Italy", "United 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    settings = Settings(sqlite_url(Path(tmp_path_factory.mktemp("aa50-db"))), cookie_secure="never",
-                        bot_mode="inline")
-    with LiveServer(settings) as live:
-        yield live.url
-
-
-def _csrf(page: Page) -> str:
-    token = page.locator("input[name=csrf_token]").first.get_attribute("value")
-    assert token
-    return token
-
-
-def _api(page: Page, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
-    if method == "get":
-        answer = page.request.get(url)
-    else:
-        answer = page.request.post(url, data=body or {}, headers={"X-CSRF-Token": _csrf(page)})
-    assert answer.ok, answer.text()
-    return answer.json() if answer.status != 204 else None
+    with in_process(tmp_path_factory, "aa50-db") as url:
+        yield url
 
 
 def _end_turns_until(page: Page, base: str, game_id: str, nation: str) -> int:
     """End every phase through the API until `nation` is to move; the number of actions sent."""
     sent = 0
     while True:
-        view = _api(page, "get", f"{base}/games/{game_id}")
+        view = page.request.get(f"{base}/games/{game_id}").json()
         if view["state"]["nation"] == nation:
             return sent
-        _api(page, "post", f"{base}/games/{game_id}/actions",
-             {"action": {"type": "end_phase"}, "version": view["version"]})
+        _post(page, f"{base}/games/{game_id}/actions", {"action": {"type": "end_phase"}, "version": view["version"]})
         sent += 1
         assert sent < 60, "the turns did not pass to " + nation
 
@@ -78,18 +68,6 @@ def _visible_fill(page: Page, space: str) -> str | None:
     return fill
 
 
-def _move(page: Page, origin: str, target: str) -> None:
-    """Select every movable unit in `origin`, click `target` and confirm the first route."""
-    _click_space(page, origin)
-    expect(page.locator("#move-units")).to_be_visible()
-    page.click("#select-all")
-    _click_space(page, target)
-    go = page.locator("#route .js-route-go").first
-    expect(go).to_be_visible()
-    go.click()
-    expect(page.locator("#route")).to_be_empty()
-
-
 @pytest.mark.slow
 def test_italy_plays_a_turn_on_the_anniversary_map(server: str, browser: Browser) -> None:
     board = load_ruleset(RULES).board
@@ -101,11 +79,15 @@ def test_italy_plays_a_turn_on_the_anniversary_map(server: str, browser: Browser
         assert {"aa50-1941", "aa50-1942"} <= set(offered)
         page.select_option("#ruleset-choice", RULES)
         fields = page.locator(f".ruleset-fields[data-ruleset='{RULES}']")
-        expect(fields.locator("select[aria-label='China']")).to_have_count(0)  # no seat of its own
-        expect(fields.locator(".seat-pick", has_text="United States")).to_contain_text("China")
+        by_nation = fields.locator(".seats[data-seating='nations']")
+        expect(by_nation.locator("select[aria-label='China']")).to_have_count(0)  # no seat of its own
+        expect(by_nation.locator(".seat-pick", has_text="United States")).to_contain_text("China")
+        page.select_option("#seating-choice", "powers")  # unless every power has its own
+        expect(fields.locator(".seats[data-seating='powers'] select[aria-label='China']")).to_be_visible()
+        page.select_option("#seating-choice", "nations")
         _shot(page, "aa50-lobby")
 
-        game = _api(page, "post", server + "/games", {"ruleset": RULES, "seats": dict.fromkeys(SEATS, "me")})
+        game = _post(page, server + "/games", {"ruleset": RULES, "seats": dict.fromkeys(SEATS, "me")})
         assert sorted(game["your_seats"]) == sorted(SEATS)
         assert _end_turns_until(page, server, game["id"], "Italy") == 28  # seven phases of four powers
 
@@ -123,7 +105,7 @@ def test_italy_plays_a_turn_on_the_anniversary_map(server: str, browser: Browser
         _end_phase(page, "Combat move")
         _end_phase(page, "Conduct combat")
         _end_phase(page, "Noncombat move")
-        _move(page, "Balkans", "Italy")
+        _move_all(page, "Balkans", "Italy", attack=False)
         expect(page.locator("#map g.tokens[data-space='Italy']")).to_contain_text("4 inf")
         _end_phase(page, "Mobilize new units")
         _click_space(page, "Italy")

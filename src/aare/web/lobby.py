@@ -46,7 +46,7 @@ def ruleset_forms() -> list[dict[str, Any]]:
                                                    for q in powers if q.played_by == p.name]}
                         for i, p in enumerate(seated)],
             "sides": list(dict.fromkeys(p.side for p in powers)),
-            "powers": [{"name": p.name, "colours": power_colours(p.name, ruleset.board), "first": i == 0}
+            "powers": [{"name": p.name, "colours": power_colours(p.name, ruleset.board), "first": i == 0, "with": []}
                        for i, p in enumerate(powers)],
         })
     return out
