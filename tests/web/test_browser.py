@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,6 +84,30 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+@contextlib.contextmanager
+def in_process(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[str]:
+    """The app served in this process (bots acting inline) on a temporary SQLite database: its URL."""
+    from aare.server.settings import Settings, sqlite_url
+    from tests.server.conftest import LiveServer
+
+    settings = Settings(sqlite_url(Path(tmp_path_factory.mktemp(name))), cookie_secure="never", bot_mode="inline")
+    with LiveServer(settings) as live:
+        yield live.url
+
+
+def _csrf(page: Page) -> str:
+    token = page.locator("input[name=csrf_token]").first.get_attribute("value")
+    assert token
+    return token
+
+
+def _post(page: Page, url: str, body: dict[str, Any] | None = None) -> Any:
+    """An API call with the page's session (and its CSRF token): the answer's JSON."""
+    answer = page.request.post(url, data=body or {}, headers={"X-CSRF-Token": _csrf(page)})
+    assert answer.ok, answer.text()
+    return answer.json() if answer.status != 204 else None
 
 
 @pytest.fixture(scope="module")
@@ -171,15 +196,16 @@ def _buy(page: Page, unit: str, count: int) -> None:
     expect(page.locator("#purchase")).to_contain_text("Bought this turn")
 
 
-def _move_all(page: Page, origin: str, target: str) -> None:
-    """Select every movable unit in `origin`, click `target`, check the odds and confirm the move."""
+def _move_all(page: Page, origin: str, target: str, attack: bool = True) -> None:
+    """Select every movable unit in `origin`, click `target`, check the odds (an attack) and confirm the move."""
     _click_space(page, origin)
     expect(page.locator("#move-units")).to_be_visible()
     page.click("#select-all")
     _click_space(page, target)
     go = page.locator("#route .js-route-go").first
     expect(go).to_be_visible()
-    expect(page.locator("#route .board-odds .odds-figure.att")).to_contain_text("%")
+    if attack:
+        expect(page.locator("#route .board-odds .odds-figure.att")).to_contain_text("%")
     go.click()
     expect(page.locator("#route")).to_be_empty()
 

@@ -8,38 +8,20 @@ Screenshots go to artifacts/screenshots/team-*.png.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from aare.server.settings import Settings, sqlite_url
-from tests.server.conftest import LiveServer
 from tests.teamturns.family import RULES, install
-from tests.web.test_browser import _buy, _page, _register, _shot, _shot_on_failure
+from tests.web.test_browser import _buy, _page, _post, _register, _shot, _shot_on_failure, in_process
 from tests.web.test_browser import browser as browser  # the fixture
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     install()
-    settings = Settings(sqlite_url(Path(tmp_path_factory.mktemp("team-db"))), cookie_secure="never",
-                        bot_mode="inline")
-    with LiveServer(settings) as live:
-        yield live.url
-
-
-def _csrf(page: Page) -> str:
-    token = page.locator("input[name=csrf_token]").first.get_attribute("value")
-    assert token
-    return token
-
-
-def _post(page: Page, url: str, body: dict[str, Any] | None = None) -> Any:
-    answer = page.request.post(url, data=body or {}, headers={"X-CSRF-Token": _csrf(page)})
-    assert answer.ok, answer.text()
-    return answer.json() if answer.status != 204 else None
+    with in_process(tmp_path_factory, "team-db") as url:
+        yield url
 
 
 def _end_phase(page: Page, phase_now: str) -> None:

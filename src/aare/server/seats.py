@@ -1,5 +1,7 @@
-"""Seats: who may act for which power. A game is seated by nation (one seat per power) or by side (one seat
-"Allies" and one "Axis", each covering its side's powers). A seat is held by a user, by a bot, or is open."""
+"""Seats: who may act for which power. A game is seated by nation (one seat per power, a power that the board
+says another power's player plays sitting with that player: China with the United States), by side (one seat
+"Allies" and one "Axis", each covering its side's powers) or by power (every power a seat of its own). A seat is
+held by a user, by a bot, or is open; one user may hold several."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from aare.game_log import GameLog
 from aare.rules.ruleset import load_ruleset
 from aare.state.game_state import GameState
 
-SEATINGS = ("nations", "sides")
+SEATINGS = ("nations", "sides", "powers")
 BOTS = ("random", "pass")
 
 
@@ -39,16 +41,21 @@ class Seat:
 
 
 def seat_names(ruleset_id: str, options: Mapping[str, Any], seating: str) -> list[str]:
-    """The seats of a game, in turn order (nations) or in order of each side's first power (sides)."""
+    """The seats of a game, in turn order (nations, powers) or in order of each side's first power (sides)."""
     if seating not in SEATINGS:
         raise ValueError(f"seating must be one of {SEATINGS}")
     powers = sorted(load_ruleset(ruleset_id, options).board.powers, key=lambda p: p.order)
+    if seating == "powers":
+        return [p.name for p in powers]
     names = [p.name if seating == "nations" else p.side for p in powers if p.played_by is None]
     return list(dict.fromkeys(names))
 
 
 def seat_of(state: GameState, seating: str, power: str) -> str:
-    """The seat that plays `power` (a power played by another power's player sits with that player)."""
+    """The seat that plays `power` (a power played by another power's player sits with that player, unless
+    every power has a seat of its own)."""
+    if seating == "powers":
+        return power
     board = load_ruleset(state.ruleset, state.options).board
     try:
         player = board.player_of(power)
@@ -70,11 +77,13 @@ def acting_power(state: GameState) -> str:
 
 def seat_powers(state: GameState, seats: Iterable[str]) -> frozenset[str]:
     """The powers the holder of `seats` plays, whose view it gets: a nation seat its power and the powers its
-    player plays (`played_by`), a side seat every power of the side (as `seat_of` seats them)."""
+    player plays (`played_by`), a side seat every power of the side (as `seat_of` seats them). A power's seat
+    when every power has its own also gets the view of the powers it would play (its allies in a team turn)."""
     board = load_ruleset(state.ruleset, state.options).board
     names = set(seats)
     players = {p.name: board.player_of(p.name) for p in board.powers}
-    return frozenset(p for p, player in players.items() if player in names or board.side_of(player) in names)
+    return frozenset(p for p, player in players.items()
+                     if p in names or player in names or board.side_of(player) in names)
 
 
 def held_by(seats: Mapping[str, Seat], user_id: int | None) -> list[str]:

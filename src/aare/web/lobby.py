@@ -30,18 +30,24 @@ GAMES_SHOWN = 30
 
 
 def ruleset_forms() -> list[dict[str, Any]]:
-    """Each ruleset with its options and its seats (by nation and by side) for the new-game form."""
+    """Each ruleset with its options and its seats (by nation and by side) for the new-game form; a nation seat
+    also lists the powers its player plays (`with`, e.g. China with the United States)."""
     out = []
     for rid in available_rulesets():
         spec, ruleset = load_spec(rid), load_ruleset(rid)
         powers = sorted(ruleset.board.powers, key=lambda p: p.order)
+        seated = [p for p in powers if p.played_by is None]  # a power played by another sits in its seat
         out.append({
             "id": rid, "title": spec.title,
             "options": [{"key": o.key, "type": o.type.__name__, "default": o.default, "choices": list(o.choices),
                          "help": o.help} for o in spec.option_specs],
             "nations": [{"name": p.name, "side": p.side, "colours": power_colours(p.name, ruleset.board),
-                         "first": i == 0} for i, p in enumerate(powers)],
+                         "first": i == 0, "with": [{"name": q.name, "colours": power_colours(q.name, ruleset.board)}
+                                                   for q in powers if q.played_by == p.name]}
+                        for i, p in enumerate(seated)],
             "sides": list(dict.fromkeys(p.side for p in powers)),
+            "powers": [{"name": p.name, "colours": power_colours(p.name, ruleset.board), "first": i == 0, "with": []}
+                       for i, p in enumerate(powers)],
         })
     return out
 

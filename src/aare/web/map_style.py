@@ -47,6 +47,7 @@ CSS = f"""
 .land path.shape {{ stroke: none; }}
 .sea path.shape {{ fill: {SEA}; stroke: none; }}
 .space:hover path.shape {{ filter: brightness(1.07); }}
+.hatch {{ pointer-events: none; }}
 .lines path {{ fill: none; pointer-events: none; stroke-linejoin: round; stroke-linecap: round; }}
 .lines .sea {{ stroke: #ffffff; stroke-opacity: 0.75; stroke-width: 0.9; stroke-dasharray: 3 2.5; }}
 .lines .border {{ stroke: #6b5f4c; stroke-width: 0.7; stroke-opacity: 0.85; }}

@@ -36,6 +36,11 @@ CHIP_FONT = 10.4
 CHIP_LINE = 12.0
 ISLAND = 8.0  # a land space narrower than this (radius, map units) is labelled beside its shape
 
+# Diagonal hatching laid over impassable neutral territories.
+HATCH = (
+    '<pattern id="impassable" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+    '<line x1="0" y1="0" x2="0" y2="7" stroke="#a39a85" stroke-width="1.4" stroke-opacity="0.55"/></pattern>'
+)
 Chip = tuple[PowerStyle, list[str]]  # (the owner's colours, lines of text)
 
 
@@ -60,7 +65,7 @@ def render_map(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(w)} {_n(full)}"{size} '
         f'font-family="DejaVu Sans, Verdana, Helvetica, Arial, sans-serif" text-anchor="middle">',
         f"<title>{escape(board.name)}</title>",
-        f"<defs><style>{CSS}</style></defs>",
+        f"<defs><style>{CSS}</style>{HATCH}</defs>",
         f'<rect id="ocean" x="0" y="0" width="{_n(w)}" height="{_n(h)}" fill="{SEA_DEEP}"/>',
         '<g id="decor">',
         *(
@@ -76,9 +81,11 @@ def render_map(
         owner = _controller(state, space)
         cls = f"space {space.kind}" + (f" owner-{slug(owner)}" if owner else " neutral" if space.is_land else "")
         fill = "" if space.is_sea else f' fill="{(colours.get(owner, UNKNOWN) if owner else NEUTRAL).fill}"'
+        hatch = f'<path class="hatch" d="{shape.d}" fill-rule="evenodd" fill="url(#impassable)"/>' * space.neutral
         out.append(
             f'<g id="space-{slug(name)}" class="{cls}" data-space={quoteattr(name)}>'
-            f'<path class="shape" d="{shape.d}" fill-rule="evenodd"{fill}/><title>{escape(_tooltip(space))}</title></g>'
+            f'<path class="shape" d="{shape.d}" fill-rule="evenodd"{fill}/>{hatch}'
+            f"<title>{escape(_tooltip(space))}</title></g>"
         )
     out.append("</g>")
     out.append('<g id="lines" class="lines">')
@@ -108,6 +115,8 @@ def _controller(state: GameState | None, space: Space) -> str | None:
 def _tooltip(space: Space) -> str:
     if space.is_sea:
         return space.name
+    if space.neutral:
+        return f"{space.name} (neutral, impassable)"
     extra = f", {space.victory_city}" if space.victory_city else ""
     return f"{space.name} ({space.ipc} IPC{extra})"
 

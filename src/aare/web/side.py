@@ -43,13 +43,14 @@ def _in_turn_order(seats: Mapping[str, Seat], ruleset: Ruleset) -> list[Seat]:
 
 
 def focus_space(ruleset: Ruleset, mine: list[str], nation: str) -> str:
-    """Where the map opens: the capital of the caller's first nation, else of the nation to move (powers
-    without a capital are passed over)."""
+    """Where the map opens: the capital of the nation to move when the caller plays it (hot seat), else of the
+    caller's first nation, else of the nation to move (powers without a capital are passed over)."""
     held = [(p, p.capital) for p in sorted(ruleset.board.powers, key=lambda p: p.order) if p.capital is not None]
-    for power, capital in held:
+    moving = [(p, capital) for p, capital in held if p.name == nation]
+    for power, capital in moving + held:
         if power.name in mine or power.side in mine:
             return capital
-    return next((capital for p, capital in held if p.name == nation), held[0][1])
+    return next((capital for _, capital in moving), held[0][1])
 
 
 def acting_for(live: LiveGame, seats: Mapping[str, Seat], mine: list[str], power: str | None = None) -> str | None:
@@ -63,6 +64,13 @@ def acting_game(live: LiveGame, power: str | None) -> Game:
     """The game as `power` acts in it (a team turn: focused on its member's play), else the whole game."""
     game = Game(live.log)
     return game.acting_as(power) if power is not None and live.state.members else game
+
+
+def _seen_hash(live: LiveGame, viewer: frozenset[str]) -> str:
+    """The hash of the whole game as `viewer` sees it, as the map shows it (in a team turn the panel shows one
+    member's place, but the page compares this hash with the map's and with live messages)."""
+    seen = visible_state(live.state, viewer)
+    return live.state_hash if seen is live.state else seen.hash()
 
 
 def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None, space: str | None,
@@ -92,7 +100,7 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
         "ruleset": state.ruleset,
         "focus": focus_space(ruleset, mine, state.nation),
         "version": live.version,
-        "state_hash": live.state_hash if state is live.state else state.hash(),
+        "state_hash": _seen_hash(live, viewer),
         "turn": turn,
         "seats": [{**s.to_json(), "mine": s.name in mine} for s in _in_turn_order(seats, ruleset)],
         "signed_in": user_id is not None,

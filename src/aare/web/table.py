@@ -139,8 +139,10 @@ async def _after_post(request: Request, ctx: ServerContext, game_id: str, user_i
                       error: str) -> Response:
     if not is_htmx(request):
         return RedirectResponse(f"/play/{game_id}", status_code=303)
-    space = str((await request.form()).get("selected") or "") or None
-    side = await run_in_threadpool(_side, ctx, game_id, user_id, space)
+    form = await request.form()
+    space = str(form.get("selected") or "") or None
+    power = str(form.get("power") or "") or None  # a team turn: keep showing the power the user acted as
+    side = await run_in_threadpool(_side, ctx, game_id, user_id, space, power)
     return render(request, "_side.html", error=error, csrf=csrf, **side)
 
 

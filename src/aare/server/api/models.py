@@ -71,13 +71,15 @@ SEAT_SPEC_HELP = 'seat name → "me", "open" or a bot ("random", "pass"); unname
 class GameCreate(BaseModel):
     ruleset: str = Field(default_factory=default_ruleset, description="ruleset id (see `aare rulesets`)")
     options: dict[str, Any] = Field(default_factory=dict, description="ruleset options")
-    seating: Literal["nations", "sides"] = Field("nations", description="one seat per nation, or per side")
+    seating: Literal["nations", "sides", "powers"] = Field(
+        "nations", description="one seat per nation (a power another's player plays sits with it), per side, or per "
+        "power (every power its own seat)")
     seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
 
 
 class GameImport(BaseModel):
     game: dict[str, Any] = Field(description="a game file (`aare new`, `aare play`) or a server export")
-    seating: Literal["nations", "sides"] = "nations"
+    seating: Literal["nations", "sides", "powers"] = "nations"
     seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
 
 

@@ -94,9 +94,10 @@
     view = { x: full.x + (full.w - w) / 2, y: full.y + (full.h - w / a) / 2, w, h: w / a };
     applyView();
   }
+  const OPENING_SCALE = 0.8;  // CSS pixels per map unit at least when the page opens: names stay readable
   function fill(name) {  // the map filling the pane, centred on a space (the player's capital)
     const a = aspect();
-    const w = Math.min(full.w, full.h * a);
+    const w = Math.min(full.w, full.h * a, mapBox().clientWidth / OPENING_SCALE);
     const h = w / a;
     let cx = full.x + full.w / 2;
     let cy = full.y + full.h / 2;
