@@ -50,6 +50,12 @@ HOOKS: dict[str, str] = {
     "None (the default): no concession",
     "summary_records": "keys of state.extra a game's summary (`aare show --json`) shows at its top level (list of "
     "str)",
+    "capture_controller": "(power, rule id) that takes control of a territory captured by `capturer` (by default "
+    "the capturer, or the original owner it liberates), context: state, territory, capturer",
+    "placement_rules": "rule ids under which units placed on the board leave the purchase pool (set of str; "
+    "for the invariant checks)",
+    "free_pool_rules": "rule ids under which units enter the purchase pool without being paid for (set of str; for "
+    "the invariant checks), e.g. reinforcements a power receives",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }
