@@ -200,12 +200,13 @@ class NoTransports(PhaseExtension):
 
 
 def open_combat(state: GameState, member: str) -> bool:
-    """Whether `member` of the team turn is in the middle of its combat: it made combat moves and has not yet
-    ended conduct-combat."""
+    """Whether `member` of the team turn is in the middle of its combat: it moved or loaded units in combat move
+    (its marks of the turn, cleared when its combat move began) and has not yet ended conduct-combat."""
     phase = state.members.get(member, {}).get("phase")
     if phase not in ("combat-move", "conduct-combat"):
         return False
-    return any(s.owner == member and flags.has(s, flags.COMBAT) for stacks in state.units.values() for s in stacks)
+    return any(s.owner == member and (s.moved or flags.turn_flags(s)) for stacks in state.units.values()
+               for s in stacks)
 
 
 class CombatInTurn(PhaseExtension):
