@@ -205,6 +205,8 @@ def test_the_flying_tigers_attack_kiangsu_and_land_back_in_china() -> None:
     reach(game, CN, "combat-move")
     refused(game, CN, "AA50-CHINA-movement-area", type="move", units="1 fighter", path=["Yunnan", "Burma"])
     act(game, CN, type="move", units="2 infantry", path=["Hupeh", "Kiangsu"])
+    hupeh = {"type": "move", "units": "1 fighter", "path": ["Yunnan", "Hupeh", "Kiangsu"], "power": CN}
+    assert game.is_legal(hupeh)
     act(game, CN, type="move", units="1 fighter", path=["Yunnan", "Hupeh", "Kiangsu"])
     reach(game, CN, "conduct-combat")
     act(game, CN, type="fight", space="Kiangsu")  # infantry 6, 6 miss; the fighter hits; Japan misses
@@ -216,6 +218,19 @@ def test_the_flying_tigers_attack_kiangsu_and_land_back_in_china() -> None:
     act(game, CN, type="move", units="1 fighter", path=["Kiangsu", "Hupeh", "Yunnan"])
     reach(game, CN, "mobilize")
     act(game, CN, type="place", units="3 infantry", space="Kiangsu")  # taken this turn; 2 Chinese units there
+
+
+@pytest.mark.rule("AA50-CHINA-fighter")
+def test_the_chinese_fighter_must_keep_a_landing_spot_in_china() -> None:
+    """With Yunnan the only Chinese territory left, the fighter may attack Suiyuan (2 moves back to Yunnan) but
+    not Manchuria: from there its last move reaches only Japanese territories in China (the Soviet Buryatia next
+    door is outside its area)."""
+    game = us_turn(owners={t: "Japan" for t in START if t != "Yunnan"}, clear=["Hupeh", "Suiyuan"],
+                   units={"Suiyuan": "Japan: 1 infantry"})
+    reach(game, CN, "combat-move")
+    refused(game, CN, "AA50-CHINA-fighter", type="move", units="1 fighter",
+            path=["Yunnan", "Hupeh", "Suiyuan", "Manchuria"])
+    assert game.is_legal({"type": "move", "units": "1 fighter", "path": ["Yunnan", "Hupeh", "Suiyuan"], "power": CN})
 
 
 # --- control ----------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from aare.errors import IllegalAction
 from aare.events import UnitsAdded
 from aare.movement import flags
 from aare.movement.move_checks import Check, Leg, Violation
+from aare.movement.pathing import remaining
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
@@ -86,8 +87,23 @@ def in_area(leg: Leg) -> Violation | None:
     return Violation(f"Chinese units stay in China: {leg.unit.display_plural} cannot enter {outside}", AREA_RULE)
 
 
+def lands_in_area(leg: Leg) -> Violation | None:
+    """In combat move a Chinese aircraft must keep a landing spot it can reach through China's area: a friendly
+    territory there held since the turn began (AA50-CHINA-fighter)."""
+    if leg.stack.owner != CHINA or leg.domain != "air" or not leg.combat:
+        return None
+    view = leg.view
+    reach, frontier = {leg.end}, {leg.end}
+    for _ in range(max(0, remaining(view, leg.stack) - leg.cost)):
+        frontier = {n for s in frontier for n in view.board.spaces[s].neighbors if n in AREA} - reach
+        reach |= frontier
+    if any(view.held_since_start(s) for s in reach):
+        return None
+    return Violation(f"{leg.where} could land nowhere in China after {leg.end}", "AA50-CHINA-fighter")
+
+
 def _move_checks(checks: list[Check], **_: Any) -> list[Check]:
-    return [in_area, *checks]
+    return [in_area, lands_in_area, *checks]
 
 
 # --- control ----------------------------------------------------------------------------------------------------
