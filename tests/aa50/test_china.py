@@ -3,6 +3,7 @@ what it takes, no purchases and no research, and the US/China team turn (one pow
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,8 +14,8 @@ from aare.economy.pool import pool
 from aare.economy.summary import income
 from aare.engine import Game
 from aare.errors import IllegalAction
-from aare.events import BankChanged, ControlChanged
-from aare.rulesets.aa50.china import AREA
+from aare.events import BankChanged, ControlChanged, apply_events
+from aare.rulesets.aa50.china import AREA, china_rules, reinforcement_count
 from aare.scenario import scenario
 
 RULES = "aa50-1942"
@@ -95,6 +96,15 @@ def test_territories_are_counted_as_the_turn_began() -> None:
     assert game.state.owners["Hupeh"] == CN
     reach(game, CN, "purchase")
     assert pool(game.state, CN) == {"infantry": 2}
+
+
+@pytest.mark.rule("AA50-CHINA-reinforcements", "AA50-CHINA-placement")
+def test_the_numbers_are_parameters_a_variant_can_change() -> None:
+    base = china_rules({})
+    assert (base.per_territories, base.round_up, base.cap) == (2, False, 3)
+    assert [reinforcement_count(n, base) for n in (7, 8, 9)] == [3, 4, 4]
+    assert [reinforcement_count(n, replace(base, round_up=True)) for n in (7, 8, 9)] == [4, 4, 5]
+    assert china_rules({"china_round_up": True, "china_uncapped": True}).cap is None
 
 
 # --- no IPCs, no purchases, no research -------------------------------------------------------------------------
@@ -268,6 +278,16 @@ def test_china_starts_without_manchuria_and_kiangsu_but_they_are_originally_chin
     spaces = game.ruleset.board.spaces
     assert spaces["Manchuria"].owner == CN and spaces["Kiangsu"].owner == CN
     assert spaces["Kwangtung"].owner == "United Kingdom"
+
+
+@pytest.mark.rule("AA50-CHINA-capture-control")
+def test_a_complex_in_a_liberated_chinese_territory_becomes_chinese() -> None:
+    game = scenario(RULES, nation=US, phase="conduct-combat", owners={"Kiangsu": "Japan"}, clear=["Kiangsu"],
+                    units={"Kiangsu": "Japan: 1 factory"})
+    events = capture_territory_events(game.state, game.ruleset, "Kiangsu", US)
+    after = apply_events(game.state, events)
+    assert after.owners["Kiangsu"] == CN
+    assert [(s.owner, s.unit) for s in after.stacks("Kiangsu")] == [(CN, "factory")]
 
 
 # --- allied units -----------------------------------------------------------------------------------------------

@@ -59,8 +59,14 @@ class ChinaRules:
 
 
 def china_rules(options: Mapping[str, Any]) -> ChinaRules:
-    """The rules a game's options choose (AA50-CHINA-placement: the cap read either way)."""
-    return ChinaRules(cap_counts_placed=options.get("china_placement", BELOW_THREE) == THREE_PER_TERRITORY)
+    """The rules a game's options choose (AA50-CHINA-placement: the cap read either way). The options
+    `china_round_up` and `china_uncapped` are declared by no base module: they are where a variant that rounds
+    China's count up or lifts its cap of three (Anniversary Enhanced's Chinese advantages) plugs in."""
+    return ChinaRules(
+        round_up=bool(options.get("china_round_up", False)),
+        cap=None if options.get("china_uncapped", False) else 3,
+        cap_counts_placed=options.get("china_placement", BELOW_THREE) == THREE_PER_TERRITORY,
+    )
 
 
 def reinforcement_count(territories: int, rules: ChinaRules) -> int:
