@@ -49,6 +49,14 @@ def refused(game: Game, power: str, rule: str, **action: Any) -> None:
     assert game.state.hash() == before
 
 
+def attack(game: Game, power: str, units: str, *path: str) -> None:
+    """`power` moves `units` along `path` in combat move and fights the battle at its end."""
+    reach(game, power, "combat-move")
+    act(game, power, type="move", units=units, path=list(path))
+    reach(game, power, "conduct-combat")
+    act(game, power, type="fight", space=path[-1])
+
+
 def to_mobilize(game: Game) -> None:
     """Both powers through combat to non-combat move (a joint phase), then China to mobilize."""
     reach(game, CN, "non-combat-move")
@@ -89,10 +97,7 @@ def test_territories_are_counted_as_the_turn_began() -> None:
     territories when the turn began, so it receives 2 infantry, not 3."""
     game = us_turn(owners={"Hupeh": "Japan", "Fukien": "Japan"}, clear=["Hupeh"],
                    units={"Hupeh": "Japan: 1 infantry", "Sikang": "United States: 3 infantry"}, dice=[1, 1, 1, 6])
-    reach(game, US, "combat-move")
-    act(game, US, type="move", units="3 infantry", path=["Sikang", "Hupeh"])
-    reach(game, US, "conduct-combat")
-    act(game, US, type="fight", space="Hupeh")
+    attack(game, US, "3 infantry", "Sikang", "Hupeh")
     assert game.state.owners["Hupeh"] == CN
     reach(game, CN, "purchase")
     assert pool(game.state, CN) == {"infantry": 2}
@@ -251,10 +256,7 @@ def test_the_chinese_fighter_must_keep_a_landing_spot_in_china() -> None:
 def test_kwangtung_taken_by_china_goes_to_the_united_kingdom(london: str) -> None:
     game = us_turn(clear=["Kwangtung", "Fukien"], owners={"United Kingdom": london},
                    units={"Kwangtung": "Japan: 1 infantry", "Fukien": "China: 3 infantry"}, dice=[1, 1, 1, 6])
-    reach(game, CN, "combat-move")
-    act(game, CN, type="move", units="3 infantry", path=["Fukien", "Kwangtung"])
-    reach(game, CN, "conduct-combat")
-    act(game, CN, type="fight", space="Kwangtung")
+    attack(game, CN, "3 infantry", "Fukien", "Kwangtung")
     assert game.state.owners["Kwangtung"] == "United Kingdom"
     assert {s.owner for s in game.state.stacks("Kwangtung")} == {CN}  # China occupies it
     changes = [e for entry in game.log.entries for e in entry.events if isinstance(e, ControlChanged)]
@@ -330,18 +332,12 @@ def test_us_and_chinese_units_never_attack_together() -> None:
 @pytest.mark.rule("AA50-CHINA-turn-with-us")
 def test_china_may_fight_first_then_the_us_and_non_combat_move_waits_for_both() -> None:
     game = combat_game([1, 1, 1, 6, 1, 6])
-    reach(game, CN, "combat-move")
-    act(game, CN, type="move", units="3 infantry", path=["Hupeh", "Kiangsu"])
-    reach(game, CN, "conduct-combat")
-    act(game, CN, type="fight", space="Kiangsu")
+    attack(game, CN, "3 infantry", "Hupeh", "Kiangsu")
     assert game.state.owners["Kiangsu"] == CN
     reach(game, CN, "non-combat-move")
     assert game.state.members[CN]["status"] == "waiting"  # non-combat move is made together
     assert game.to_act() == [US]
-    reach(game, US, "combat-move")
-    act(game, US, type="move", units="1 fighter", path=["Sikang", "Yunnan", "Burma"])  # China's combat is over
-    reach(game, US, "conduct-combat")
-    act(game, US, type="fight", space="Burma")
+    attack(game, US, "1 fighter", "Sikang", "Yunnan", "Burma")  # China's combat is over
     reach(game, US, "non-combat-move")
     assert {m["status"] for m in game.state.members.values()} == {"acting"}
 
