@@ -21,7 +21,7 @@ from typing import Any
 
 from aare.economy.bids import RULE as BID_RULE
 from aare.economy.bids import funds
-from aare.economy.pool import pool
+from aare.economy.pool import PURCHASED, pool
 from aare.events import BankChanged, Event, ExtraSet, UnitsAdded, UnitsChanged, UnitsRemoved
 from aare.game_log import GameLog
 from aare.phases.mobilize import PLACEMENT_RULES
@@ -76,13 +76,14 @@ def check_step(
     expected = _totals(before, changed)
     placed: Counter[tuple[str, str]] = Counter()
     paid: Counter[str] = Counter()
+    placing: set[str] = ruleset.modify("placement_rules", set(PLACEMENT_RULES))
     for e in events:
         if isinstance(e, UnitsAdded):
             expected[e.stack.owner, e.stack.unit] += e.stack.count
             expected.update(cargo(e.stack))  # a stack that appears with a load (a converted transport)
             if not e.rule_id:
                 problems.append(f"units created without a rule: {e.stack.count} {e.stack.unit} in {e.space}")
-            if e.rule_id in PLACEMENT_RULES:
+            if e.rule_id in placing:
                 placed[e.stack.owner, e.stack.unit] += e.stack.count
         elif isinstance(e, UnitsRemoved):
             expected[e.stack.owner, e.stack.unit] -= e.stack.count
@@ -116,7 +117,7 @@ def check_step(
     for key in set(expected) | set(actual):
         if expected[key] != actual[key]:
             problems.append(f"{key[0]} {key[1]}: {actual[key]} on the board, events account for {expected[key]}")
-    problems += _pool_accounting(before, after, ruleset, placed, paid, events)
+    problems += _pool_accounting(before, after, ruleset, placed, paid, events, _granted(before, events, ruleset))
     problems += _bid_accounting(before, after, ruleset, events)
     for power, bank in after.banks.items():
         if bank < 0:
@@ -134,12 +135,14 @@ def _pool_accounting(
     placed: Mapping[tuple[str, str], int],
     paid: Mapping[str, int],
     events: tuple[Event, ...],
+    granted: Mapping[tuple[str, str], int],
 ) -> list[str]:
     problems: list[str] = []
     unplaced_lost = any(isinstance(e, ExtraSet) and e.rule_id == "LHTR-PURCHASE-unplaced-lost" for e in events)
     for power in {p.name for p in ruleset.board.powers}:
         old, new = pool(before, power), pool(after, power)
-        bought = {u: new.get(u, 0) - old.get(u, 0) for u in set(old) | set(new) if new.get(u, 0) > old.get(u, 0)}
+        grown = {u: new.get(u, 0) - old.get(u, 0) - granted.get((power, u), 0) for u in set(old) | set(new)}
+        bought = {u: n for u, n in grown.items() if n > 0}
         cost = order_cost(before, ruleset, power, bought) if bought else 0
         if cost != paid.get(power, 0):
             problems.append(f"{power} paid {paid.get(power, 0)} IPCs for purchases worth {cost}")
@@ -149,6 +152,23 @@ def _pool_accounting(
             if put > max(gone, 0) or (put < gone and not unplaced_lost):
                 problems.append(f"{power}: {max(gone, 0)} {unit} left the pool, {put} were placed")
     return problems
+
+
+def _granted(before: GameState, events: tuple[Event, ...], ruleset: Ruleset) -> Counter[tuple[str, str]]:
+    """Units that entered a purchase pool free, under a rule of the ``free_pool_rules`` hook."""
+    free: set[str] = ruleset.modify("free_pool_rules", set())
+    found: Counter[tuple[str, str]] = Counter()
+    if not any(isinstance(e, ExtraSet) and e.key == PURCHASED and e.rule_id in free for e in events):
+        return found
+    state = before
+    for e in events:
+        after = e.apply(state)
+        if isinstance(e, ExtraSet) and e.key == PURCHASED and e.rule_id in free:
+            for power in {*(state.extra.get(PURCHASED) or {}), *(after.extra.get(PURCHASED) or {})}:
+                old, new = pool(state, power), pool(after, power)
+                found.update({(power, u): new[u] - old.get(u, 0) for u in new if new[u] > old.get(u, 0)})
+        state = after
+    return found
 
 
 def _bid_accounting(before: GameState, after: GameState, ruleset: Ruleset, events: tuple[Event, ...]) -> list[str]:

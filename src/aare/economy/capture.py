@@ -44,6 +44,8 @@ def capture_territory_events(state: GameState, ruleset: Ruleset, territory: str,
             controller, rule = original, "LHTR-ECON-liberation-to-original-owner"
         else:
             rule = "LHTR-ECON-liberation-capital-lost"
+    controller, rule = ruleset.modify("capture_controller", (controller, rule), state=state, territory=territory,
+                                      capturer=new_owner)
     events: list[Event] = []
     whose = capitals.get(territory)
     if whose is not None and board.side_of(whose) != side:

@@ -158,13 +158,18 @@ def pick_transports(
     return picked
 
 
-def capture_owner(view: Situation, territory: str) -> str:
-    """Who takes `territory`: its original owner when that is an ally holding its own capital
-    (LHTR-ECON-liberation-to-original-owner), else the mover."""
+def capture_owner(view: Situation, territory: str) -> tuple[str, str]:
+    """Who takes `territory` blitzed, and the rule: its original owner when that is an ally holding its own
+    capital (LHTR-ECON-liberation-to-original-owner), else the mover; the ``capture_controller`` hook may
+    change it."""
     original = view.board.spaces[territory].owner
-    if not original or original == view.power or not view.friend(original):
-        return view.power
-    return original if view.board.holds_capital(original, view.state.owners) else view.power
+    owner = view.power
+    if original and original != view.power and view.friend(original) \
+            and view.board.holds_capital(original, view.state.owners):
+        owner = original
+    found: tuple[str, str] = view.ruleset.modify("capture_controller", (owner, "LHTR-LANDMOVE-blitz"),
+                                                 state=view.state, territory=territory, capturer=view.power)
+    return found
 
 
 def after_move(view: Situation, combat: bool, stack: Stack, path: tuple[str, ...], raid: bool) -> Stack:
@@ -195,7 +200,7 @@ def move_events(view: Situation, combat: bool, path: tuple[str, ...], picked: Pi
         for stack, _ in picked:
             if view.unit(stack).domain == "land":
                 captured += [t for t in blitzed(view, path) if t not in captured]
-    out += [ControlChanged(t, capture_owner(view, t), "LHTR-LANDMOVE-blitz") for t in captured]
+    out += [ControlChanged(t, *capture_owner(view, t)) for t in captured]
     for stack, count in picked:
         after = after_move(view, combat, stack, path, raid)
         out.append(UnitsChanged(path[0], stack.with_count(count), after.with_count(count), path[-1]))

@@ -55,6 +55,12 @@ HOOKS: dict[str, str] = {
     "movement_rules": "the movement rule switches (aare.movement.rules.MovementRules)",
     "rule_ids": "{core rule id: the ruleset's own ledger id for the same rule}: an illegal action names the "
     "ruleset's id",
+    "capture_controller": "(power, rule id) that takes control of a territory captured by `capturer` (by default "
+    "the capturer, or the original owner it liberates), context: state, territory, capturer",
+    "placement_rules": "rule ids under which units placed on the board leave the purchase pool (set of str; "
+    "for the invariant checks)",
+    "free_pool_rules": "rule ids under which units enter the purchase pool without being paid for (set of str; for "
+    "the invariant checks), e.g. reinforcements a power receives",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }
