@@ -142,6 +142,28 @@ class UnitsChanged(Event):
 
 
 @dataclass(frozen=True)
+class UnitDamaged(Event):
+    """`points` of damage go on one unit in `space` (`stack`, as it was; count 1): an industrial complex hit
+    by a raid or a rocket, or repaired when `points` is negative."""
+
+    type: ClassVar[str] = "unit_damaged"
+    space: str
+    stack: Stack
+    points: int
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        after = replace(self.stack, damage=self.stack.damage + self.points)
+        if self.stack.count != 1 or after.damage < 0:
+            raise MalformedInput(f"event unit_damaged in {self.space}: one unit, damage never below 0")
+        try:
+            state = state.with_stacks(self.space, remove_stack(state.stacks(self.space), self.stack))
+        except ValueError as exc:
+            raise MalformedInput(f"event unit_damaged in {self.space}: {exc}") from None
+        return state.with_stacks(self.space, add_stack(state.stacks(self.space), after))
+
+
+@dataclass(frozen=True)
 class UnitsLoaded(Event):
     """Land `units` leave `territory` and board transports in `sea_zone`: the transports `before` become
     `after` (same count; their cargo flag now lists the new units)."""
