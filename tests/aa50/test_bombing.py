@@ -4,12 +4,16 @@ Increased Factory Production."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from aare.action_text import format_event, parse_action_text
+from aare.cli.main import cli
 from aare.dice import ScriptedDice
 from aare.economy.complex_damage import complex_damage, complex_stack
 from aare.economy.damage import bombing_damage_events
@@ -17,9 +21,11 @@ from aare.economy.production import producers
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.events import UnitDamaged, apply_events
-from aare.game_log import GameLog
+from aare.game_log import GameLog, save_log
 from aare.player_view import player_view, summary_view
 from aare.scenario import scenario
+from aare.web.table_view import space_info
+from aare.web.templating import templates
 
 UK_TO_GERMANY = ["United Kingdom", "SZ 6", "Northwestern Europe", "Germany"]
 
@@ -34,13 +40,13 @@ def damaged(game: Game, damage: Mapping[str, int], dice: Iterable[int] | None = 
     return Game(GameLog(state), ScriptedDice(dice) if dice is not None else None)
 
 
-def raid(bombers: int = 1, path: list[str] | None = None, dice: Iterable[int] = (), power: str = "United Kingdom",
-         **kw: Any) -> Game:
+def raid(bombers: int = 1, path: list[str] | None = None, dice: Iterable[int] | None = None,
+         power: str = "United Kingdom", **kw: Any) -> Game:
     """`power`'s `bombers` (the one it has at the start of `path` included) fly a raid along `path` (by default
     the United Kingdom's on Germany) and fight it."""
     path = path or UK_TO_GERMANY
     units = {path[0]: f"{power}: {bombers - 1} bomber"} if bombers > 1 else {}
-    game = scenario("aa50-1942", nation=power, phase="combat-move", units=units, dice=list(dice), **kw)
+    game = scenario("aa50-1942", nation=power, phase="combat-move", units=units, dice=dice, **kw)
     game.apply({"type": "move", "units": f"{bombers} bomber", "path": path, "raid": True})
     game.apply({"type": "end_phase"})
     game.apply({"type": "fight", "space": path[-1]})
@@ -265,3 +271,27 @@ def test_complex_damage_shows_in_the_summary_the_state_and_the_log() -> None:
     lines = [format_event(e.to_json()) for e in game.log.entries[-1].events]
     assert "factory (Germany) in Germany: +5 damage, now 5" in lines
     assert game.log.replay().hash() == game.state.hash()
+
+
+@pytest.mark.rule("AA50-SBR-damage")
+def test_the_tables_space_panel_shows_the_damage_on_the_complex() -> None:
+    game = raid(1, dice=[4, 5])
+    info = space_info(game.state, game.ruleset, "Germany")
+    assert info is not None and info["complex_damage"] == {"damage": 5, "cap": 20}
+    html = templates.env.get_template("_space.html").render(space=info)
+    assert "Industrial complex damage: <strong>5</strong>" in html and "at most 20" in html
+    quiet = space_info(game.state, game.ruleset, "United Kingdom")
+    assert quiet is not None and quiet["complex_damage"] is None
+    assert "complex damage" not in templates.env.get_template("_space.html").render(space=quiet)
+
+
+@pytest.mark.rule("AA50-SBR-damage")
+def test_aare_show_prints_the_damage_on_the_complex(tmp_path: Path) -> None:
+    path = tmp_path / "raid.json"
+    game = next(g for g in (raid(seed=seed) for seed in range(1, 20)) if complex_damage(g.state, g.ruleset, "Germany"))
+    save_log(game.log, path)  # seeded dice: a game file checks every roll against them
+    damage = complex_damage(game.state, game.ruleset, "Germany")
+    out = CliRunner().invoke(cli, ["show", str(path), "--json"]).stdout
+    assert json.loads(out)["spaces"]["Germany"]["complex_damage"] == {"damage": damage, "cap": 20}
+    text = CliRunner().invoke(cli, ["show", str(path)], env={"COLUMNS": "200"}).stdout
+    assert f"complex damage {damage} of at most 20" in text
