@@ -170,3 +170,19 @@ def test_damage_lowers_the_room_ships_share_with_land_units() -> None:
     game.apply({"type": "place", "units": "1 infantry", "space": "Italy"})
     with pytest.raises(IllegalAction, match="cannot take 1 more"):
         game.apply({"type": "place", "units": "1 infantry", "space": "Italy"})
+
+
+@pytest.mark.rule("AA50-MOBILIZE-naval")
+def test_an_option_keeps_new_units_out_of_seas_with_enemy_warships() -> None:
+    units = {"SZ 6": "Germany: 1 destroyer", "SZ 7": "Germany: 1 submarine, 1 transport"}
+    purchased = {"purchased": {"United Kingdom": {"destroyer": 2}}}
+    allowed = scenario("aa50-1942", nation="United Kingdom", phase="mobilize", clear=["SZ 6", "SZ 7"], units=units,
+                       extra=purchased)
+    allowed.apply({"type": "place", "units": "1 destroyer", "space": "SZ 6"})
+    strict = scenario("aa50-1942", nation="United Kingdom", phase="mobilize", clear=["SZ 6", "SZ 7"], units=units,
+                      extra=purchased, options={"mobilize_beside_enemy_warships": False})
+    with pytest.raises(IllegalAction, match="SZ 6 holds enemy warships") as refused:
+        strict.apply({"type": "place", "units": "1 destroyer", "space": "SZ 6"})
+    assert refused.value.rule_id == "AA50-MOBILIZE-naval"
+    assert not places(strict, "SZ 6") and places(strict, "SZ 7")
+    strict.apply({"type": "place", "units": "1 destroyer", "space": "SZ 7"})  # a submarine and a transport

@@ -2,7 +2,7 @@
 industrial complex instead of taking IPCs from the treasury, capped at twice the territory's value; a complex
 mobilises its territory's value less its damage; the owner repairs in the purchase phase. Increased Factory
 Production adds two units at complexes in territories worth 3 or more and halves the price of repairs. Units
-left unplaced wait for a later mobilize phase.
+left unplaced wait for a later mobilize phase; an option keeps new units out of sea zones with enemy warships.
 
 The mechanism is the core's (`aare.economy.complex_damage`, switched on through the `damage_rules` hook)."""
 
@@ -11,13 +11,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from aare.actions import Place
 from aare.economy.complex_damage import DamageRules
+from aare.errors import IllegalAction
+from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.effects import Effect
+from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 
 IFP = "increased_factory_production"
 IFP_RULE = "AA50-RESEARCH-increased-factory-production"
 IFP_MIN_VALUE = 3
+NAVAL_RULE = "AA50-MOBILIZE-naval"
+ENEMY_SEAS = "mobilize_beside_enemy_warships"
 
 
 def _damage_rules(rules: DamageRules, **_: Any) -> DamageRules:
@@ -53,6 +59,37 @@ def _ifp_complex(context: Any) -> bool:
     return bool(context["ruleset"].board.spaces[territory].ipc >= IFP_MIN_VALUE)
 
 
+class NoPlacementBesideEnemyWarships(PhaseExtension):
+    """Mobilize, played with `mobilize_beside_enemy_warships` off: no new unit goes into a sea zone that holds
+    enemy surface warships (submarines and transports do not count)."""
+
+    name = "no-placement-beside-enemy-warships"
+
+    def before(self, ctx: TurnContext, action: Any) -> None:
+        if not isinstance(action, Place):
+            return
+        board, units = ctx.ruleset.board, ctx.ruleset.units
+        space = board.resolve(action.space)
+        if not board.spaces[space].is_sea:
+            return
+        side = board.side_of(ctx.power)
+        for stack in ctx.state.stacks(space):
+            unit = units[stack.unit]
+            if (board.side_of(stack.owner) != side and unit.domain == "sea" and not unit.has("submerge")
+                    and (unit.attack or unit.defense)):
+                raise IllegalAction(f"{space} holds enemy warships: no new units go there (played with "
+                                    f"{ENEMY_SEAS} off)", NAVAL_RULE)
+
+
+NO_ENEMY_SEAS = NoPlacementBesideEnemyWarships()
+
+
+def _phase_actions(found: list[Any], phase: str, ruleset: Any, **_: Any) -> list[Any]:
+    if phase == "mobilize" and not ruleset.options.get(ENEMY_SEAS, True):
+        return [*found, NO_ENEMY_SEAS]
+    return found
+
+
 IFP_EFFECTS = (
     Effect("production", "*", "add", 2, IFP_RULE, "Increased Factory Production", _ifp_complex),
     Effect("repair_points", "*", "set", 2, IFP_RULE, "Increased Factory Production: 1 IPC removes 2", _has_ifp),
@@ -71,8 +108,19 @@ MODULE = register_module(
             "AA50-RESEARCH-rockets",
             IFP_RULE,
             "AA50-MOBILIZE-unplaced-kept",
+            NAVAL_RULE,
         ),
-        hooks={"damage_rules": _damage_rules, "keep_unplaced": _keep_unplaced},
+        hooks={"damage_rules": _damage_rules, "keep_unplaced": _keep_unplaced, "phase_actions": _phase_actions},
         effects=IFP_EFFECTS,
+        options=(
+            OptionSpec(
+                key=ENEMY_SEAS,
+                type=bool,
+                default=True,
+                help="whether new ships and fighters may be placed in a sea zone holding enemy surface warships "
+                "(off: a house rule some groups play)",
+                rule_id=NAVAL_RULE,
+            ),
+        ),
     )
 )
