@@ -295,3 +295,13 @@ def test_aare_show_prints_the_damage_on_the_complex(tmp_path: Path) -> None:
     assert json.loads(out)["spaces"]["Germany"]["complex_damage"] == {"damage": damage, "cap": 20}
     text = CliRunner().invoke(cli, ["show", str(path)], env={"COLUMNS": "200"}).stdout
     assert f"complex damage {damage} of at most 20" in text
+
+
+@pytest.mark.rule("AA50-RESEARCH-rockets", "AA50-NEUTRAL-impassable")
+def test_rockets_never_fly_through_neutrals() -> None:
+    game = scenario("aa50-1942", nation="Japan", phase="conduct-combat", techs={"Japan": ["rockets"]},
+                    units={"Manchuria": "Japan: 1 aa gun"}, owners={"Manchuria": "Japan"}, dice=[5])
+    assert game.ruleset.board.spaces["Mongolia"].neutral  # Manchuria - Mongolia - Novosibirsk - Russia
+    assert not [a for a in game.legal_actions() if a.type == "rocket" and a.launcher == "Manchuria"]
+    with pytest.raises(IllegalAction, match="no rocket target"):
+        game.apply({"type": "rocket", "launcher": "Manchuria", "target": "Russia"})
