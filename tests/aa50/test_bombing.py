@@ -305,3 +305,20 @@ def test_rockets_never_fly_through_neutrals() -> None:
     assert not [a for a in game.legal_actions() if a.type == "rocket" and a.launcher == "Manchuria"]
     with pytest.raises(IllegalAction, match="no rocket target"):
         game.apply({"type": "rocket", "launcher": "Manchuria", "target": "Russia"})
+
+
+@pytest.mark.rule("AA50-SBR-declare")
+def test_raiding_bombers_take_no_part_in_a_battle_in_the_same_territory() -> None:
+    game = scenario("aa50-1942", nation="United Kingdom", phase="combat-move", clear=["Northwestern Europe"],
+                    units={"Northwestern Europe": "United Kingdom: 2 armour"},
+                    owners={"Northwestern Europe": "United Kingdom"}, dice=[4, 3, 6, 6] + [1] * 9)
+    game.apply({"type": "move", "units": "1 bomber", "path": UK_TO_GERMANY, "raid": True})
+    game.apply({"type": "move", "units": "2 armour", "path": ["Northwestern Europe", "Germany"]})
+    game.apply({"type": "end_phase"})
+    game.apply({"type": "fight", "space": "Germany"})  # the raid comes first
+    assert complex_damage(game.state, game.ruleset, "Germany") == 3
+    game.apply({"type": "fight", "space": "Germany"})
+    assert rolled(game)[0] == "dice (land battle in Germany: attacker fire: United Kingdom 2 armour at 3, 0 hits): 6 6"
+    assert not [r for r in rolled(game) if "bomber at 1" in r and "United Kingdom" in r]
+    british = [(s.unit, s.count) for s in game.state.stacks("Germany") if s.owner == "United Kingdom"]
+    assert british == [("bomber", 1)]  # every armour lost; the raider untouched
