@@ -25,13 +25,12 @@ from aare.state.unit_stacks import Stack
 @dataclass(frozen=True)
 class DamageRules:
     """How raids and rockets hurt; the defaults are LHTR's economic damage. Each rule id names the rule an
-    event follows: the damage of a raid or a rocket, the cap, a repair."""
+    event follows: the damage of a raid or a rocket, a repair."""
 
     on_complex: bool = False
     cap_factor: int = 2
     raid_rule: str = "LHTR-SBR-damage-roll"
     rocket_rule: str = "LHTR-TECH-rockets-damage"
-    cap_rule: str = "LHTR-ECON-damage-cap-per-turn"
     repair_rule: str = "LHTR-ECON-economic-damage-from-treasury"  # LHTR: nothing stays to repair
 
 

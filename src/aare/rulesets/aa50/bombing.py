@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from aare.actions import Place
+from aare.combat.rules import CombatRules
 from aare.economy.complex_damage import DamageRules
 from aare.errors import IllegalAction
 from aare.phases.base import PhaseExtension, TurnContext
@@ -36,9 +37,16 @@ def _damage_rules(rules: DamageRules, **_: Any) -> DamageRules:
         cap_factor=2,
         raid_rule="AA50-SBR-damage",
         rocket_rule="AA50-RESEARCH-rockets",
-        cap_rule="AA50-SBR-damage-cap",
         repair_rule="AA50-PURCHASE-repair-damage",
     )
+
+
+def _raid_rules(rules: CombatRules, **_: Any) -> CombatRules:
+    """Raids: only bombers fly them and only AA guns oppose them (AA50-SBR-no-escorts-interceptors); a heavy
+    bomber's damage is the sum of its two dice (AA50-SBR-damage, AA50-RESEARCH-heavy-bombers); the damage is
+    capped by what the complex may still take (AA50-SBR-damage-cap)."""
+    return replace(rules, sbr_escorts=False, sbr_interceptors=False, sbr_turn_cap=True, heavy_bomber_sbr_bonus=0,
+                   heavy_bomber_sbr_best_of=False)
 
 
 def _keep_unplaced(keep: bool, **_: Any) -> bool:
@@ -100,9 +108,13 @@ MODULE = register_module(
         id="aa50_bombing",
         title="Industrial complexes: damage, repair, production",
         rule_ids=(
+            "AA50-SBR-declare",
+            "AA50-SBR-aa-first",
             "AA50-SBR-damage",
             "AA50-SBR-damage-cap",
             "AA50-SBR-reduces-production",
+            "AA50-SBR-bombers-return",
+            "AA50-SBR-no-escorts-interceptors",
             "AA50-ECON-no-negative",
             "AA50-PURCHASE-repair-damage",
             "AA50-RESEARCH-rockets",
@@ -110,7 +122,12 @@ MODULE = register_module(
             "AA50-MOBILIZE-unplaced-kept",
             NAVAL_RULE,
         ),
-        hooks={"damage_rules": _damage_rules, "keep_unplaced": _keep_unplaced, "phase_actions": _phase_actions},
+        hooks={
+            "damage_rules": _damage_rules,
+            "combat_rules": _raid_rules,
+            "keep_unplaced": _keep_unplaced,
+            "phase_actions": _phase_actions,
+        },
         effects=IFP_EFFECTS,
         options=(
             OptionSpec(
