@@ -156,11 +156,7 @@ class UnitDamaged(Event):
         after = replace(self.stack, damage=self.stack.damage + self.points)
         if self.stack.count != 1 or after.damage < 0:
             raise MalformedInput(f"event unit_damaged in {self.space}: one unit, damage never below 0")
-        try:
-            state = state.with_stacks(self.space, remove_stack(state.stacks(self.space), self.stack))
-        except ValueError as exc:
-            raise MalformedInput(f"event unit_damaged in {self.space}: {exc}") from None
-        return state.with_stacks(self.space, add_stack(state.stacks(self.space), after))
+        return UnitsChanged(self.space, self.stack, after).apply(state)
 
 
 @dataclass(frozen=True)
