@@ -15,12 +15,13 @@ from click.testing import CliRunner
 from aare.action_text import format_event, parse_action_text
 from aare.cli.main import cli
 from aare.dice import ScriptedDice
+from aare.economy.capture import capture_territory_events
 from aare.economy.complex_damage import complex_damage, complex_stack
 from aare.economy.damage import bombing_damage_events
 from aare.economy.production import producers
 from aare.engine import Game
 from aare.errors import IllegalAction
-from aare.events import UnitDamaged, apply_events
+from aare.events import BankChanged, UnitDamaged, apply_events
 from aare.game_log import GameLog, save_log
 from aare.player_view import player_view, summary_view
 from aare.scenario import scenario
@@ -92,6 +93,10 @@ def test_damage_goes_on_the_complex_and_never_touches_the_treasury() -> None:
         state = apply_events(game.state, bombing_damage_events(game.state, game.ruleset, "Russia", 5, "raid"))
         assert complex_damage(state, game.ruleset, "Russia") == 5
         assert state.banks == game.state.banks and state.banks["Soviet Union"] == bank
+    broke = scenario("aa50-1942", nation="United Kingdom", phase="conduct-combat", banks={"Italy": 0})
+    taken = capture_territory_events(broke.state, broke.ruleset, "Italy", "United Kingdom")
+    assert not [e for e in taken if isinstance(e, BankChanged)]  # a capital with nothing in the treasury
+    assert apply_events(broke.state, taken).banks == broke.state.banks
     game = raid(2, dice=[3, 4, 5, 6])
     assert complex_damage(game.state, game.ruleset, "Germany") == 11
     assert game.state.banks["Germany"] == 37
@@ -181,6 +186,11 @@ def test_raiding_bombers_fly_home_in_noncombat_move() -> None:
     assert [s.count for s in game.state.stacks("United Kingdom") if s.unit == "bomber" and s.owner != "United States"
             ] == [1]
     assert not [s for s in game.state.stacks("Germany") if s.owner == "United Kingdom"]
+    stays = raid(1, dice=[4, 3])
+    stays.apply({"type": "end_phase"})
+    stays.apply({"type": "end_phase"})  # a raider left over the target has nowhere to land
+    lost = [e for e in stays.log.entries[-1].events if e.type == "units_removed" and e.stack.unit == "bomber"]
+    assert [(e.space, e.rule_id) for e in lost] == [("Germany", "LHTR-AIRMOVE-unlanded-destroyed")]
 
 
 # ---------------------------------------------------------------- repair

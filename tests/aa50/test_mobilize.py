@@ -76,10 +76,13 @@ def test_a_captured_complex_keeps_its_damage_and_produces_from_the_captors_next_
 
 
 @pytest.mark.rule("AA50-UNITS-industrial-complex")
-def test_an_industrial_complex_costs_15() -> None:
+def test_an_industrial_complex_costs_15_and_never_moves() -> None:
     game = scenario("aa50-1942", nation="Italy", phase="purchase", banks={"Italy": 20})
     game.apply({"type": "purchase", "units": "1 industrial complex"})
     assert game.state.banks["Italy"] == 5 and pool(game.state, "Italy") == {"factory": 1}
+    still = scenario("aa50-1942", nation="Germany", phase="non-combat-move")
+    with pytest.raises(IllegalAction, match="factories cannot move"):
+        still.apply({"type": "move", "units": "1 factory", "path": ["Germany", "Poland"]})
 
 
 @pytest.mark.rule("AA50-MOBILIZE-limit-territory-value", "AA50-MOBILIZE-naval")
