@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +333,12 @@ def test_raiding_bombers_take_no_part_in_a_battle_in_the_same_territory() -> Non
     assert not [r for r in rolled(game) if "bomber at 1" in r and "United Kingdom" in r]
     british = [(s.unit, s.count) for s in game.state.stacks("Germany") if s.owner == "United Kingdom"]
     assert british == [("bomber", 1)]  # every armour lost; the raider untouched
+
+
+@pytest.mark.parametrize("rules", ["aa50-1941", "aa50-1942"])
+@pytest.mark.rule("AA50-SBR-damage", "AA50-SBR-damage-cap", "AA50-SBR-reduces-production", "AA50-ECON-no-negative")
+def test_both_scenarios_damage_complexes(rules: str) -> None:
+    game = scenario(rules, nation="United Kingdom", phase="conduct-combat")
+    state = apply_events(game.state, bombing_damage_events(game.state, game.ruleset, "Germany", 25, "raid"))
+    assert complex_damage(state, game.ruleset, "Germany") == 20 and state.banks == game.state.banks
+    assert producers(replace(state, nation="Germany"), game.ruleset, "Germany")["Germany"] == 0
