@@ -8,7 +8,7 @@ from typing import Any
 
 from aare.actions import Purchase, Repair
 from aare.board.notation import format_units, parse_units
-from aare.economy.complex_damage import damaged_complexes, repair_cost, repair_events
+from aare.economy.complex_damage import damage_rules, damaged_complexes, repair_cost, repair_events
 from aare.economy.pool import pool, pool_event
 from aare.economy.turn import start_turn_event
 from aare.errors import IllegalAction
@@ -36,6 +36,8 @@ def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
 
 def repair_candidates(state: GameState, ruleset: Ruleset, power: str) -> list[Repair]:
     """Repairs `power` can afford: one point, and as many as it can pay for, at each damaged complex."""
+    if not damage_rules(ruleset, state).on_complex:
+        return []
     bank = state.banks.get(power, 0)
     out = []
     for space, damage in damaged_complexes(state, ruleset, power).items():
