@@ -66,6 +66,8 @@ def test_a_raid_rolls_no_combat_dice_and_fighters_neither_escort_nor_intercept()
                     units={"United Kingdom": "United Kingdom: 1 fighter"}, dice=[4, 3])
     with pytest.raises(IllegalAction, match="only bombers"):
         game.apply({"type": "move", "units": "1 fighter", "path": UK_TO_GERMANY, "raid": True})
+    with pytest.raises(IllegalAction, match="no enemy industrial complex to bomb"):
+        game.apply({"type": "move", "units": "1 bomber", "path": UK_TO_GERMANY[:-1], "raid": True})
     germans = {s.unit: s.count for s in game.state.stacks("Germany")}
     assert germans["fighter"] == 1  # a German fighter stands by in Germany
     game.apply({"type": "move", "units": "1 bomber", "path": UK_TO_GERMANY, "raid": True})
