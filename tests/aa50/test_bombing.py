@@ -134,12 +134,18 @@ def test_the_damage_standing_on_a_complex_never_exceeds_twice_its_value() -> Non
 
 @pytest.mark.rule("AA50-SBR-damage-cap", "AA50-RESEARCH-rockets")
 def test_rockets_and_raids_share_the_cap() -> None:
-    game = scenario("aa50-1942", nation="Germany", phase="conduct-combat", techs={"Germany": ["rockets"]},
-                    dice=[3])
+    game = scenario("aa50-1942", nation="Germany", phase="combat-move", techs={"Germany": ["rockets"]},
+                    dice=[3, 5, 4])
+    game.apply({"type": "move", "units": "1 bomber", "path": ["Germany", "Poland", "Baltic States", "Karelia S.S.R."],
+                "raid": True})
+    game.apply({"type": "end_phase"})
     game.apply({"type": "rocket", "launcher": "Germany", "target": "Karelia S.S.R."})
     assert complex_damage(game.state, game.ruleset, "Karelia S.S.R.") == 3
-    state = apply_events(game.state, bombing_damage_events(game.state, game.ruleset, "Karelia S.S.R.", 4, "raid"))
-    assert complex_damage(state, game.ruleset, "Karelia S.S.R.") == 4
+    game.apply({"type": "fight", "space": "Karelia S.S.R."})  # AA misses; the bomber rolls 4
+    assert rolled(game)[1].endswith("damage 4): 4")
+    [event] = [e for e in game.log.entries[-1].events if isinstance(e, UnitDamaged)]
+    assert event.points == 1  # Karelia is worth 2: one more point reaches the cap of 4
+    assert complex_damage(game.state, game.ruleset, "Karelia S.S.R.") == 4
 
 
 @pytest.mark.rule("AA50-RESEARCH-rockets", "AA50-ECON-no-negative")
