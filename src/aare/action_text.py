@@ -7,6 +7,7 @@
     retreat aircraft      press      submerge 1 submarine      end
     declare ADVANTAGE      free ADVANTAGE: 1 infantry in A
     declare severe winter      lend 2 from POWER      convert 1 fighter of POWER in A
+    repair 3 in A
     move factory A -> B
     bid 6      bid cash 3      treaty infantry in A      declare d-day      concede
     airlift 1 infantry A -> SZ 10 -> B
@@ -145,6 +146,11 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "declare_d_day"}
     if verb == "declare" and rest.lower().replace("_", " ") in ("winter", "severe winter"):
         return {"type": "severe_winter"}
+    if verb == "repair":
+        points, found, space = rest.partition(" in ")
+        if not found or not _number(points.strip()):
+            raise MalformedInput("repair takes damage points and a space: 'repair 3 in A'")
+        return {"type": "repair", "points": int(points.strip()), "space": ruleset.board.resolve(space.strip())}
     if verb == "lend":
         amount, by, lender = rest.partition(" from ")
         if not by or not _number(amount.strip()):
@@ -195,7 +201,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     raise MalformedInput(
         f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
         "retreat, press, submerge, declare, free, bid, treaty, lend, convert, coastal, designate, targets, chart, "
-        "concede or end"
+        "concede, repair or end"
     )
 
 
@@ -251,6 +257,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"free {action['advantage']}: {action['units']} in {action['space']}"
     if kind == "severe_winter":
         return "declare severe winter"
+    if kind == "repair":
+        return f"repair {action['points']} in {action['space']}"
     if kind == "lend":
         return f"lend {action['amount']} from {action['lender']}"
     if kind == "convert":
@@ -317,6 +325,10 @@ def format_event(event: Mapping[str, Any]) -> str:
         b = event["before"]
         where = f"{event['space']} -> {event['to_space']}" if event.get("to_space") else event["space"]
         return f"{b['count']} {b['unit']} ({b['owner']}) {where}"
+    if kind == "unit_damaged":
+        s = event["stack"]
+        now = s.get("damage", 0) + event["points"]
+        return f"{s['unit']} ({s['owner']}) in {event['space']}: {event['points']:+d} damage, now {now}"
     if kind == "control_changed":
         return f"{event['space']} now held by {event['owner']}"
     if kind == "bank_changed":

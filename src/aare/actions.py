@@ -47,6 +47,14 @@ class Purchase(_Action):
     units: str
 
 
+class Repair(_Action):
+    """Pay to remove `points` damage points from the power's industrial complex in `space` (purchase)."""
+
+    type: Literal["repair"] = "repair"
+    space: str
+    points: int = Field(ge=1, le=999)
+
+
 class Move(_Action):
     """Move units along a path of adjacent spaces; `path[0]` is where they are now. Transports are named
     with their cargo (``"1 transport, 1 infantry, 1 armour"``); land units moved from a sea zone to a
@@ -249,7 +257,7 @@ Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
     | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Concede
-    | ChooseChart,
+    | ChooseChart | Repair,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -257,7 +265,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Concede, ChooseChart,
+    Designate, DeclareTargets, Concede, ChooseChart, Repair,
 )
 
 

@@ -142,6 +142,24 @@ class UnitsChanged(Event):
 
 
 @dataclass(frozen=True)
+class UnitDamaged(Event):
+    """`points` of damage go on one unit in `space` (`stack`, as it was; count 1): an industrial complex hit
+    by a raid or a rocket, or repaired when `points` is negative."""
+
+    type: ClassVar[str] = "unit_damaged"
+    space: str
+    stack: Stack
+    points: int
+    rule_id: str = ""
+
+    def apply(self, state: GameState) -> GameState:
+        after = replace(self.stack, damage=self.stack.damage + self.points)
+        if self.stack.count != 1 or after.damage < 0:
+            raise MalformedInput(f"event unit_damaged in {self.space}: one unit, damage never below 0")
+        return UnitsChanged(self.space, self.stack, after).apply(state)
+
+
+@dataclass(frozen=True)
 class UnitsLoaded(Event):
     """Land `units` leave `territory` and board transports in `sea_zone`: the transports `before` become
     `after` (same count; their cargo flag now lists the new units)."""

@@ -31,7 +31,7 @@ from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 
 CARGO = "cargo="
-BANK_REASONS = frozenset({"income", "purchase", "research", "capture", "bid", "economic damage", "rule"})
+BANK_REASONS = frozenset({"income", "purchase", "research", "capture", "bid", "economic damage", "repair", "rule"})
 
 
 def cargo(stack: Stack) -> Counter[tuple[str, str]]:

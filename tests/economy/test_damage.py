@@ -6,7 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from aare.economy.damage import damage_cap_remaining, economic_damage_events
+from aare.economy.complex_damage import complex_damage, damage_rules
+from aare.economy.damage import bombing_damage_events, damage_cap_remaining, economic_damage_events
+from aare.errors import IllegalAction
 from aare.events import BankChanged, apply_events
 from aare.scenario import scenario
 
@@ -34,3 +36,17 @@ def test_raids_and_rockets_together_take_at_most_the_territory_value_per_turn() 
     state = apply_events(raid.state, economic_damage_events(raid.state, raid.ruleset, "Southern Europe", 15,
                                                             "LHTR-SBR-damage-roll"))
     assert state.banks["Germany"] == 34
+
+
+@pytest.mark.rule("LHTR-ECON-economic-damage-from-treasury")
+def test_lhtr_damage_leaves_nothing_on_the_complex_to_repair() -> None:
+    game = scenario(nation="United States", phase="conduct-combat")
+    assert not damage_rules(game.ruleset, game.state).on_complex
+    state = apply_events(game.state, bombing_damage_events(game.state, game.ruleset, "Germany", 4, "raid"))
+    assert state.banks["Germany"] == game.state.banks["Germany"] - 4
+    assert complex_damage(state, game.ruleset, "Germany") == 0
+    buying = scenario(nation="Germany", phase="purchase")
+    assert not [a for a in buying.legal_actions() if a.type == "repair"]
+    with pytest.raises(IllegalAction, match="no damaged industrial complex") as refused:
+        buying.apply({"type": "repair", "space": "Germany", "points": 1})
+    assert refused.value.rule_id == "LHTR-ECON-economic-damage-from-treasury"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from aare.actions import EndPhase, Place, Purchase
+from aare.actions import EndPhase, Place, Purchase, Repair
 from aare.ai.bot import legal_or_stuck, sample_legal
 from aare.board.notation import parse_units
 from aare.economy.pool import pool
@@ -66,10 +66,14 @@ class RandomBot:
         state, ruleset, power = game.state, game.ruleset, game.state.nation
         producing = producers(state, ruleset, power)
         room = sum(producing.values()) - sum(pool(state, power).values())
+        legal = game.legal_actions()
+        repairs = [a for a in legal if isinstance(a, Repair)]
+        if repairs and self.rng.random() < 0.3:  # damaged complexes produce less: now and then repair some
+            return self.rng.choice(repairs)
         if room <= 0 or self.rng.random() < 0.05:
             return EndPhase()
         sea = coastal(ruleset, producing)
-        buys = [a for a in game.legal_actions() if isinstance(a, Purchase)]
+        buys = [a for a in legal if isinstance(a, Purchase)]
         options = []
         for action in buys:
             unit = next(iter(parse_units(action.units, ruleset.units)))

@@ -132,7 +132,9 @@ def _print_summary(data: dict[str, Any]) -> None:
             carried = "; ".join(f"{owner}: " + ", ".join(f"{n} {unit}" for unit, n in units.items())
                                 for owner, units in space.get("aboard", {}).items())
             aboard_ = f" (aboard: {carried})" if carried else ""
-            board.add_row(name, space["owner"] or "", space["units"] + aboard_)
+            damage = space.get("complex_damage")
+            note = f" (complex damage {damage['damage']} of at most {damage['cap']})" if damage else ""
+            board.add_row(name, space["owner"] or "", space["units"] + aboard_ + note)
     console.print(board)
     if data["pending"]:
         console.print(f"waiting for: {format_decision(data['pending'])}", markup=False)

@@ -18,7 +18,8 @@ from aare.combat.rules import CombatRules
 from aare.combat.sequences import Sequence, lhtr_sequence
 from aare.combat.setup import Battle
 from aare.economy.capture import capture_territory_events
-from aare.economy.damage import damage_cap_remaining, economic_damage_events
+from aare.economy.complex_damage import damage_rules
+from aare.economy.damage import bombing_damage_events, damage_cap_remaining
 from aare.events import Event, UnitsChanged, UnitsLoaded, UnitsRemoved, apply_events
 from aare.movement import flags
 from aare.movement.battles import BattleSite
@@ -90,9 +91,10 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
     extra: dict[str, object] = {}
     if site.kind == "bombing":
         owner = state.owners.get(site.space)
+        on_complex = damage_rules(ruleset, state).on_complex  # damage on the complex: the treasury is no cap
         extra = {
             "territory_value": damage_cap_remaining(state, ruleset, site.space),
-            "treasury": state.banks.get(owner, 0) if owner else 0,
+            "treasury": None if on_complex else state.banks.get(owner, 0) if owner else 0,
         }
     inputs: dict[str, Any] = {
         "attacker": _keys(site.attackers),
@@ -287,8 +289,7 @@ class Outcome:
             if fate.status == "lost":
                 self.emit(UnitsRemoved(space, stack, "LHTR-AA-sbr-fire"))
         if self.battle.state.damage:
-            self.emit(*economic_damage_events(self.state, self.ruleset, space, self.battle.state.damage,
-                                              "LHTR-SBR-damage-roll"))
+            self.emit(*bombing_damage_events(self.state, self.ruleset, space, self.battle.state.damage, "raid"))
 
     def _carrier_room(self, owners: Iterable[str]) -> int:
         units, mine = self.ruleset.units, set(owners)

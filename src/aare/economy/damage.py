@@ -1,8 +1,13 @@
-"""Economic damage (strategic bombing, rockets): IPCs leave the treasury of the territory's owner at once,
-never more than it holds, and never more per territory and turn than the territory's IPC value."""
+"""Damage from raids and rockets. Under LHTR (the default `DamageRules`) it is economic: IPCs leave the treasury
+of the territory's owner at once, never more than it holds, and never more per territory and turn than the
+territory's IPC value. A ruleset whose damage rules put it on the complex (`aare.economy.complex_damage`) goes
+through the same two entries: `damage_cap_remaining` and `bombing_damage_events`."""
 
 from __future__ import annotations
 
+from typing import Literal
+
+from aare.economy.complex_damage import complex_damage_events, complex_room, damage_rules
 from aare.economy.turn import turn_record, turn_update
 from aare.events import BankChanged, Event
 from aare.rules.ruleset import Ruleset
@@ -12,11 +17,27 @@ CAP_RULE = "LHTR-ECON-damage-cap-per-turn"
 
 
 def damage_cap_remaining(state: GameState, ruleset: Ruleset, territory: str) -> int:
-    """How many more IPCs raids and rockets may take through `territory` this turn."""
+    """How much more damage raids and rockets may do through `territory`: IPCs this turn, or the damage points
+    the complex there may still take."""
     territory = ruleset.board.resolve(territory)
+    rules = damage_rules(ruleset, state)
+    if rules.on_complex:
+        return complex_room(state, ruleset, territory, rules)
     ipc = ruleset.board.spaces[territory].ipc
     cap = ruleset.value("damage_cap", territory, ipc, CAP_RULE, state=state).value
     return max(0, cap - int(turn_record(state)["damage"].get(territory, 0)))
+
+
+def bombing_damage_events(
+    state: GameState, ruleset: Ruleset, territory: str, rolled: int, kind: Literal["raid", "rocket"]
+) -> list[Event]:
+    """The events of a raid's or a rocket's `rolled` damage on `territory`, as the ruleset's damage rules say."""
+    rules = damage_rules(ruleset, state)
+    rule_id = rules.raid_rule if kind == "raid" else rules.rocket_rule
+    territory = ruleset.board.resolve(territory)
+    if rules.on_complex:
+        return complex_damage_events(state, ruleset, territory, rolled, rule_id, rules)
+    return economic_damage_events(state, ruleset, territory, rolled, rule_id)
 
 
 def economic_damage(state: GameState, ruleset: Ruleset, territory: str, rolled: int) -> int:

@@ -2,14 +2,16 @@
 
 A complex produces when its owner has held the territory since the start of the turn and the complex
 was not placed this turn (new complexes carry the flag `turn:new`). Capacity is the territory's IPC value
-(`production` effects may change it). Units placed in a sea zone count against any one adjacent
-producing complex; `fits` checks that some such assignment exists.
+(`production` effects may change it) less the damage points on the complex (`economy.complex_damage`).
+Units placed in a sea zone count against any one adjacent producing complex; `fits` checks that some such
+assignment exists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from aare.economy.complex_damage import complex_damage
 from aare.economy.turn import held_since_turn_start
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -29,7 +31,7 @@ def has_complex(state: GameState, ruleset: Ruleset, space: str, owner: str | Non
 
 def producers(state: GameState, ruleset: Ruleset, power: str) -> dict[str, int]:
     """Territory -> production capacity, for each complex `power` may mobilise at this turn."""
-    board, units = ruleset.board, ruleset.units
+    units = ruleset.units
     out: dict[str, int] = {}
     for space, stacks in state.units.items():
         if state.owners.get(space) != power:
@@ -38,10 +40,17 @@ def producers(state: GameState, ruleset: Ruleset, power: str) -> dict[str, int]:
             continue
         if not held_since_turn_start(state, power, space):
             continue
-        ipc = board.spaces[space].ipc
-        cap = ruleset.value("production", space, ipc, "LHTR-MOBILIZE-capacity-ipc-value", power=power, state=state)
-        out[space] = cap.value
+        out[space] = capacity(state, ruleset, power, space)
     return out
+
+
+def capacity(state: GameState, ruleset: Ruleset, power: str, space: str) -> int:
+    """The units the complex in `space` may mobilise this turn: the territory's IPC value as `production`
+    effects change it, less the damage points on the complex, never below 0."""
+    ipc = ruleset.board.spaces[space].ipc
+    cap = ruleset.value("production", space, ipc, "LHTR-MOBILIZE-capacity-ipc-value", power=power, state=state,
+                        territory=space)
+    return max(0, cap.value - complex_damage(state, ruleset, space))
 
 
 def sea_producers(ruleset: Ruleset, producing: Iterable[str], sea: str) -> list[str]:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from aare.board.notation import format_units
+from aare.economy.complex_damage import damage_view
 from aare.rules.bonuses import IncomeBonus
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.state.game_state import GameState
@@ -103,8 +104,12 @@ def summary(state: GameState) -> dict[str, Any]:
     spaces: dict[str, Any] = {}
     for space in board.spaces.values():
         stacks = state.stacks(space.name)
-        spaces[space.name] = {"owner": state.owners.get(space.name), "units": units_text(stacks, ruleset),
-                              "by_owner": units_by_owner(stacks)}
+        entry: dict[str, Any] = {"owner": state.owners.get(space.name), "units": units_text(stacks, ruleset),
+                                 "by_owner": units_by_owner(stacks)}
+        damage = damage_view(state, ruleset, space.name)
+        if damage is not None:
+            entry["complex_damage"] = damage
+        spaces[space.name] = entry
     sides: dict[str, int] = {}
     for p in board.powers:
         sides[p.side] = sides.get(p.side, 0) + len(cities[p.name])

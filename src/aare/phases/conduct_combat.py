@@ -26,7 +26,7 @@ from aare.combat.engine import advance, apply_answer, casualties_from_types, fly
 from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice, SeededDice, SystemDice, game_dice
-from aare.economy.damage import economic_damage_events
+from aare.economy.damage import bombing_damage_events
 from aare.economy.turn import turn_start_owners
 from aare.errors import AareError, IllegalAction
 from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
@@ -123,7 +123,7 @@ def _rocket(ctx: TurnContext, action: Rocket) -> None:
     gun = next(s for s in ctx.state.stacks(launcher) if s.owner == ctx.power and ctx.ruleset.units[s.unit].has("aa")
                and not s.moved and not flags.turn_flags(s))
     [roll] = ctx.roll(1, f"rocket from {launcher} at {target}")
-    ctx.emit(*economic_damage_events(ctx.state, ctx.ruleset, target, roll, "LHTR-TECH-rockets-damage"))
+    ctx.emit(*bombing_damage_events(ctx.state, ctx.ruleset, target, roll, "rocket"))
     fired = flags.with_flags(gun.with_count(1), [flags.COMBAT])  # the launcher may not move this turn
     ctx.emit(UnitsChanged(launcher, gun.with_count(1), fired))
     rockets = {**combat_record(ctx.state).get("rockets", {}), launcher: target}

@@ -1,6 +1,6 @@
 """Mobilize: place the purchase pool at complexes held since the start of the turn, ships in adjacent sea
 zones, fighters onto own carriers, new complexes anywhere held since the start of the turn. At the end,
-hovering fighters without carrier room and unplaced units are lost."""
+hovering fighters without carrier room are lost, and so are unplaced units unless the ruleset keeps them."""
 
 from __future__ import annotations
 
@@ -164,6 +164,12 @@ def hover_events(state: GameState, ruleset: Ruleset, power: str) -> list[Event]:
     return events
 
 
+def keeps_unplaced(state: GameState, ruleset: Ruleset, power: str) -> bool:
+    """Whether units `power` leaves unplaced wait in its pool for a later turn (the `keep_unplaced` hook; by
+    default they are lost, LHTR-PURCHASE-unplaced-lost)."""
+    return bool(ruleset.modify("keep_unplaced", False, state=state, power=power))
+
+
 class MobilizePhase(PhaseHandler):
     name = "mobilize"
     title = "Mobilize new units"
@@ -195,7 +201,7 @@ class MobilizePhase(PhaseHandler):
 
     def on_exit(self, ctx: TurnContext) -> None:
         ctx.emit(*hover_events(ctx.state, ctx.ruleset, ctx.power))
-        if pool(ctx.state, ctx.power):
+        if pool(ctx.state, ctx.power) and not keeps_unplaced(ctx.state, ctx.ruleset, ctx.power):
             ctx.emit(pool_event(ctx.state, ctx.power, {}, "LHTR-PURCHASE-unplaced-lost"))
 
 

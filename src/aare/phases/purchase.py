@@ -1,12 +1,14 @@
-"""Purchase: buy units into the power's pool (`extra["purchased"]`); they are placed in mobilize."""
+"""Purchase: buy units into the power's pool (`extra["purchased"]`); they are placed in mobilize. Where the
+ruleset puts raid damage on industrial complexes, the power may also pay to repair its damaged complexes."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from aare.actions import Purchase
+from aare.actions import Purchase, Repair
 from aare.board.notation import format_units, parse_units
+from aare.economy.complex_damage import damage_rules, damaged_complexes, repair_cost, repair_events
 from aare.economy.pool import pool, pool_event
 from aare.economy.turn import start_turn_event
 from aare.errors import IllegalAction
@@ -32,6 +34,18 @@ def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
         )
 
 
+def repair_candidates(state: GameState, ruleset: Ruleset, power: str) -> list[Repair]:
+    """Repairs `power` can afford: one point, and as many as it can pay for, at each damaged complex."""
+    if not damage_rules(ruleset, state).on_complex:
+        return []
+    bank = state.banks.get(power, 0)
+    out = []
+    for space, damage in damaged_complexes(state, ruleset, power).items():
+        most = max((n for n in range(1, damage + 1) if repair_cost(state, ruleset, power, n) <= bank), default=0)
+        out += [Repair(space=space, points=n) for n in sorted({1, most}) if 0 < n <= most]
+    return out
+
+
 class PurchasePhase(PhaseHandler):
     name = "purchase"
     title = "Purchase units"
@@ -43,8 +57,12 @@ class PurchasePhase(PhaseHandler):
         for unit in ctx.ruleset.units:
             if order_cost(ctx.state, ctx.ruleset, ctx.power, {unit.id: 1}) <= bank:
                 yield Purchase(units=f"1 {unit.display}")
+        yield from repair_candidates(ctx.state, ctx.ruleset, ctx.power)
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
+        if isinstance(action, Repair):
+            ctx.emit(*repair_events(ctx.state, ctx.ruleset, ctx.power, action.space, action.points))
+            return
         if not isinstance(action, Purchase):
             super().events_for(ctx, action)
             return

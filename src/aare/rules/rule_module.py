@@ -61,6 +61,10 @@ HOOKS: dict[str, str] = {
     "for the invariant checks)",
     "free_pool_rules": "rule ids under which units enter the purchase pool without being paid for (set of str; for "
     "the invariant checks), e.g. reinforcements a power receives",
+    "damage_rules": "how raids and rockets hurt (aare.economy.complex_damage.DamageRules): IPCs out of the owner's "
+    "treasury (the default) or damage points on the industrial complex, context: state (may be None)",
+    "keep_unplaced": "whether units still waiting in the purchase pool when mobilize ends stay there for a later "
+    "turn (bool; default False: they are lost), context: state, power",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }

@@ -13,8 +13,9 @@ from aare.errors import MalformedInput
 class Stack:
     """`count` units of one type and owner sharing one status.
 
-    `damage` is hits taken (two-hit battleships), `moved` the movement points spent this turn, and
-    `flags` any further status a rule needs (e.g. "submerged", "amphibious", "cargo:<transport key>").
+    `damage` is hits taken (two-hit battleships) or damage points on an industrial complex (raids and rockets
+    under rules that damage complexes, `economy.complex_damage`), `moved` the movement points spent this turn,
+    and `flags` any further status a rule needs (e.g. "submerged", "amphibious", "cargo:<transport key>").
     """
 
     owner: str

@@ -9,6 +9,7 @@ from typing import Any
 
 from aare.action_text import format_action
 from aare.board.notation import format_units, parse_units
+from aare.economy.complex_damage import damage_view
 from aare.economy.summary import summary
 from aare.movement import flags
 from aare.phases.conduct_combat import open_battles
@@ -73,7 +74,7 @@ def units_by_owner(stacks: Iterable[Stack], ruleset: Ruleset) -> list[dict[str, 
 
 
 def space_info(state: GameState, ruleset: Ruleset, space: str) -> dict[str, Any] | None:
-    """A space's kind, controller, value and units (None for an unknown name)."""
+    """A space's kind, controller, value, units and the damage on its complex (None for an unknown name)."""
     found = ruleset.board.spaces.get(space)
     if found is None:
         return None
@@ -82,6 +83,7 @@ def space_info(state: GameState, ruleset: Ruleset, space: str) -> dict[str, Any]
         "name": space, "kind": found.kind, "land": found.is_land, "owner": owner, "ipc": found.ipc,
         "victory_city": found.victory_city, "colours": power_colours(owner),
         "units": units_by_owner(state.stacks(space), ruleset),
+        "complex_damage": damage_view(state, ruleset, space),
     }
 
 
