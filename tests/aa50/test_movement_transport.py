@@ -157,3 +157,16 @@ def test_an_assault_from_the_sea_alone_has_no_retreat() -> None:
     fight(game, "France")
     assert game.state.pending is None
     assert game.state.owners["France"] == "Germany" and units_in(game, "France") == {"infantry": 2}
+
+
+@pytest.mark.rule("AA50-TRANSPORT-amphibious-assault", "AA50-SEAMOVE-subs-transports-no-block")
+def test_a_transport_that_moved_into_a_sea_battle_loads_nothing_it_cannot_land() -> None:
+    """A transport that joined an attack on a lone submarine stays for that battle: cargo loaded there in combat
+    move could go ashore nowhere, so loading is refused and combat move may still end (a dead end self-play found)."""
+    units = {"United Kingdom": "United Kingdom: 1 infantry", "SZ 8": "Germany: 1 submarine",
+             "SZ 1": "United Kingdom: 1 transport, 1 battleship"}
+    game = at("aa50-1942", "United Kingdom", "combat-move", units)
+    move(game, "1 transport, 1 battleship", "SZ 1", "SZ 8")
+    rejected(game, ld("1 infantry", "United Kingdom", "SZ 8"), "LHTR-TRANSPORT-cm-load-must-assault", "no enemy coast")
+    end(game)
+    assert game.state.phase == "conduct-combat"

@@ -364,10 +364,11 @@ def assault_cargo(view: Situation, stack: Stack) -> tuple[tuple[str, str], ...]:
     )
 
 
-def assault_moves_left(view: Situation, transport: Stack) -> int:
-    """The sea moves a transport still has in combat move: none once it withdrew from a hostile zone and
-    moved (it moves only once then), else what its movement allows."""
-    if flags.has(transport, flags.COMBAT) and flags.has(transport, flags.WITHDREW):
+def assault_moves_left(view: Situation, transport: Stack, sea: str) -> int:
+    """The sea moves a transport in `sea` still has in combat move: none once it withdrew from a hostile zone and
+    moved (it moves only once then), none once it moved into a zone where it fights (it stays for the battle),
+    else what its movement allows."""
+    if flags.has(transport, flags.COMBAT) and (flags.has(transport, flags.WITHDREW) or view.hostile(sea)):
         return 0
     return remaining(view, transport)
 

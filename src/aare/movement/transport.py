@@ -94,7 +94,7 @@ def load_violation(view: Situation, combat: bool, transport: Stack) -> Violation
 
 
 def _assault_reach(view: Situation, transport: Stack, sea: str) -> Violation | None:
-    if can_reach_assault(view, sea, assault_moves_left(view, transport)):
+    if can_reach_assault(view, sea, assault_moves_left(view, transport, sea)):
         return None
     reason = "units loaded in combat move must make an amphibious assault: this transport can reach no enemy coast"
     return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")

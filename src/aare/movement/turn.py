@@ -43,7 +43,7 @@ def combat_move_violation(view: Situation) -> Violation | None:
                 mine = [e for e in flags.cargo_list(stack, flags.BOARDED) if view.moves_for(e[0])]
                 aboard = flags.minus(mine, [e for e in flags.cargo_list(stack, flags.DROPPED) if view.moves_for(e[0])])
                 loaded = bool(aboard and Counter(aboard) & Counter(flags.cargo(stack)))
-                stranded = loaded and not can_reach_assault(view, space, assault_moves_left(view, stack))
+                stranded = loaded and not can_reach_assault(view, space, assault_moves_left(view, stack, space))
                 if loaded and not stranded:
                     what = ", ".join(u for _, u in aboard)
                     reason = f"units loaded in combat move ({what}, in {space}) must go ashore in an amphibious assault"
