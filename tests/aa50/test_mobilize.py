@@ -99,7 +99,7 @@ def test_italy_mobilizes_six_units_land_and_sea_together() -> None:
         game.apply({"type": "place", "units": "1 destroyer", "space": "Italy"})
 
 
-@pytest.mark.rule("AA50-MOBILIZE-naval")
+@pytest.mark.rule("AA50-MOBILIZE-naval", "AA50-NAVALCOMBAT-sub-not-blocking-control")
 def test_ships_may_be_placed_where_an_enemy_submarine_waits() -> None:
     game = scenario("aa50-1942", nation="United Kingdom", phase="mobilize", clear=["SZ 6"],
                     units={"SZ 6": "Germany: 1 submarine"}, extra={"purchased": {"United Kingdom": {"destroyer": 1}}})

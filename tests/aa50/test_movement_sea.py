@@ -33,7 +33,8 @@ def test_an_enemy_warship_stops_ships_and_a_sea_battle_follows() -> None:
     assert {o: [s.unit for s in st] for o, st in site.defenders.items()} == {"Italy": ["destroyer"]}
 
 
-@pytest.mark.rule("AA50-SEAMOVE-subs-transports-no-block", "AA50-COMBATMOVE-sea-zone-combat")
+@pytest.mark.rule("AA50-SEAMOVE-subs-transports-no-block", "AA50-COMBATMOVE-sea-zone-combat",
+                  "AA50-NAVALCOMBAT-sub-not-blocking-control")
 @pytest.mark.parametrize("rules", RULESETS)
 def test_enemy_transports_and_submarines_alone_do_not_stop_ships(rules: str) -> None:
     units = {"SZ 12": "United Kingdom: 1 cruiser, 1 transport", "SZ 13": "Germany: 1 submarine, 1 transport",
@@ -45,6 +46,9 @@ def test_enemy_transports_and_submarines_alone_do_not_stop_ships(rules: str) -> 
     ncm = at(rules, "United Kingdom", "non-combat-move", {**units, "SZ 14": ""})
     move(ncm, "1 transport", "SZ 12", "SZ 13", "SZ 14")  # a transport group passes without stopping or fighting
     assert [s.unit for s in stacks_of(ncm, "SZ 14", "transport")] == ["transport"]
+    move(ncm, "1 cruiser", "SZ 12", "SZ 13")  # a warship may end its non-combat move among them, no battle follows
+    ncm.apply({"type": "end_phase"})
+    assert stacks_of(ncm, "SZ 13", "cruiser") and ncm.state.phase == "mobilize"
     attack = at(rules, "United Kingdom", "combat-move", units)
     move(attack, "1 cruiser", "SZ 12", "SZ 13")  # ending among them is an attack on them
     [site] = pending_battles(attack.state, attack.ruleset)
