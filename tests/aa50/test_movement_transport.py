@@ -147,6 +147,27 @@ def test_only_the_units_that_came_overland_retreat_from_an_assault() -> None:
 
 
 @pytest.mark.rule("AA50-TRANSPORT-amphibious-no-retreat")
+def test_the_overland_units_reach_their_retreat_even_when_the_landed_units_fight_on_over_several_decisions() -> None:
+    """The retreat is remembered past later casualty choices, and each map unit takes the fate of its kind of
+    battle unit: the landed ones are lost, the overland ones retreat (self-play found them left in the territory)."""
+    game = at("aa50-1942", "Germany", "combat-move", {
+        "Northwestern Europe": "Germany: 2 infantry", "France": "United Kingdom: 3 infantry"},
+        owners={"France": "United Kingdom"},
+        stacks=[("SZ 7", boat("Germany", "Germany:infantry", "Germany:armour"))],
+        dice=[6, 6, 6, 6, 6, 6, 6, 6, 6, 1, 6, 6, 6, 1, 6, 6])  # cycles 1, 2 and 3
+    move(game, "1 infantry, 1 armour", "SZ 7", "France")
+    move(game, "2 infantry", "Northwestern Europe", "France")
+    end(game)
+    fight(game, "France")
+    game.apply({"type": "retreat", "to": "Northwestern Europe"})
+    assert game.state.pending["kind"] == "choose_casualties"  # cycle 2: the landed pair takes a hit
+    game.apply({"type": "choose_casualties", "units": "1 armour"})
+    settle(game)
+    assert units_in(game, "Northwestern Europe", "Germany") == {"infantry": 2}
+    assert units_in(game, "France") == {"infantry": 3} and game.state.owners["France"] == "United Kingdom"
+
+
+@pytest.mark.rule("AA50-TRANSPORT-amphibious-no-retreat")
 def test_an_assault_from_the_sea_alone_has_no_retreat() -> None:
     # cycle 1: every die misses and no retreat is offered; cycle 2: one hit takes France
     game = at("aa50-1942", "Germany", "combat-move", {"France": "United Kingdom: 1 infantry"},

@@ -149,15 +149,17 @@ class Fate:
 
 
 def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units: set[str]) -> list[tuple[Stack, Fate]]:
-    """Match the battle's final units to the map's units of one side, unit by unit. Among identical units the
-    most valuable (a transport with the most cargo) is kept first; the rest are lost."""
+    """Match the battle's final units to the map's units of one side, unit by unit: a unit landed from the sea
+    takes the fate of a battle unit that landed (in a partial amphibious retreat they stay while the overland
+    units retreat). Among identical units the most valuable (a transport with the most cargo) is kept first;
+    the rest are lost."""
     units = ruleset.units
-    survivors: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    survivors: dict[tuple[str, str], list[tuple[int, str, bool]]] = {}
     for key, n in final:
         if key.marked or key.type not in side_units:
             continue
         status = "retreated" if key.has("retreated") else "submerged" if key.has("submerged") else "stays"
-        survivors.setdefault((key.owner, key.type), []).extend([(key.damage, status)] * n)
+        survivors.setdefault((key.owner, key.type), []).extend([(key.damage, status, key.has("amphibious"))] * n)
 
     def value(stack: Stack) -> tuple[bool, int, int]:
         load = sum(units[u].cost for _, u in flags.cargo(stack))
@@ -170,13 +172,16 @@ def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units:
     for group, members in pool.items():
         members.sort(key=value, reverse=True)
         alive = sorted(survivors.get(group, []), reverse=True)
-        for unit in members:
-            pick = next((i for i, (d, _) in enumerate(alive) if d >= unit.damage), None)
-            if pick is None:
-                out.append((unit, Fate("lost")))
-            else:
-                damage, status = alive.pop(pick)
-                out.append((unit, Fate(status, damage)))
+        fates: list[Fate | None] = [None] * len(members)
+        for same in (True, False):  # units landed from the sea match battle units that landed, first
+            for i, unit in enumerate(members):
+                landed = flags.value(unit, flags.AMPHIBIOUS) is not None
+                pick = next((j for j, (d, _, a) in enumerate(alive)
+                             if d >= unit.damage and (a == landed or not same)), None)
+                if fates[i] is None and pick is not None:
+                    damage, status, _ = alive.pop(pick)
+                    fates[i] = Fate(status, damage)
+        out += [(unit, fate or Fate("lost")) for unit, fate in zip(members, fates, strict=True)]
     return out
 
 

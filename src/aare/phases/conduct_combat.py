@@ -354,7 +354,7 @@ class ConductCombat(PhaseHandler):
             current = combat_record(ctx.state)["current"]
             if current is None:
                 return []
-            _site, battle = self._replay(ctx, current)
+            _site, battle, _to = self._replay(ctx, current)
             return decision_candidates(ctx, battle)
         spaces = dict.fromkeys(s.space for s in open_battles(ctx.state, ctx.ruleset))
         out: list[Any] = [Fight(space=s) for s in spaces if space in (None, s)]
@@ -376,11 +376,11 @@ class ConductCombat(PhaseHandler):
             current = record["current"]
             if current is None:
                 raise IllegalAction("no battle is waiting for an answer", ORDER_RULE)
-            site, battle = self._replay(ctx, current)
+            site, battle, earlier = self._replay(ctx, current)
             answer, to = _answer(ctx, battle, action)
             battle, _ = apply_answer(battle, answer)
             current = {**current, "answers": [*current["answers"], action.to_json()]}
-            self._run(ctx, site, battle, current, to)
+            self._run(ctx, site, battle, current, to or earlier)
             return
         if isinstance(action, Rocket):
             if record["current"] is not None:
@@ -437,17 +437,20 @@ class ConductCombat(PhaseHandler):
                 return site
         raise IllegalAction(f"the battle in {current['space']} can no longer be found", ORDER_RULE)
 
-    def _replay(self, ctx: TurnContext, current: Mapping[str, Any]) -> tuple[BattleSite, Battle]:
-        """The battle in progress, rebuilt from its dice and answers."""
+    def _replay(self, ctx: TurnContext, current: Mapping[str, Any]) -> tuple[BattleSite, Battle, str | None]:
+        """The battle in progress, rebuilt from its dice and answers, and where units retreated to so far (the
+        overland units of an assault retreat while those landed from the sea fight on)."""
         site = self._site(ctx, current)
         battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
         dice = ScriptedDice(list(current["dice"]))
         battle, _ = advance(battle, dice)
+        retreated: str | None = None
         for raw in current["answers"]:
-            answer, _to = _answer(ctx, battle, parse_action(raw))
+            answer, to = _answer(ctx, battle, parse_action(raw))
+            retreated = to or retreated
             battle, _ = apply_answer(battle, answer)
             battle, _ = advance(battle, dice)
-        return site, battle
+        return site, battle, retreated
 
     def _run(self, ctx: TurnContext, site: BattleSite, battle: Battle, current: dict[str, Any],
              to: str | None = None) -> None:
