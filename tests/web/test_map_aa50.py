@@ -90,3 +90,8 @@ def test_the_table_opens_on_the_capital_of_the_nation_to_move_when_the_caller_pl
     assert focus_space(ruleset, ["Germany"], "Italy") == "Germany"  # another player's turn: one's own capital
     assert focus_space(ruleset, [], "Italy") == "Italy"  # a spectator: the power to move
     assert focus_space(ruleset, ["Allies"], "Japan") == "Russia"  # a side seat: its first power's capital
+
+
+def test_the_legend_names_the_phase_by_its_ruleset_title(board: Board) -> None:
+    state = new_game("aa50-1942", seed=1).state
+    assert "Round 1 \u00b7 Japan \u00b7 Research &amp; development" in render_map(state, board)

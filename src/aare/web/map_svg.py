@@ -10,6 +10,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from aare.board.board import Board, Space
 from aare.board.powers import WHITE
+from aare.errors import AareError
+from aare.rules.ruleset import load_ruleset
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 from aare.web.map_geometry import MapGeometry, SpaceShape, load_geometry
@@ -293,6 +295,15 @@ def _place_chips(parts: list[str], chips: list[Chip], x: float, top: float) -> N
         y += h + 1.5
 
 
+def _phase_title(state: GameState) -> str:
+    """The phase's title in the ruleset (Anniversary: "Research & development"), else its name in words."""
+    try:
+        spec = load_ruleset(state.ruleset, state.options).phase_spec(state.phase)
+    except AareError:
+        spec = None
+    return spec.title if spec is not None and spec.title else state.phase.replace("_", " ").replace("-", " ")
+
+
 def _legend(board: Board, state: GameState | None, top: float, width: float) -> str:
     """A bar under the map: whose turn it is, and the colour of each power."""
     colours = power_styles(board)
@@ -305,7 +316,7 @@ def _legend(board: Board, state: GameState | None, top: float, width: float) -> 
         f'<line x1="0" y1="{_n(top)}" x2="{_n(width)}" y2="{_n(top)}" stroke="#41617b" stroke-width="1"/>',
     ]
     if state:
-        status = f"Round {state.round} \u00b7 {state.nation} \u00b7 {state.phase.replace('_', ' ').replace('-', ' ')}"
+        status = f"Round {state.round} \u00b7 {state.nation} \u00b7 {_phase_title(state)}"
         parts.append(f'<text x="12" y="{_n(y + 4.5)}" font-size="13" font-weight="700">{escape(status)}</text>')
     x = width - 12 - sum(28 + text_width(name, 12) + 14 for name, _ in entries)
     for name, fill in entries:
