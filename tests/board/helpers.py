@@ -46,3 +46,22 @@ def attachments(xml: ET.Element, kind: str, ours: Callable[[str], str]) -> dict[
         for a in xml.iter("attachment")
         if a.get("name") == kind
     }
+
+
+def reference_canals(xml: ET.Element, ours: Callable[[str], str]) -> dict[str, tuple[set[str], set[str]]]:
+    """{canal name: (its sea zones, the territories that open it)} of a reference board, in our names."""
+    found: dict[str, tuple[set[str], set[str]]] = {}
+    for a in xml.iter("attachment"):
+        if a.get("name") != "canalAttachment":
+            continue
+        opts = {o.get("name", ""): o.get("value", "") for o in a.iter("option")}
+        seas, lands = found.setdefault(opts["canalName"], (set(), set()))
+        seas.add(ours(a.get("attachTo", "")))
+        lands.update(ours(t) for t in opts["landTerritories"].split(":"))
+    return found
+
+
+def reference_banks(xml: ET.Element, players: Mapping[str, str]) -> dict[str, int]:
+    """{power: starting IPCs} of a reference board, in our power names."""
+    return {players[r.get("player", "")]: int(r.get("quantity", "0"))
+            for r in xml.iter("resourceGiven") if r.get("resource") == "PUs"}

@@ -21,7 +21,7 @@ from aare.board.units import UnitCatalogue, load_units
 from aare.errors import DataFileError
 from aare.rules.registry import default_ruleset, families, load_families
 from tests.board.helpers import attachments as read_attachments
-from tests.board.helpers import placements, reference_placements, starting_units
+from tests.board.helpers import placements, reference_banks, reference_canals, reference_placements, starting_units
 
 DATA = Path(aa50.__file__).resolve().parent / "data"
 BOARD = DATA / "boards" / "anniversary.toml"
@@ -470,13 +470,7 @@ def test_reference_same_powers_sides_and_turn_order(reference: tuple[Board, ET.E
 
 def test_reference_same_canals(reference: tuple[Board, ET.Element]) -> None:
     board, xml = reference
-    theirs: dict[str, tuple[set[str], set[str]]] = {}
-    for sea, opts in ((ours(a.get("attachTo", "")), {o.get("name", ""): o.get("value", "") for o in a.iter("option")})
-                      for a in xml.iter("attachment") if a.get("name") == "canalAttachment"):
-        seas, lands = theirs.setdefault(opts["canalName"], (set(), set()))
-        seas.add(sea)
-        lands.update(ours(t) for t in opts["landTerritories"].split(":"))
-    assert {c.name: (set(c.seas), set(c.requires)) for c in board.canals} == theirs
+    assert {c.name: (set(c.seas), set(c.requires)) for c in board.canals} == reference_canals(xml, ours)
 
 
 def test_reference_same_starting_units_and_banks(reference: tuple[Board, ET.Element], units: UnitCatalogue) -> None:
@@ -484,8 +478,7 @@ def test_reference_same_starting_units_and_banks(reference: tuple[Board, ET.Elem
     theirs = reference_placements(xml, PLAYERS, ours, UNIT_TYPES)
     assert all(unit in units for _, _, unit in theirs)
     assert placements(board) == theirs
-    given = {PLAYERS[r.get("player", "")]: int(r.get("quantity", "0"))
-             for r in xml.iter("resourceGiven") if r.get("resource") == "PUs"}
+    given = reference_banks(xml, PLAYERS)
     assert board.bank == {p: given[p] for p in board.bank}
 
 
