@@ -1,0 +1,142 @@
+"""The Classic (2nd edition) core module `classic`: its phases, victory (capitals and the Axis economic level),
+income and technologies. Further Classic rules live in their own modules beside it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aare.economy.summary import base_income
+from aare.rules.options import OptionSpec
+from aare.rules.rule_module import RuleModule, register_module
+from aare.rules.turns import PhaseSpec
+
+PHASE_RULE = "CL-TURN-phase-sequence"
+CLASSIC_PHASES: tuple[PhaseSpec, ...] = (
+    PhaseSpec("develop-weapons", PHASE_RULE, "Develop weapons"),
+    PhaseSpec("purchase", PHASE_RULE, "Purchase units"),
+    PhaseSpec("combat-move", PHASE_RULE, "Combat movement"),
+    PhaseSpec("conduct-combat", PHASE_RULE, "Combat"),
+    PhaseSpec("non-combat-move", PHASE_RULE, "Non-combat movement"),
+    PhaseSpec("mobilize", PHASE_RULE, "Place new units"),
+    PhaseSpec("collect-income", PHASE_RULE, "Collect income"),
+)
+
+# CL-WEAPONS-six-succeeds: the weapons development chart, die 1 to 6.
+CHART = ("jet_fighters", "rockets", "super_submarines", "long_range_aircraft", "industrial_technology",
+         "heavy_bombers")
+
+
+def _phase_table(phases: list[PhaseSpec], ruleset: Any, **_: Any) -> list[PhaseSpec]:
+    """The seven phases (CL-TURN-phase-sequence); develop weapons is left out when played without it
+    (CL-WEAPONS-optional-phase)."""
+    table = list(phases) or list(CLASSIC_PHASES)
+    if not ruleset.options.get("weapons_development", True):
+        table = [p for p in table if p.name != "develop-weapons"]
+    return table
+
+
+def capitals_held(ruleset: Any, state: Any, side: str) -> int:
+    """How many capitals of `side`'s powers that side's powers control."""
+    board = ruleset.board
+    count = 0
+    for power in board.powers:
+        capital = board.capital_of(power.name)
+        if power.side == side and capital is not None:
+            owner = state.owners.get(capital)
+            count += owner is not None and board.side_of(owner) == side
+    return count
+
+
+def side_income(ruleset: Any, state: Any, side: str) -> int:
+    """The combined income level of a side's powers: the IPC values of the territories they control."""
+    return sum(base_income(state, ruleset, p.name) for p in ruleset.board.powers if p.side == side)
+
+
+def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
+    """Checked after the US turn, at the end of a round (CL-VICTORY-check-end-of-round): a side holding all its
+    own capitals and all but one of the enemy's (the Axis two of three, the Allies both) wins
+    (CL-VICTORY-axis-military, CL-VICTORY-allied-military); the Axis also win at an income level of 84
+    (CL-VICTORY-axis-economic), the Allies at the option `allied_economic_victory` when it is set
+    (CL-VICTORY-allied-economic-off)."""
+    if winner is not None:
+        return winner
+    board = ruleset.board
+    sides = list(dict.fromkeys(p.side for p in board.powers))
+    own = {side: sum(1 for p in board.powers if p.side == side and board.capital_of(p.name)) for side in sides}
+    for side in sides:
+        enemies = [s for s in sides if s != side]
+        if capitals_held(ruleset, state, side) < own[side]:
+            continue
+        for enemy in enemies:
+            lost = own[enemy] - capitals_held(ruleset, state, enemy)
+            if own[enemy] and lost >= max(own[enemy] - 1, 1) and lost >= min(2, own[enemy]):
+                return str(side)
+    thresholds = {"Axis": int(ruleset.options.get("axis_economic_victory", 84)),
+                  "Allies": int(ruleset.options.get("allied_economic_victory", 0))}
+    for side in sides:
+        needed = thresholds.get(side, 0)
+        if needed and side_income(ruleset, state, side) >= needed:
+            return str(side)
+    return None
+
+
+def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
+    """No income while the capital is held by the enemy (CL-ECON-no-income-without-capital)."""
+    if not ruleset.board.holds_capital(power, state.owners):
+        return 0
+    return value
+
+
+def _technologies(techs: tuple[str, ...], **_: Any) -> tuple[str, ...]:
+    """The six developments of the Classic chart (CL-WEAPONS-six-succeeds)."""
+    return (*techs, *(t for t in CHART if t not in techs))
+
+
+CLASSIC = register_module(
+    RuleModule(
+        id="classic",
+        title="Axis & Allies Classic (2nd edition)",
+        rule_ids=(
+            "CL-TURN-power-order",
+            "CL-TURN-phase-sequence",
+            "CL-VICTORY-axis-military",
+            "CL-VICTORY-allied-military",
+            "CL-VICTORY-axis-economic",
+            "CL-VICTORY-check-end-of-round",
+            "CL-ECON-no-income-without-capital",
+        ),
+        hooks={
+            "phase_table": _phase_table,
+            "victory": _victory,
+            "income": _income,
+            "technologies": _technologies,
+        },
+        options=(
+            OptionSpec(
+                key="weapons_development",
+                type=bool,
+                default=True,
+                help="whether powers may buy research dice (off: the develop-weapons phase is skipped)",
+                rule_id="CL-WEAPONS-optional-phase",
+            ),
+            OptionSpec(
+                key="axis_economic_victory",
+                type=int,
+                default=84,
+                minimum=0,
+                help="income level of Germany and Japan together that wins for the Axis at the end of a round "
+                "(0: no economic victory)",
+                rule_id="CL-VICTORY-axis-economic",
+            ),
+            OptionSpec(
+                key="allied_economic_victory",
+                type=int,
+                default=0,
+                minimum=0,
+                help="income level of the Allies together that wins for them at the end of a round (0, the "
+                "printed rules: none; house rules use 110 or 140)",
+                rule_id="CL-VICTORY-allied-economic-off",
+            ),
+        ),
+    )
+)
