@@ -53,6 +53,10 @@ class PhaseHandler:
 
     name = ""
     title = ""  # shown to players when the ruleset's phase table gives none
+    # the standard phase a further phase of the same kind plays as (a second combat move: "combat-move"); the
+    # table shows it as that phase (the move or battle panels). Rule modules' phase extensions are not carried
+    # over: the `phase_actions` hook sees the phase's own name and may ask `phase_kind`.
+    plays_as = ""
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         return ()
@@ -88,6 +92,11 @@ def phase_handler(name: str) -> PhaseHandler:
         generic.name = name
         return generic
     return handler
+
+
+def phase_kind(name: str) -> str:
+    """The standard phase `name` plays as (`PhaseHandler.plays_as`), else `name` itself."""
+    return phase_handler(name).plays_as or name
 
 
 class PhaseExtension(PhaseHandler):

@@ -9,6 +9,7 @@ from typing import Any
 
 from aare.action_text import format_action, format_event
 from aare.game_log import GameLog, LogEntry
+from aare.phases.base import phase_kind
 from aare.player_view import Viewer, entries_view
 
 HIT_ON = re.compile(r" at (\d+)\b")
@@ -66,7 +67,8 @@ def last_battle(log: GameLog, viewer: Viewer) -> dict[str, Any] | None:
         if action.get("type") == "fight":
             start = seq
             break
-        if any(e.type == "phase_entered" and e.to_json().get("phase") != "conduct-combat" for e in entry.events):
+        if any(e.type == "phase_entered" and phase_kind(str(e.to_json().get("phase"))) != "conduct-combat"
+               for e in entry.events):
             return None
     if start is None:
         return None

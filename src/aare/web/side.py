@@ -7,6 +7,7 @@ from typing import Any
 
 from aare.engine import Game
 from aare.game_log import GameLog
+from aare.phases.base import phase_kind
 from aare.player_view import visible_state
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.server.live import LiveGame
@@ -89,10 +90,11 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
     legal = [a.to_json() for a in game.legal_actions()] if turn["your_turn"] else []
     if space is not None and space not in ruleset.board.spaces:
         space = None
-    moving = turn["your_turn"] and state.phase in MOVE_PHASES and state.pending is None
+    kind = phase_kind(state.phase)  # a further move or combat phase (a second armour move) plays as the standard one
+    moving = turn["your_turn"] and kind in MOVE_PHASES and state.pending is None
     from_here = [a.to_json() for a in game.legal_actions(space)] if moving and space else []
     placement = tv.placement_panel(state, ruleset, legal)
-    battles = tv.battles_panel(state, ruleset, legal) if state.phase == "conduct-combat" else []
+    battles = tv.battles_panel(state, ruleset, legal) if kind == "conduct-combat" else []
     fighting = [str(state.pending["space"])] if state.pending and state.pending.get("space") else []
     return {
         "game_id": live.id,
@@ -115,7 +117,7 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
         "placement": placement,
         "battles": battles,
         "battle_spaces": fighting or [b["space"] for b in battles],
-        "last_battle": last_battle(live.log, viewer) if state.phase == "conduct-combat" else None,
+        "last_battle": last_battle(live.log, viewer) if kind == "conduct-combat" else None,
         "moving": moving,
         "selected": space,
         "space": tv.space_info(state, ruleset, space) if space else None,
