@@ -263,3 +263,27 @@ def test_a_tank_landed_from_the_sea_moves_no_more_that_turn() -> None:
     assert game.state.phase == "non-combat-move"
     rejected(game, mv("1 armour", CAU, UKR), "REAL98-ARMOR-sea-transported", "carried by sea")
     assert not any(p[0] == CAU for p in moves_offered(game))
+
+
+@pytest.mark.rule("REAL98-ARMOR-second-move-step")
+def test_nothing_is_loaded_or_unloaded_in_the_armour_move() -> None:
+    cargo = Stack("Germany", "transport", 1, flags=("cargo=Germany:armour",))
+    game = at({EE: "Germany: 1 armour", CAU: "Russia: 1 infantry"}, phase="armour-move",
+              stacks=[(BLACK_SEA, cargo), ("Baltic Sea Zone", Stack("Germany", "transport", 1))])
+    rejected(game, {"type": "load", "units": "1 armour", "territory": EE, "sea_zone": "Baltic Sea Zone"},
+             "REAL98-ARMOR-second-move-step", "nothing is loaded")
+    rejected(game, mv("1 armour", BLACK_SEA, CAU), "REAL98-ARMOR-second-move-step", "overland")
+    assert all(p[0] == EE for p in moves_offered(game))
+
+
+@pytest.mark.rule("REAL98-ARMOR-second-move-step")
+def test_no_rocket_flies_in_the_armour_combat() -> None:
+    units = {"Germany": "Germany: 1 aa gun", EE: "Germany: 1 armour", KAR: "Russia: 1 industrial complex"}
+    start = at(units, phase="armour-move").state
+    game = Game(GameLog(replace(start, techs={**start.techs, "Germany": ("rockets",)})))
+    rocket = {"type": "rocket", "launcher": "Germany", "target": KAR}
+    end(game)
+    assert game.state.phase == "armour-combat"
+    rejected(game, rocket, "REAL98-ARMOR-second-move-step", "rockets")
+    combat = Game(GameLog(replace(game.state, phase="conduct-combat")), ScriptedDice([1]))
+    assert legal(combat, rocket)  # in the combat phase it may fly

@@ -112,11 +112,21 @@ def _unless_armour(check: Callable[[Leg], Violation | None]) -> Callable[[Leg], 
     return wrapped
 
 
-NOT_COMMITTED = _unless_armour(not_committed)
-
-
 def _move_checks(checks: list[Any], **_: Any) -> list[Any]:
-    return [armour_limits, *(NOT_COMMITTED if c is not_committed else c for c in checks)]
+    """`armour_limits` first; the core's `not_committed` (as an earlier module may have wrapped it, keeping its
+    name) lets armour move on."""
+    return [armour_limits, *(_wrapped(c) if getattr(c, "__name__", "") == not_committed.__name__ else c
+                             for c in checks)]
+
+
+_WRAPPED: dict[Callable[[Leg], Violation | None], Callable[[Leg], Violation | None]] = {}
+
+
+def _wrapped(check: Callable[[Leg], Violation | None]) -> Callable[[Leg], Violation | None]:
+    found = _WRAPPED.get(check)
+    if found is None:
+        found = _WRAPPED[check] = _unless_armour(check)
+    return found
 
 
 class NonCombatArmour(PhaseExtension):
