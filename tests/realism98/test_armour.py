@@ -50,14 +50,15 @@ def fight(game: Game, space: str) -> None:
     game.apply({"type": "fight", "space": space})
 
 
-def after_first_combat(units: Mapping[str, str], attack: str = UKR, dice: Iterable[int] = (1, 6), **kw: object) -> Game:
-    """One tank of East Europe attacks `attack` in the combat move and wins with `dice`; play is then in the second
-    armour move."""
+def after_first_combat(units: Mapping[str, str], path: tuple[str, ...] = (EE, UKR), dice: Iterable[int] = (1, 6),
+                       **kw: object) -> Game:
+    """One tank attacks along `path` in the combat move and wins with `dice`; play is then in the second armour
+    move."""
     game = at(units, dice=[*dice, *kw.pop("later", ())], **kw)  # type: ignore[arg-type]
-    move(game, "1 armour", EE, attack)
+    move(game, "1 armour", *path)
     end(game)
-    fight(game, attack)
-    assert game.state.owners[attack] == "Germany"
+    fight(game, path[-1])
+    assert game.state.owners[path[-1]] == "Germany"
     end(game)
     assert game.state.phase == "armour-move"
     return game
@@ -248,14 +249,8 @@ def test_a_tank_that_used_both_moves_stays_and_one_that_used_one_moves_one() -> 
 @pytest.mark.rule("REAL98-ARMOR-sea-transported")
 def test_a_tank_landed_from_the_sea_moves_no_more_that_turn() -> None:
     cargo = Stack("Germany", "transport", 1, flags=("cargo=Germany:armour",))
-    game = at({CAU: "Russia: 1 infantry", RUS: "Russia: 1 infantry"}, owners={UKR: "Germany"},
-              stacks=[(BLACK_SEA, cargo)], dice=[1, 6])
-    move(game, "1 armour", BLACK_SEA, CAU)
-    end(game)
-    fight(game, CAU)
-    assert game.state.owners[CAU] == "Germany"
-    end(game)
-    assert game.state.phase == "armour-move"
+    game = after_first_combat({CAU: "Russia: 1 infantry", RUS: "Russia: 1 infantry"}, (BLACK_SEA, CAU),
+                              owners={UKR: "Germany"}, stacks=[(BLACK_SEA, cargo)])
     rejected(game, mv("1 armour", CAU, RUS), "REAL98-ARMOR-sea-transported", "carried by sea")
     assert moves_offered(game) == []
     end(game)

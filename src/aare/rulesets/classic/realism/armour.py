@@ -19,7 +19,6 @@ from typing import Any
 from aare.movement import flags
 from aare.movement.move_checks import Leg, Violation, not_committed
 from aare.movement.pathing import blitzed, remaining
-from aare.movement.situation import situation
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
@@ -29,7 +28,7 @@ from aare.rulesets.classic.realism.armour_phases import (
     ARMOUR_MOVE,
     ARMOUR_MOVED,
     R_STEP,
-    armour_moves,
+    armour_candidates,
     is_armour,
 )
 from aare.state.game_state import GameState
@@ -136,13 +135,7 @@ class NonCombatArmour(PhaseExtension):
     name = "non-combat-move"
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
-        view = situation(ctx.state, ctx.ruleset)
-        spaces = [ctx.ruleset.board.resolve(space)] if space is not None else sorted(ctx.state.units)
-        for where in spaces:
-            if view.is_land(where):
-                for stack in view.own(where):
-                    if is_armour(view, stack) and flags.has(stack, flags.COMBAT):
-                        yield from armour_moves(view, False, where, stack, 1)
+        return armour_candidates(ctx, space, False, 1, only=flags.COMBAT)
 
 
 NON_COMBAT_ARMOUR = NonCombatArmour()

@@ -51,6 +51,19 @@ def armour_moves(view: Situation, combat: bool, where: str, stack: Stack, steps:
                 yield Move(units=text, path=list(path))
 
 
+def armour_candidates(ctx: TurnContext, space: str | None, combat: bool, steps: int,
+                      only: str = "") -> Iterator[Move]:
+    """The moves of up to `steps` territories of the mover's armour on land (in `space`, else everywhere; `only`:
+    the stacks carrying that flag)."""
+    view = situation(ctx.state, ctx.ruleset)
+    spaces = [ctx.ruleset.board.resolve(space)] if space is not None else sorted(ctx.state.units)
+    for where in spaces:
+        if view.is_land(where):
+            for stack in view.own(where):
+                if is_armour(view, stack) and (not only or flags.has(stack, only)):
+                    yield from armour_moves(view, combat, where, stack, steps)
+
+
 class ArmourMove(CombatMove):
     """The second armour move: tanks alone move to attack; nothing is reset on entry (the turn's marks stand),
     and nothing must be finished before it ends."""
@@ -61,13 +74,7 @@ class ArmourMove(CombatMove):
     combat = True
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
-        view = situation(ctx.state, ctx.ruleset)
-        spaces = [ctx.ruleset.board.resolve(space)] if space is not None else sorted(ctx.state.units)
-        for where in spaces:
-            if view.is_land(where):
-                for stack in view.own(where):
-                    if is_armour(view, stack):
-                        yield from armour_moves(view, True, where, stack, 2)
+        return armour_candidates(ctx, space, True, 2)
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         if not isinstance(action, Move):
