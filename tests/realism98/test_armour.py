@@ -4,6 +4,7 @@ armour carried by sea staying put. Illegal moves name the Realism ledger's rule 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
@@ -13,10 +14,12 @@ from aare.dice import ScriptedDice
 from aare.economy.turn import turn_record
 from aare.engine import Game
 from aare.events import PhaseEntered
+from aare.game_file import check_play
 from aare.game_log import GameLog
 from aare.phases.base import phase_kind
 from aare.rules.ruleset import load_ruleset
 from aare.scenario import scenario
+from aare.selfplay import play_game
 from aare.state.unit_stacks import Stack, add_stack
 from tests.movement.helpers import end, legal, move, mv, rejected, units_in
 
@@ -282,3 +285,16 @@ def test_no_rocket_flies_in_the_armour_combat() -> None:
     rejected(game, rocket, "REAL98-ARMOR-second-move-step", "rockets")
     combat = Game(GameLog(replace(game.state, phase="conduct-combat")), ScriptedDice([1]))
     assert legal(combat, rocket)  # in the combat phase it may fly
+
+
+@pytest.mark.rule("REAL98-ARMOR-second-move-step")
+def test_bots_play_the_armour_move_and_the_game_file_proves_it() -> None:
+    result = play_game(R98, seed=2, rounds=2)
+    assert not result.violations and not result.stuck
+    phase, armour_actions = "", []
+    for entry in result.log.entries:
+        phase = next((e.phase for e in entry.events if isinstance(e, PhaseEntered)), phase)
+        if phase in ("armour-move", "armour-combat") and (entry.action or {}).get("type") != "end_phase":
+            armour_actions.append(entry.action)
+    assert any(a and a["type"] == "move" for a in armour_actions)
+    check_play(GameLog.from_json(json.loads(json.dumps(result.log.to_json()))))
