@@ -81,6 +81,9 @@ class CombatRules:
     # their casualties on the board. When True (Anniversary style) subs facing an enemy destroyer fire with
     # the main group instead.
     destroyer_moves_sub_fire_to_main_step: bool = False
+    # LHTR-NAVALCOMBAT-sub-surprise-strike: defending subs fire first too. When False (Classic) only attacking
+    # subs fire first; defending subs roll with the other defenders in the main step.
+    defender_subs_fire_first: bool = True
     # LHTR-NAVALCOMBAT-defender-subs-submerge
     defender_subs_may_submerge: bool = True
     attacker_subs_may_submerge: bool = True
@@ -116,6 +119,9 @@ class CombatRules:
     # (Anniversary "partial amphibious retreat") the land units that came overland retreat with the aircraft to
     # where they came from; the units landed from the sea stay and fight on.
     partial_amphibious_retreat: bool = False
+    # LHTR-COMBAT-air-retreat: the aircraft of an amphibious assault may retreat alone. When False (Classic) no
+    # attacking unit retreats once land units came ashore from the sea.
+    amphibious_air_retreat: bool = True
     # LHTR-AIRMOVE-defending-carrier-lost: defending fighters of a sunk carrier with no friendly territory one
     # space away are lost. When True they land on friendly carriers with room in an adjacent sea zone first.
     defending_fighters_to_adjacent_carriers: bool = False

@@ -317,7 +317,7 @@ def retreat_options(battle: Battle) -> PressOrRetreat | None:
     if amphibious and overland and destinations and battle.setup.rules.partial_amphibious_retreat:
         return PressOrRetreat(destinations, True, bool(air), leaves_amphibious=True)
     can_all = not amphibious and (bool(destinations) or not rest)
-    can_air = bool(air) and bool(rest) and amphibious
+    can_air = bool(air) and bool(rest) and amphibious and battle.setup.rules.amphibious_air_retreat
     if not can_all and not can_air:
         return None
     return PressOrRetreat(destinations if rest else (), can_all, can_air)

@@ -66,8 +66,11 @@ def is_sub(battle: Battle, key: UnitKey) -> bool:
 
 
 def subs_fire_in_opening(battle: Battle, side: Side) -> bool:
-    """LHTR: always; with `destroyer_moves_sub_fire_to_main_step` not while the enemy has a destroyer."""
+    """LHTR: always; with `destroyer_moves_sub_fire_to_main_step` not while the enemy has a destroyer; without
+    `defender_subs_fire_first` never for the defender."""
     rules = battle.setup.rules
+    if side == "defender" and not rules.defender_subs_fire_first:
+        return False
     return not (rules.destroyer_moves_sub_fire_to_main_step and has_tag(battle, other(side), "anti_submarine"))
 
 

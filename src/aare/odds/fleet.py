@@ -677,9 +677,12 @@ def applies(battle: Battle, policy: Policy) -> bool:
     if policy.retreat_below is not None and policy.retreat_after is not None:
         return False  # the chance to win would depend on the cycles left
     steady = [st for st in setup.sequence.steps if not s.is_anchor(st) and st.cycles != 1]
-    if len(steady) != len(SEA_STEPS):
+    standard = SEA_STEPS
+    if not setup.rules.defender_subs_fire_first:  # the defender's subs fire in the main step: no step of their own
+        standard = tuple(st for st in SEA_STEPS if st is not s.DEFENDER_SUBS)
+    if len(steady) != len(standard):
         return False
-    for mine, std in zip(steady, SEA_STEPS, strict=True):
+    for mine, std in zip(steady, standard, strict=True):
         if mine is not std and mine.model != std.name:
             return False
     for key, _ in battle.state.attacker + battle.state.defender:
@@ -817,7 +820,15 @@ def group_sides(battle: Battle, policy: Policy, out: tuple[Stacks, Stacks]) -> S
     d = compile_fleet(fighting, "defender", policy, _kinds_against(battle, "defender"))
     if a is None or d is None:
         raise Outside
-    return Sides(a, d, battle.setup.rules.destroyer_moves_sub_fire_to_main_step)
+    rules = battle.setup.rules
+    if not rules.defender_subs_fire_first:
+        # the defender's subs always fire in the main step: the model's switch for subs facing a destroyer, with
+        # the attacker counted as always having one (no side has a destroyer: nothing else reads the flag)
+        if a.destroyer.any() or d.destroyer.any():
+            raise Outside
+        a.destroyer[:] = True
+        return Sides(a, d, True)
+    return Sides(a, d, rules.destroyer_moves_sub_fire_to_main_step)
 
 
 def retreat_rows(battle: Battle, policy: Policy, a: Fleet) -> Array:

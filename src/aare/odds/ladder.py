@@ -114,7 +114,8 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
         return False
     rules = setup.rules
     sea = battle.state.kind == "sea"
-    if (sea and rules.destroyer_moves_sub_fire_to_main_step) or policy.attacker_submerge or policy.defender_submerge:
+    moved_subs = rules.destroyer_moves_sub_fire_to_main_step or not rules.defender_subs_fire_first
+    if (sea and moved_subs) or policy.attacker_submerge or policy.defender_submerge:
         return False
     if battle.state.kind == "amphibious" and policy.retreats:
         return False

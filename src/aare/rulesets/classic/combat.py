@@ -1,8 +1,149 @@
-"""Classic combat (module `classic_combat`): the combat sequence, submarines, AA guns, bombardment and
-strategic bombing."""
+"""Classic combat (module `classic_combat`): the combat switches of the 2nd-edition rules, the sea battle's cycle
+(attacking submarines strike first every round, defending ones fire with the other defenders, either side's
+submarines may withdraw), AA guns, shore bombardment, strategic bombing out of the treasury and the combat
+effects of Jet Power, Super Submarines and Heavy Bombers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
+from aare.combat import steps as s
+from aare.combat.rules import CombatRules, TechBonus
+from aare.combat.sequences import Sequence
+from aare.rules.effects import Effect
+from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 
-MODULE = register_module(RuleModule(id="classic_combat", title="Classic combat"))
+SNEAK_RULE = "CL-NAVALCOMBAT-sub-sneak-attack"
+WITHDRAW_RULE = "CL-NAVALCOMBAT-sub-withdraw"
+NO_TERRITORY_CAP = 1_000_000  # CL-SBR-no-territory-cap: more than any treasury holds
+
+CLASSIC_TECH_BONUSES = (
+    TechBonus("jet_fighters", "fighter", "defense", 1, "CL-WEAPONS-jet-power"),
+    TechBonus("super_submarines", "submarine", "attack", 1, "CL-WEAPONS-super-subs"),
+)
+# The core's rule ids of illegal combat answers, named by the Classic ledger.
+CLASSIC_RULE_IDS = {
+    "LHTR-COMBAT-retreat-destination": "CL-COMBAT-attacker-retreat",
+    "LHTR-COMBAT-attacker-retreat": "CL-COMBAT-attacker-retreat",
+    "LHTR-COMBAT-air-retreat": "CL-TRANSPORT-unloaded-units-no-retreat",
+    "LHTR-LANDCOMBAT-no-retreat-amphibious": "CL-TRANSPORT-unloaded-units-no-retreat",
+    "LHTR-COMBAT-hit-eligibility": "CL-COMBAT-owner-chooses-casualties",
+    "LHTR-COMBAT-owner-chooses-casualties": "CL-COMBAT-owner-chooses-casualties",
+    "LHTR-SBR-eligibility": "CL-SBR-declare",
+    "LHTR-BOMBARD-no-sea-battle": "CL-BOMBARD-no-sea-battle",
+    "LHTR-BOMBARD-who-and-when": "CL-BOMBARD-not-a-move",
+    "LHTR-NAVALCOMBAT-attacker-subs-submerge": WITHDRAW_RULE,
+    "LHTR-NAVALCOMBAT-defender-subs-submerge": WITHDRAW_RULE,
+}
+
+ATTACKER_SUBS_WITHDRAW = OptionSpec(
+    "attacking_subs_withdraw", bool, True,
+    "attacking submarines may withdraw from a sea battle after any round while the rest fight on",
+    WITHDRAW_RULE,
+)
+DEFENDING_SUBS_WITHDRAW = OptionSpec(
+    "defending_subs_withdraw", bool, True,
+    "defending submarines may withdraw from a sea battle after any round while the rest fight on",
+    WITHDRAW_RULE,
+)
+AMPHIBIOUS_AIR_RETREAT = OptionSpec(
+    "amphibious_air_retreat", bool, False,
+    "the aircraft of an amphibious assault may retreat alone (off: no attacking unit retreats once land units "
+    "came ashore from the sea)", "CL-TRANSPORT-unloaded-units-no-retreat",
+)
+
+SNEAK_ATTACK = replace(s.ATTACKER_SUBS, rule=SNEAK_RULE, model=s.ATTACKER_SUBS.name)
+ATTACKER_WITHDRAW = replace(s.ATTACKER_SUBMERGE, run=s.submerge_step("attacker", WITHDRAW_RULE), rule=WITHDRAW_RULE,
+                            model=s.ATTACKER_SUBMERGE.name)
+DEFENDER_WITHDRAW = replace(s.DEFENDER_SUBMERGE, run=s.submerge_step("defender", WITHDRAW_RULE), rule=WITHDRAW_RULE,
+                            model=s.DEFENDER_SUBMERGE.name)
+
+
+def _option(ruleset: Any, spec: OptionSpec) -> bool:
+    return bool(ruleset.options.get(spec.key, spec.default)) if ruleset is not None else bool(spec.default)
+
+
+def _combat_rules(rules: CombatRules, ruleset: Any = None, **_: Any) -> CombatRules:
+    """Only attacking subs strike first, defending subs roll with the other defenders
+    (CL-NAVALCOMBAT-sub-sneak-attack, -defending-subs-normal); aircraft may hit subs, sub hits never aircraft
+    (CL-NAVALCOMBAT-sub-no-air-hits); either side's subs may withdraw after a round
+    (CL-NAVALCOMBAT-sub-withdraw); transports are ordinary casualties (CL-UNITS-transport); bombardment
+    casualties fire back (CL-BOMBARD-casualties-fire-back); no retreat from an amphibious assault
+    (CL-TRANSPORT-unloaded-units-no-retreat); raids by bombers alone with no territory cap (CL-SBR-declare,
+    CL-SBR-no-territory-cap); Heavy Bombers roll three dice that all count, summed in a raid, one die in defence
+    (CL-WEAPONS-heavy-bombers); Jet Power and Super Submarines (CL-WEAPONS-jet-power, -super-subs)."""
+    return replace(
+        rules,
+        defender_subs_fire_first=False,
+        destroyer_moves_sub_fire_to_main_step=False,
+        air_hits_subs_without_destroyer=True,
+        attacker_subs_may_submerge=_option(ruleset, ATTACKER_SUBS_WITHDRAW),
+        defender_subs_may_submerge=_option(ruleset, DEFENDING_SUBS_WITHDRAW),
+        aa_hit_on=1,
+        heavy_bomber_dice=3,
+        heavy_bomber_best_of=False,
+        heavy_bombers_on_defense=False,
+        heavy_bomber_sbr_bonus=0,
+        heavy_bomber_sbr_best_of=False,
+        sbr_escorts=False,
+        sbr_interceptors=False,
+        sbr_turn_cap=False,
+        bombard_casualties_fire_back=True,
+        amphibious_air_retreat=_option(ruleset, AMPHIBIOUS_AIR_RETREAT),
+        last_casualty_tags=(),
+        lone_defenceless_removed=False,
+        tech_bonuses=CLASSIC_TECH_BONUSES,
+    )
+
+
+def _combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
+    """Sea battles: the attacking subs' sneak attack opens every round, the defending subs have no step of their
+    own (they fire in the defender's main step), and the submarines' submerge steps are their withdrawal
+    (CL-COMBAT-round-sequence, CL-NAVALCOMBAT-sub-sneak-attack, CL-NAVALCOMBAT-sub-withdraw)."""
+    if kind != "sea":
+        return seq
+    return (
+        seq.replace(s.ATTACKER_SUBS.name, SNEAK_ATTACK)
+        .remove(s.DEFENDER_SUBS.name)
+        .replace(s.ATTACKER_SUBMERGE.name, ATTACKER_WITHDRAW)
+        .replace(s.DEFENDER_SUBMERGE.name, DEFENDER_WITHDRAW)
+    )
+
+
+def _flyover_aa(found: dict[str, str], **_: Any) -> dict[str, str]:
+    """AA guns fire at enemy aircraft flying over them in combat movement (CL-AA-flyover)."""
+    return {space: "CL-AA-flyover" for space in found}
+
+
+def _rule_ids(names: dict[str, str], **_: Any) -> dict[str, str]:
+    return {**names, **CLASSIC_RULE_IDS}
+
+
+MODULE = register_module(
+    RuleModule(
+        id="classic_combat",
+        title="Classic combat",
+        rule_ids=(
+            "CL-COMBAT-round-sequence",
+            "CL-COMBAT-attacker-retreat",
+            "CL-NAVALCOMBAT-sub-sneak-attack",
+            "CL-NAVALCOMBAT-defending-subs-normal",
+            "CL-NAVALCOMBAT-sub-no-air-hits",
+            "CL-NAVALCOMBAT-sub-withdraw",
+            "CL-AA-flyover",
+            "CL-BOMBARD-casualties-fire-back",
+            "CL-SBR-declare",
+            "CL-SBR-no-territory-cap",
+            "CL-WEAPONS-jet-power",
+            "CL-WEAPONS-super-subs",
+            "CL-WEAPONS-heavy-bombers",
+        ),
+        hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "flyover_aa": _flyover_aa,
+               "rule_ids": _rule_ids},
+        effects=(Effect("damage_cap", "*", "set", NO_TERRITORY_CAP, "CL-SBR-no-territory-cap",
+                        "raid losses are capped only by the treasury"),),
+        options=(ATTACKER_SUBS_WITHDRAW, DEFENDING_SUBS_WITHDRAW, AMPHIBIOUS_AIR_RETREAT),
+    )
+)
