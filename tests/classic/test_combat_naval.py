@@ -157,3 +157,24 @@ def test_on_the_board_a_defending_sub_withdraws_and_stays_out_of_the_battle() ->
     game.apply({"type": "submerge", "units": "1 submarine"})  # round 2: the battleship sinks the transport
     stacks = {(s.owner, s.unit) for s in game.state.stacks("Baltic Sea Zone")}
     assert stacks == {(UK, "battleship"), (GER, "submarine")}
+
+
+@pytest.mark.rule("CL-NAVALCOMBAT-carrier-sunk-fighters")
+def test_an_attacking_fighter_whose_carrier_sank_with_no_land_in_reach_is_lost() -> None:
+    us = "United States"
+    game = position(us, "combat-move", {"Hawaiian Islands": "United States: 1 fighter",
+                                        "South Pacific Sea Zone": "United States: 1 carrier",
+                                        "East Pacific Sea Zone": "Japan: 1 battleship"},
+                    dice=[6, 6, 4, 1, 6], rules=RULES)
+    move(game, "1 carrier", "South Pacific Sea Zone", "East Pacific Sea Zone")
+    move(game, "1 fighter", "Hawaiian Islands", "Hawaii Sea Zone", "South Pacific Sea Zone", "East Pacific Sea Zone")
+    to_combat(game)
+    game.apply({"type": "fight", "space": "East Pacific Sea Zone"})
+    game.apply({"type": "choose_casualties", "units": "1 carrier"})
+    game.apply({"type": "press"})  # round 2: the fighter sinks the battleship
+    assert [(s.owner, s.unit) for s in game.state.stacks("East Pacific Sea Zone")] == [(us, "fighter")]
+    game.apply({"type": "end_phase"})
+    assert game.state.phase == "non-combat-move"
+    assert {a.type for a in game.legal_actions()} == {"end_phase"}  # one move left: no land, no carrier in reach
+    game.apply({"type": "end_phase"})
+    assert game.state.stacks("East Pacific Sea Zone") == ()
