@@ -8,8 +8,9 @@ from tests.aa50.common import battle, fire
 from tests.combat.helpers import play
 
 from aare.combat.battle_state import UnitKey
-from aare.errors import UnknownName
+from aare.errors import IllegalAction, UnknownName
 from aare.rules.ruleset import load_ruleset
+from aare.scenario import scenario
 
 RULES = "classic-2e"
 # unit: (cost, move, attack, defence, hits)
@@ -72,3 +73,13 @@ def test_a_japanese_and_a_british_fighter_defend_alike() -> None:
     assert fire(events, "attacker fire") == [("bomber", 1, 4)]
     _, events = play(battle("1 fighter", "1 bomber", "land", RULES), [6, 1])
     assert fire(events, "defender fire") == [("bomber", 1, 1)]
+
+
+@pytest.mark.rule("CL-UNITS-factory")
+def test_a_second_complex_in_a_territory_is_refused_at_placement() -> None:
+    game = scenario(RULES, nation="Germany", phase="mobilize", extra={"purchased": {"Germany": {"factory": 1}}})
+    assert any(s.unit == "factory" for s in game.state.stacks("Germany"))
+    before = game.state
+    with pytest.raises(IllegalAction, match="already has an industrial complex"):
+        game.apply({"type": "place", "units": "1 factory", "space": "Germany"})
+    assert game.state == before
