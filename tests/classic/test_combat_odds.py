@@ -19,6 +19,24 @@ from aare.odds.calculator import exact_tally
 from aare.odds.ladder import fast_path_ok
 
 RULES = "classic-2e"
+POLICIES = (DEFAULT_POLICY, Policy(retreat_after=1), Policy(retreat_after=2))
+
+
+def assert_as_step_engine(battle: Any) -> None:
+    """The fast exact solvers give the general step engine's tally, fighting on or retreating after a round or
+    two."""
+    for policy in POLICIES:
+        assert gap(exact_tally(battle, policy), exact_tally(battle, policy, fast=False)) <= 1e-12
+
+
+def assert_within_monte_carlo(attacker: str, defender: str, **args: Any) -> None:
+    """Exact odds inside Monte Carlo's 95% interval (with a margin)."""
+    exact = odds(attacker, defender, RULES, **args)
+    assert abs(exact.attacker_win + exact.defender_win + exact.draw - 1) < 1e-12
+    mc = odds(attacker, defender, RULES, method="mc", runs=5_000, seed=7, **args)
+    assert mc.ci95 is not None
+    low, high = mc.ci95["attacker_win"]
+    assert low - 0.01 <= exact.attacker_win <= high + 0.01
 
 SEA = [
     ("2 submarines, 1 battleship", "1 submarine, 1 carrier, 2 fighters, 1 transport"),  # sneak attack, no air hits
@@ -35,21 +53,12 @@ SEA = [
 def test_sea_battles_on_the_sea_solver_match_the_step_engine(attacker: str, defender: str) -> None:
     battle = build_battle(attacker, defender, RULES, "sea")
     assert fleet.applies(battle, DEFAULT_POLICY) and not fast_path_ok(battle, DEFAULT_POLICY)
-    assert gap(exact_tally(battle), exact_tally(battle, fast=False)) <= 1e-12
-    retreat = Policy(retreat_after=2)
-    assert gap(exact_tally(battle, retreat), exact_tally(battle, retreat, fast=False)) <= 1e-12
+    assert_as_step_engine(battle)
 
 
 @pytest.mark.rule("CL-NAVALCOMBAT-sub-sneak-attack", "CL-NAVALCOMBAT-defending-subs-normal")
 def test_a_sea_battle_exact_against_monte_carlo() -> None:
-    args: dict[str, Any] = {"battle": "sea"}
-    exact = odds("2 submarines, 1 fighter", "1 submarine, 1 battleship, 1 transport", RULES, **args)
-    assert abs(exact.attacker_win + exact.defender_win + exact.draw - 1) < 1e-12
-    mc = odds("2 submarines, 1 fighter", "1 submarine, 1 battleship, 1 transport", RULES, method="mc",
-              runs=5_000, seed=7, **args)
-    assert mc.ci95 is not None
-    low, high = mc.ci95["attacker_win"]
-    assert low - 0.01 <= exact.attacker_win <= high + 0.01
+    assert_within_monte_carlo("2 submarines, 1 fighter", "1 submarine, 1 battleship, 1 transport", battle="sea")
 
 
 def _lhtr_differs() -> bool:
@@ -78,21 +87,14 @@ LAND: list[tuple[str, str, dict[str, Any]]] = [
 def test_land_battles_on_the_ladder_match_the_step_engine(attacker: str, defender: str, inputs: dict[str, Any]) -> None:
     battle = build_battle(attacker, defender, RULES, "land", **inputs)
     assert fast_path_ok(battle, DEFAULT_POLICY)
-    assert gap(exact_tally(battle), exact_tally(battle, fast=False)) <= 1e-12
-    retreat = Policy(retreat_after=1)
-    assert gap(exact_tally(battle, retreat), exact_tally(battle, retreat, fast=False)) <= 1e-12
+    assert_as_step_engine(battle)
 
 
 @pytest.mark.rule("CL-BOMBARD-battleship-support", "CL-BOMBARD-casualties-fire-back")
 def test_a_battleship_bombarding_an_assault_exact_against_monte_carlo() -> None:
-    args: dict[str, Any] = {"battle": "amphibious", "bombard": "1 battleship"}
-    exact = odds("2 infantry, 1 armour", "3 infantry", RULES, **args)
-    slow = exact_tally(build_battle("2 infantry, 1 armour", "3 infantry", RULES, **args), fast=False)
-    assert abs(exact.attacker_win - slow.odds("exact").attacker_win) <= 1e-12
-    mc = odds("2 infantry, 1 armour", "3 infantry", RULES, method="mc", runs=5_000, seed=5, **args)
-    assert mc.ci95 is not None
-    low, high = mc.ci95["attacker_win"]
-    assert low - 0.01 <= exact.attacker_win <= high + 0.01
+    assert_as_step_engine(build_battle("2 infantry, 1 armour", "3 infantry", RULES, "amphibious",
+                                       bombard="1 battleship"))
+    assert_within_monte_carlo("2 infantry, 1 armour", "3 infantry", battle="amphibious", bombard="1 battleship")
 
 
 @pytest.mark.rule("CL-SBR-aa-then-damage", "CL-SBR-no-territory-cap", "CL-WEAPONS-heavy-bombers")
