@@ -315,3 +315,36 @@ def test_no_bombardment_of_a_territory_attacked_overland() -> None:
     with pytest.raises(MalformedInput, match="only in amphibious assaults"):
         battle("2 armour", "1 infantry", "land", bombard="1 battleship")
 
+
+
+@pytest.mark.rule("CL-COMBAT-attacker-retreat")
+def test_retreating_aircraft_land_in_non_combat_movement() -> None:
+    game = game_at(GER, {"East Europe": "Germany: 1 armour, 1 fighter", KARELIA: "Russia: 3 infantry"},
+                   dice=[6, 6, 6, 6, 6])
+    move(game, "1 armour, 1 fighter", "East Europe", KARELIA)
+    to_combat(game)
+    game.apply({"type": "fight", "space": KARELIA})
+    game.apply({"type": "retreat", "to": "East Europe"})
+    assert [s.unit for s in game.state.stacks("East Europe")] == ["armour"]
+    game.apply({"type": "end_phase"})
+    assert game.state.phase == "non-combat-move"
+    move(game, "1 fighter", KARELIA, "East Europe")
+    assert sorted(s.unit for s in game.state.stacks("East Europe")) == ["armour", "fighter"]
+
+
+@pytest.mark.rule("CL-COMBAT-capture-on-win")
+def test_a_captured_territory_counts_for_its_new_owner_at_collect_income() -> None:
+    def income(capture: bool) -> int:
+        game = game_at(GER, {"East Europe": "Germany: 1 armour", KARELIA: "Russia: 1 infantry"},
+                       dice=[1, 6] if capture else [6, 1])
+        move(game, "1 armour", "East Europe", KARELIA)
+        to_combat(game)
+        game.apply({"type": "fight", "space": KARELIA})
+        assert (game.state.owners[KARELIA] == GER) is capture
+        bank = game.state.banks[GER]
+        while game.state.phase != "collect-income":
+            game.apply({"type": "end_phase"})
+        game.apply({"type": "end_phase"})
+        return game.state.banks[GER] - bank
+
+    assert income(True) - income(False) == 3  # Karelia S.S.R. is worth 3
