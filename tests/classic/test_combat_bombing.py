@@ -119,3 +119,11 @@ def test_super_subs_attack_at_three_and_defend_at_two() -> None:
     assert fire(events, "defender fire") == [("submarine", 1, 2)]
     _, events = play(battle("1 submarine", "1 transport", "sea"), [3, 6])
     assert fire(events, "attacker sub first strike") == [("submarine", 1, 2)]
+
+
+@pytest.mark.rule("CL-AA-flyover", "CL-SBR-aa-then-damage")
+def test_a_raiding_bomber_draws_fire_from_each_gun_it_flies_over_then_from_the_target() -> None:
+    game = raid({"United Kingdom": "United Kingdom: 1 bomber", "West Europe": "Germany: 1 aa gun",
+                 "Germany": "Germany: 1 factory, 1 aa gun"}, UK_TO_GERMANY, [6, 6, 4], banks={GER: 30})
+    assert dice_rolled(game) == [(6,), (6,), (4,)]  # West Europe's gun, Germany's gun, the bomb
+    assert game.state.banks[GER] == 26
