@@ -178,3 +178,20 @@ def test_an_attacking_fighter_whose_carrier_sank_with_no_land_in_reach_is_lost()
     assert {a.type for a in game.legal_actions()} == {"end_phase"}  # one move left: no land, no carrier in reach
     game.apply({"type": "end_phase"})
     assert game.state.stacks("East Pacific Sea Zone") == ()
+
+
+@pytest.mark.rule("CL-NAVALCOMBAT-sub-no-air-hits", "CL-COMBAT-owner-chooses-casualties")
+def test_on_the_board_a_fighter_chosen_for_a_sub_hit_is_refused() -> None:
+    game = position(UK, "combat-move", {"North Sea Zone": "United Kingdom: 1 carrier, 1 battleship",
+                                        "United Kingdom": "United Kingdom: 1 fighter",
+                                        "Baltic Sea Zone": "Germany: 1 submarine"}, dice=[6, 6, 6, 2], rules=RULES)
+    move(game, "1 carrier, 1 battleship", "North Sea Zone", "Baltic Sea Zone")
+    move(game, "1 fighter", "United Kingdom", "North Sea Zone", "Baltic Sea Zone")
+    to_combat(game)
+    game.apply({"type": "fight", "space": "Baltic Sea Zone"})
+    assert game.state.pending is not None and game.state.pending["kind"] == "choose_casualties"
+    before = game.state
+    with pytest.raises(IllegalAction, match="cannot") as err:
+        game.apply({"type": "choose_casualties", "units": "1 fighter"})
+    assert err.value.rule_id == "CL-COMBAT-owner-chooses-casualties" and game.state == before
+    game.apply({"type": "choose_casualties", "units": "1 carrier"})
