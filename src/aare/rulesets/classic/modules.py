@@ -9,6 +9,17 @@ from aare.economy.summary import base_income
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec
+from aare.rulesets.classic.optional import (
+    NO_NEW_COMPLEXES,
+    R_BID,
+    R_FIRST_ROUND,
+    R_OPTIONAL,
+    RESTRICTED_ATTACK,
+    bid_start,
+    classic_bid_funds,
+    optional_actions,
+)
+from aare.rulesets.classic.production import CLASSIC_PLACEMENT, EFFECTS, ENEMY_ZONES, R_FIGHTERS, R_LIMITS, R_NAVAL
 
 PHASE_RULE = "CL-TURN-phase-sequence"
 CLASSIC_PHASES: tuple[PhaseSpec, ...] = (
@@ -87,6 +98,44 @@ def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
     return value
 
 
+# The core's turn, purchase, mobilize and capture rules under their Classic ids.
+RULE_IDS = {
+    "LHTR-TURN-phase-sequence": PHASE_RULE,
+    "LHTR-TURN-alliances": "CL-TURN-alliances",
+    "LHTR-TURN-no-shared-economy": "CL-TURN-no-shared-economy",
+    "LHTR-PURCHASE-budget": "CL-PURCHASE-spend-treasury",
+    "LHTR-PURCHASE-units-wait-for-mobilize": "CL-PURCHASE-spend-treasury",
+    "LHTR-PURCHASE-unplaced-lost": "CL-PURCHASE-unplaced-lost",
+    "LHTR-PURCHASE-needs-capital": "CL-ECON-no-income-without-capital",
+    "LHTR-MOBILIZE-at-owned-complex": "CL-MOBILIZE-at-own-complex",
+    "LHTR-MOBILIZE-not-captured-this-turn": "CL-MOBILIZE-at-own-complex",
+    "LHTR-MOBILIZE-new-complex-placement": "CL-MOBILIZE-build-complex",
+    "LHTR-MOBILIZE-new-complex-zero-value": "CL-MOBILIZE-build-complex",
+    "LHTR-MOBILIZE-new-complex-idle-this-turn": "CL-MOBILIZE-build-complex",
+    "LHTR-MOBILIZE-naval-adjacent-sz": R_NAVAL,
+    "LHTR-MOBILIZE-fighters-on-new-carrier": R_FIGHTERS,
+    "LHTR-MOBILIZE-fighters-on-existing-carrier": R_FIGHTERS,
+    "LHTR-MOBILIZE-no-fighter-movement": R_FIGHTERS,
+    "LHTR-MOBILIZE-capacity-ipc-value": R_LIMITS,
+    "LHTR-ECON-capital-capture-plunder": "CL-ECON-capital-capture-treasury",
+    "LHTR-ECON-liberation-to-original-owner": "CL-ECON-liberation",
+    "LHTR-ECON-liberation-capital-lost": "CL-ECON-liberation",
+    "LHTR-ECON-capital-liberation-reversion": "CL-ECON-capital-liberation",
+    "LHTR-VICTORY-check-end-of-round": "CL-VICTORY-check-end-of-round",
+}
+
+
+def _rule_ids(names: dict[str, str], **_: Any) -> dict[str, str]:
+    return {**names, **RULE_IDS}
+
+
+def _phase_actions(found: list[Any], phase: str, ruleset: Any, **_: Any) -> list[Any]:
+    """New units' placement (CL-MOBILIZE-new-fighters-not-on-carriers, CL-MOBILIZE-naval-adjacent) and the
+    optional rules in play (CL-TURN-printed-optional-rules)."""
+    added = [CLASSIC_PLACEMENT] if phase == "mobilize" else []
+    return [*found, *added, *optional_actions(phase, ruleset)]
+
+
 def _technologies(techs: tuple[str, ...], **_: Any) -> tuple[str, ...]:
     """The six developments of the Classic chart (CL-WEAPONS-six-succeeds)."""
     return (*techs, *(t for t in CHART if t not in techs))
@@ -103,14 +152,42 @@ CLASSIC = register_module(
             "CL-VICTORY-allied-military",
             "CL-VICTORY-axis-economic",
             "CL-VICTORY-check-end-of-round",
+            "CL-VICTORY-no-elimination",
+            "CL-VICTORY-allied-economic-off",
+            "CL-TURN-alliances",
+            "CL-TURN-no-shared-economy",
+            "CL-TURN-low-luck-not-base",
+            R_OPTIONAL,
+            R_FIRST_ROUND,
+            R_BID,
+            "CL-PURCHASE-spend-treasury",
+            "CL-PURCHASE-save-unspent",
+            "CL-PURCHASE-unit-limits",
+            "CL-PURCHASE-unplaced-lost",
+            "CL-MOBILIZE-at-own-complex",
+            R_NAVAL,
+            R_LIMITS,
+            "CL-MOBILIZE-build-complex",
+            R_FIGHTERS,
+            "CL-ECON-collect-income",
+            "CL-ECON-income-level-changes",
+            "CL-ECON-capital-capture-treasury",
             "CL-ECON-no-income-without-capital",
+            "CL-ECON-liberation",
+            "CL-ECON-capital-liberation",
+            "CL-ECON-treasury-not-negative",
         ),
         hooks={
             "phase_table": _phase_table,
             "victory": _victory,
             "income": _income,
             "technologies": _technologies,
+            "rule_ids": _rule_ids,
+            "phase_actions": _phase_actions,
+            "bid_funds": classic_bid_funds,
+            "initial_state": bid_start,
         },
+        effects=EFFECTS,
         options=(
             OptionSpec(
                 key="weapons_development",
@@ -136,6 +213,48 @@ CLASSIC = register_module(
                 help="income level of the Allies together that wins for them at the end of a round (0, the "
                 "printed rules: none; house rules use 110 or 140)",
                 rule_id="CL-VICTORY-allied-economic-off",
+            ),
+            OptionSpec(
+                key="complex_needs_ipc",
+                type=bool,
+                default=True,
+                help="a new industrial complex needs a territory worth at least 1 IPC (off: any territory held "
+                "since the start of the turn)",
+                rule_id="CL-MOBILIZE-build-complex",
+            ),
+            OptionSpec(
+                key=ENEMY_ZONES,
+                type=bool,
+                default=False,
+                help="printed optional rule: new ships may be placed in a sea zone holding enemy ships",
+                rule_id=R_NAVAL,
+            ),
+            OptionSpec(
+                key=RESTRICTED_ATTACK,
+                type=bool,
+                default=False,
+                help="printed optional rule Restricted Attack: the first power (Russia) makes no combat movement "
+                "in round 1",
+                rule_id=R_OPTIONAL,
+            ),
+            OptionSpec(
+                key=NO_NEW_COMPLEXES,
+                type=bool,
+                default=False,
+                help="printed optional rule No New Complexes: industrial complexes cannot be bought",
+                rule_id=R_OPTIONAL,
+            ),
+            *(
+                OptionSpec(
+                    key=f"bid_{side.lower()}",
+                    type=int,
+                    default=0,
+                    minimum=0,
+                    help=f"tournament bid, not in the printed rules: IPCs the {side} powers spend on extra units "
+                    "placed before round 1, each in turn order",
+                    rule_id=R_BID,
+                )
+                for side in ("Axis", "Allies")
             ),
         ),
     )
