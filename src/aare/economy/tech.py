@@ -55,6 +55,19 @@ def pending_event(state: GameState, power: str, techs: list[str], rule_id: str =
     return ExtraSet(PENDING, dict(sorted(table.items())), rule_id)
 
 
+def held(state: GameState, key: str, power: str) -> int:
+    """The count `power` holds in the per-power table `state.extra[key]` (research dice or tokens)."""
+    return int((state.extra.get(key) or {}).get(power, 0))
+
+
+def held_event(state: GameState, key: str, power: str, count: int, rule_id: str) -> ExtraSet:
+    """`power` holds `count` in the per-power table `state.extra[key]` (a power holding none is dropped)."""
+    table = {p: n for p, n in (state.extra.get(key) or {}).items() if p != power}
+    if count:
+        table[power] = count
+    return ExtraSet(key, dict(sorted(table.items())), rule_id)
+
+
 def activation_events(state: GameState, power: str) -> list[Event]:
     """Put `power`'s developed technologies in force (TechGained)."""
     techs = pending(state, power)

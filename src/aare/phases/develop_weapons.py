@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from aare.actions import Research
-from aare.economy.tech import pending, pending_event, research_cost, resolve_tech, technologies
+from aare.economy.tech import held, held_event, pending, pending_event, research_cost, resolve_tech, technologies
 from aare.economy.turn import start_turn_event
 from aare.errors import IllegalAction
 from aare.events import BankChanged
@@ -53,3 +53,15 @@ class DevelopWeaponsPhase(PhaseHandler):
 
 
 DEVELOP_WEAPONS = register_phase(DevelopWeaponsPhase())
+
+
+def buy_research(ctx: TurnContext, dice: int, key: str, rule_id: str, noun: str = "research dice") -> None:
+    """The power to move pays for `dice` research dice (or tokens) and holds them in the per-power table
+    `extra[key]` until they are rolled; IllegalAction under `rule_id` when its treasury is short."""
+    state, power = ctx.state, ctx.power
+    cost = dice * research_cost(state, ctx.ruleset, power)
+    bank = state.banks.get(power, 0)
+    if cost > bank:
+        raise IllegalAction(f"{dice} {noun} cost {cost} IPCs; {power} has {bank}", rule_id)
+    ctx.emit(BankChanged(power, -cost, "research", rule_id))
+    ctx.emit(held_event(ctx.state, key, power, held(ctx.state, key, power) + dice, rule_id))

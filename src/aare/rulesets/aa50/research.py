@@ -22,11 +22,12 @@ from dataclasses import replace
 from typing import Any
 
 from aare.actions import ChooseChart, Research
-from aare.economy.tech import research_cost
+from aare.economy.tech import held, held_event
 from aare.errors import IllegalAction
 from aare.events import BankChanged, DecisionPending, ExtraSet, TechGained
 from aare.movement.move_checks import Check, Leg, Violation, land_passage
 from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.develop_weapons import buy_research
 from aare.rules.effects import Context, Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
@@ -57,15 +58,12 @@ SHIPYARD_COSTS = {"battleship": 17, "carrier": 11, "cruiser": 10, "destroyer": 7
 
 def tokens(state: GameState, power: str) -> int:
     """The research tokens `power` holds."""
-    return int((state.extra.get(TOKENS) or {}).get(power, 0))
+    return held(state, TOKENS, power)
 
 
 def tokens_event(state: GameState, power: str, count: int, rule_id: str) -> ExtraSet:
     """`power` holds `count` research tokens."""
-    table = {p: n for p, n in (state.extra.get(TOKENS) or {}).items() if p != power}
-    if count:
-        table[power] = count
-    return ExtraSet(TOKENS, dict(sorted(table.items())), rule_id)
+    return held_event(state, TOKENS, power, count, rule_id)
 
 
 def has_tech(state: GameState | None, power: str, tech: str) -> bool:
@@ -102,13 +100,7 @@ class TokenResearch(PhaseExtension):
             raise IllegalAction(f"{action.type} is not research", "AA50-PHASES-sequence")
         if action.tech:
             raise IllegalAction("research buys tokens, not dice for a named technology: 'research N'", R_BUY)
-        state, power = ctx.state, ctx.power
-        cost = action.dice * research_cost(state, ctx.ruleset, power)
-        bank = state.banks.get(power, 0)
-        if cost > bank:
-            raise IllegalAction(f"{action.dice} research token(s) cost {cost} IPCs; {power} has {bank}", R_BUY)
-        ctx.emit(BankChanged(power, -cost, "research", R_BUY))
-        ctx.emit(tokens_event(ctx.state, power, tokens(ctx.state, power) + action.dice, R_BUY))
+        buy_research(ctx, action.dice, TOKENS, R_BUY, "research token(s)")
 
     def on_exit(self, ctx: TurnContext) -> None:
         """One die per token held (AA50-RESEARCH-roll-per-token); a 6 discards them all and each 6 is a

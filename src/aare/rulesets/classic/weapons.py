@@ -17,10 +17,11 @@ from typing import Any
 
 from aare.actions import Research
 from aare.economy.complex_damage import DamageRules
-from aare.economy.tech import research_cost
+from aare.economy.tech import held, held_event
 from aare.errors import IllegalAction
-from aare.events import BankChanged, ExtraSet, TechGained
+from aare.events import TechGained
 from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.develop_weapons import buy_research
 from aare.rules.effects import Context, Effect
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.classic.modules import CHART
@@ -54,15 +55,7 @@ RULE_IDS = {
 
 def dice_held(state: GameState, power: str) -> int:
     """The research dice `power` has bought this phase and not yet rolled."""
-    return int((state.extra.get(DICE) or {}).get(power, 0))
-
-
-def dice_event(state: GameState, power: str, count: int, rule_id: str) -> ExtraSet:
-    """`power` holds `count` research dice waiting to be rolled."""
-    table = {p: n for p, n in (state.extra.get(DICE) or {}).items() if p != power}
-    if count:
-        table[power] = count
-    return ExtraSet(DICE, dict(sorted(table.items())), rule_id)
+    return held(state, DICE, power)
 
 
 class ChartResearch(PhaseExtension):
@@ -81,13 +74,7 @@ class ChartResearch(PhaseExtension):
         if action.tech:
             raise IllegalAction("research dice are bought for the development chart, not for a named development: "
                                 "'research N'", R_SIX)
-        state, power = ctx.state, ctx.power
-        cost = action.dice * research_cost(state, ctx.ruleset, power)
-        bank = state.banks.get(power, 0)
-        if cost > bank:
-            raise IllegalAction(f"{action.dice} research dice cost {cost} IPCs; {power} has {bank}", R_DICE)
-        ctx.emit(BankChanged(power, -cost, "research", R_DICE))
-        ctx.emit(dice_event(ctx.state, power, dice_held(ctx.state, power) + action.dice, R_DICE))
+        buy_research(ctx, action.dice, DICE, R_DICE)
 
     def on_exit(self, ctx: TurnContext) -> None:
         """All the dice bought are rolled at once (CL-WEAPONS-die-cost); each 6 is a roll on the chart, rerolled
@@ -97,7 +84,7 @@ class ChartResearch(PhaseExtension):
         held = dice_held(ctx.state, power)
         if not held:
             return
-        ctx.emit(dice_event(ctx.state, power, 0, R_DICE))
+        ctx.emit(held_event(ctx.state, DICE, power, 0, R_DICE))
         sixes = ctx.roll(held, f"research: {held} dice").count(6)
         for _ in range(sixes):
             have = set(ctx.state.techs.get(power, ()))
