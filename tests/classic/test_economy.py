@@ -126,6 +126,19 @@ def test_no_income_and_no_purchase_while_the_capital_is_lost() -> None:
     assert info.value.rule_id == "CL-ECON-no-income-without-capital" and game.state == before
 
 
+@pytest.mark.rule("CL-ECON-no-income-without-capital")
+def test_as_an_option_the_income_goes_to_the_capitals_holder() -> None:
+    game = scenario(RULES, nation="Russia", phase="mobilize", banks={"Russia": 0, "Germany": 5},
+                    owners={"Russia": "Germany"}, options={"income_to_capital_holder": True})
+    end(game)
+    assert game.state.phase == "collect-income"
+    assert (game.state.banks["Russia"], game.state.banks["Germany"]) == (0, 5 + 16)
+    game = scenario(RULES, nation="Russia", phase="mobilize", banks={"Germany": 5},
+                    options={"income_to_capital_holder": True})
+    end(game)
+    assert (game.state.banks["Russia"], game.state.banks["Germany"]) == (24 + 24, 5)
+
+
 @pytest.mark.rule("CL-ECON-liberation")
 def test_a_liberated_territory_returns_to_its_owner_while_the_owner_holds_its_capital() -> None:
     game = scenario(RULES, nation="United States", phase="combat-move", clear=["Caucasus", "Persia"],

@@ -114,7 +114,7 @@ def test_restricted_attack_keeps_russia_from_combat_movement_in_round_1() -> Non
     with pytest.raises(IllegalAction, match="Restricted Attack") as info:
         game.apply({"type": "move", "units": "3 infantry", "path": ["Caucasus", "Ukraine S.S.R."]})
     assert info.value.rule_id == "CL-TURN-printed-optional-rules" and game.state == before
-    assert not [a for a in game.legal_actions() if a.type == "move"]
+    assert [a.type for a in game.legal_actions()] == ["end_phase"]
     end(game, 2)  # non-combat movement stays open
     assert game.state.phase == "non-combat-move"
     game.apply({"type": "move", "units": "1 infantry", "path": ["Caucasus", "Russia"]})

@@ -10,6 +10,7 @@ from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec
 from aare.rulesets.classic.optional import (
+    CAPITAL_INCOME,
     NO_NEW_COMPLEXES,
     R_BID,
     R_FIRST_ROUND,
@@ -236,6 +237,14 @@ CLASSIC = register_module(
                 help="printed optional rule Restricted Attack: the first power (Russia) makes no combat movement "
                 "in round 1",
                 rule_id=R_OPTIONAL,
+            ),
+            OptionSpec(
+                key=CAPITAL_INCOME,
+                type=bool,
+                default=False,
+                help="the income of a power whose capital is enemy-held goes to the capital's holder (off: nobody "
+                "collects it)",
+                rule_id="CL-ECON-no-income-without-capital",
             ),
             OptionSpec(
                 key=NO_NEW_COMPLEXES,

@@ -1,17 +1,20 @@
 """The printed optional rules of the Classic rulebook that the engine plays (part of module `classic`), all off by
 default (CL-TURN-printed-optional-rules): Restricted Attack (no combat movement for the first power in round 1,
-CL-TURN-no-first-round-restrictions), No New Complexes, and the tournament bid (CL-TURN-no-bid-in-printed-rules).
-Placing new ships in enemy-occupied sea zones is in `production.py`."""
+CL-TURN-no-first-round-restrictions), No New Complexes, and the tournament bid (CL-TURN-no-bid-in-printed-rules);
+and a reading players may prefer: the income of a power whose capital is lost goes to the capital's holder
+(CL-ECON-no-income-without-capital). Placing new ships in enemy-occupied sea zones is in `production.py`."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
-from aare.actions import Move, Purchase
+from aare.actions import Purchase
 from aare.board.notation import parse_units
 from aare.economy.bids import BID, bid_funds, bidders
+from aare.economy.summary import base_income
 from aare.errors import IllegalAction
+from aare.events import BankChanged
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.phases.setup_bid import PHASE as BID_PHASE
 
@@ -20,6 +23,8 @@ R_FIRST_ROUND = "CL-TURN-no-first-round-restrictions"
 R_BID = "CL-TURN-no-bid-in-printed-rules"
 RESTRICTED_ATTACK = "restricted_attack"
 NO_NEW_COMPLEXES = "no_new_complexes"
+CAPITAL_INCOME = "income_to_capital_holder"
+R_CAPITAL = "CL-ECON-no-income-without-capital"
 
 
 class RestrictedAttack(PhaseExtension):
@@ -29,7 +34,7 @@ class RestrictedAttack(PhaseExtension):
 
     def before(self, ctx: TurnContext, action: Any) -> None:
         first = ctx.ruleset.board.powers[0].name
-        if isinstance(action, Move) and ctx.state.round == 1 and ctx.power == first:
+        if ctx.state.round == 1 and ctx.power == first:  # moves, loads: every combat-move action
             raise IllegalAction(f"Restricted Attack: {first} makes no combat movement in the first round",
                                 R_OPTIONAL)
 
@@ -47,7 +52,24 @@ class NoNewComplexes(PhaseExtension):
             raise IllegalAction("No New Complexes: industrial complexes cannot be bought", R_OPTIONAL)
 
 
-RESTRICTED, NO_COMPLEXES = RestrictedAttack(), NoNewComplexes()
+class IncomeToCapitalHolder(PhaseExtension):
+    """At the collect income of a power whose capital is enemy-held, its territories' value goes to the power
+    holding the capital."""
+
+    name = "income-to-capital-holder"
+
+    def on_enter(self, ctx: TurnContext) -> None:
+        board, state, power = ctx.ruleset.board, ctx.state, ctx.power
+        capital = board.capital_of(power)
+        holder = state.owners.get(capital) if capital is not None else None
+        if holder is None or board.side_of(holder) == board.side_of(power):
+            return
+        amount = base_income(state, ctx.ruleset, power)
+        if amount > 0:
+            ctx.emit(BankChanged(holder, amount, f"income of {power}, whose capital it holds", R_CAPITAL))
+
+
+RESTRICTED, NO_COMPLEXES, CAPITAL_HOLDER = RestrictedAttack(), NoNewComplexes(), IncomeToCapitalHolder()
 
 
 def optional_actions(phase: str, ruleset: Any) -> list[PhaseExtension]:
@@ -57,6 +79,8 @@ def optional_actions(phase: str, ruleset: Any) -> list[PhaseExtension]:
         return [RESTRICTED]
     if phase == "purchase" and options.get(NO_NEW_COMPLEXES, False):
         return [NO_COMPLEXES]
+    if phase == "collect-income" and options.get(CAPITAL_INCOME, False):
+        return [CAPITAL_HOLDER]
     return []
 
 
