@@ -81,7 +81,8 @@ def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | No
             continue
         for enemy in enemies:
             lost = own[enemy] - capitals_held(ruleset, state, enemy)
-            if own[enemy] and lost >= max(own[enemy] - 1, 1) and lost >= min(2, own[enemy]):
+            needed = own[enemy] - 1 if own[enemy] >= 3 else own[enemy]  # two of three, both of two
+            if needed and lost >= needed:
                 return str(side)
     thresholds = {"Axis": int(ruleset.options.get("axis_economic_victory", 84)),
                   "Allies": int(ruleset.options.get("allied_economic_victory", 0))}
