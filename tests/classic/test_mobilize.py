@@ -80,6 +80,9 @@ def test_starting_complexes_place_any_number() -> None:
     game = mobilize("Russia", {"infantry": 9}, banks={"Russia": 30})
     game.apply({"type": "place", "units": "9 infantry", "space": "Karelia S.S.R."})  # worth 3, but a starting one
     assert pool(game.state, "Russia") == {}
+    game = mobilize("Russia", {"infantry": 9}, options={"starting_complexes_unlimited": False})
+    refused(game, "9 infantry", "Russia", "CL-MOBILIZE-production-limits", "cannot take 9 more units")
+    game.apply({"type": "place", "units": "8 infantry", "space": "Russia"})
 
 
 @pytest.mark.rule("CL-MOBILIZE-production-limits")

@@ -20,7 +20,15 @@ from aare.rulesets.classic.optional import (
     classic_bid_funds,
     optional_actions,
 )
-from aare.rulesets.classic.production import CLASSIC_PLACEMENT, EFFECTS, ENEMY_ZONES, R_FIGHTERS, R_LIMITS, R_NAVAL
+from aare.rulesets.classic.production import (
+    CLASSIC_PLACEMENT,
+    EFFECTS,
+    ENEMY_ZONES,
+    R_FIGHTERS,
+    R_LIMITS,
+    R_NAVAL,
+    UNLIMITED_START,
+)
 
 PHASE_RULE = "CL-TURN-phase-sequence"
 CLASSIC_PHASES: tuple[PhaseSpec, ...] = (
@@ -223,6 +231,14 @@ CLASSIC = register_module(
                 help="a new industrial complex needs a territory worth at least 1 IPC (off: any territory held "
                 "since the start of the turn)",
                 rule_id="CL-MOBILIZE-build-complex",
+            ),
+            OptionSpec(
+                key=UNLIMITED_START,
+                type=bool,
+                default=True,
+                help="complexes of the starting set-up held by their original owner place any number of units (off: "
+                "every complex places at most its territory's value)",
+                rule_id=R_LIMITS,
             ),
             OptionSpec(
                 key=ENEMY_ZONES,

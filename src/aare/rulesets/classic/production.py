@@ -2,7 +2,8 @@
 
 - A complex of the starting set-up in a territory held by its original owner places any number of units; a
   complex built during the game, or one held by another power than the territory's original owner (captured),
-  places at most the territory's IPC value a turn (CL-MOBILIZE-production-limits, a `production` effect).
+  places at most the territory's IPC value a turn (CL-MOBILIZE-production-limits, a `production` effect; with the
+  option `starting_complexes_unlimited` off, or replaced by a later module, every complex is limited).
 - New fighters go to the complex's territory, never onto carriers at sea (CL-MOBILIZE-new-fighters-not-on-carriers).
 - New ships go to a sea zone next to the complex that holds no enemy ship; the printed optional rule
   `naval_placement_in_enemy_zones` lets them in (CL-MOBILIZE-naval-adjacent).
@@ -24,6 +25,7 @@ R_LIMITS = "CL-MOBILIZE-production-limits"
 R_FIGHTERS = "CL-MOBILIZE-new-fighters-not-on-carriers"
 R_NAVAL = "CL-MOBILIZE-naval-adjacent"
 ENEMY_ZONES = "naval_placement_in_enemy_zones"
+UNLIMITED_START = "starting_complexes_unlimited"
 UNLIMITED = 1000  # a starting complex's capacity: more units than any treasury buys
 
 
@@ -34,9 +36,10 @@ def starting_complexes(board: Board) -> frozenset[str]:
 
 
 def _original_complex(context: Context) -> bool:
-    """The complex was there at the start of the game and its territory is held by its original owner."""
+    """The complex was there at the start of the game and its territory is held by its original owner (while the
+    option `starting_complexes_unlimited` is in the ruleset and on)."""
     territory, ruleset = context.get("territory"), context.get("ruleset")
-    if territory is None or ruleset is None:
+    if territory is None or ruleset is None or not ruleset.options.get(UNLIMITED_START, False):
         return False
     board = ruleset.board
     return territory in starting_complexes(board) and context.get("power") == board.spaces[territory].owner
