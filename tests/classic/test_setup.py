@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from tests.board.helpers import reference_banks, reference_placements
 
 from aare.cli.main import cli
 from aare.errors import IllegalAction
 from aare.game_setup import new_game
 from aare.scenario import scenario
-from tests.board.helpers import reference_banks, reference_placements
 
 RULES = "classic-2e"
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"

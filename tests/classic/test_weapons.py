@@ -207,3 +207,11 @@ def test_a_rocket_takes_no_more_than_the_treasury() -> None:
     game = rocket_position(2, [5])
     game.apply({"type": "rocket", "launcher": "West Europe", "target": "United Kingdom"})
     assert game.state.banks["United Kingdom"] == 0
+
+
+@pytest.mark.rule("CL-WEAPONS-rockets")
+def test_a_rocket_takes_its_whole_die_whatever_the_territorys_value() -> None:
+    game = scenario(RULES, nation="Germany", phase="conduct-combat", techs={"Germany": ("rockets",)},
+                    banks={"Russia": 10}, dice=[5])
+    game.apply({"type": "rocket", "launcher": "Germany", "target": "Karelia S.S.R."})  # worth 3
+    assert game.state.banks["Russia"] == 5
