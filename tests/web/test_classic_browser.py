@@ -63,7 +63,6 @@ def _label_height(page: Page, space: str) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.rule("CL-MAP-capitals")
 def test_russia_plays_a_realism_turn_on_the_classic_map(server: str, browser: Browser, tmp_path: Path) -> None:
     board = load_ruleset(RULES).board
     colours = {p.name: p.colour for p in board.powers}
