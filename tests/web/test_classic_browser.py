@@ -84,6 +84,7 @@ def test_russia_plays_a_realism_turn_on_the_classic_map(server: str, browser: Br
         expect(page.locator("#live")).to_have_text("live")
         expect(page.locator("#turn .turn-head .badge")).to_have_text("Russia")
         expect(page.locator("#turn .phase")).to_have_text(_titles()["develop-weapons"])
+        expect(page.locator("#nations")).not_to_contain_text("Victory cities")  # the board has none
         _settled(page)
         page.screenshot(path=str(tmp_path / "realism98-start.png"))
         # the map opens around Moscow, in the board's colours, its names readable at 100 % zoom
