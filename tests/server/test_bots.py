@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from aare.game_log import GameLog
 from aare.server.api import create_app
@@ -14,10 +15,9 @@ from tests.server.conftest import NATIONS, LiveServer, Player
 END = {"type": "end_phase"}
 
 
-def test_bots_play_their_seats_after_a_human_action(player: Player) -> None:
-    seats = {n: "random" for n in NATIONS} | {"Russia": "me"}
-    game = player.new_game(seats)
-    gid = game["id"]
+def play_round_one(player: Player, gid: str) -> dict[str, Any]:
+    """End Russia's phases (answering any decision with the first legal action) while the bots play their seats,
+    until round 2; the view then."""
     while player.view(gid)["state"]["round"] == 1:
         view = player.view(gid)
         assert view["to_act"] == "Russia" and view["your_turn"], view["bot_error"]
@@ -28,7 +28,14 @@ def test_bots_play_their_seats_after_a_human_action(player: Player) -> None:
             action = legal["actions"][0]
         answer = player.act(gid, action, view["version"])
         assert answer.status_code == 200, answer.text
-    view = player.view(gid)
+    return player.view(gid)
+
+
+def test_bots_play_their_seats_after_a_human_action(player: Player) -> None:
+    seats = {n: "random" for n in NATIONS} | {"Russia": "me"}
+    game = player.new_game(seats)
+    gid = game["id"]
+    view = play_round_one(player, gid)
     assert view["state"]["round"] == 2 and view["to_act"] == "Russia" and view["your_turn"]
     export = player.http.get(f"/games/{gid}/export").json()
     actors = set(_actors(player, gid))

@@ -8,9 +8,9 @@ import pytest
 from aare.game_log import GameLog
 from aare.server.seats import seat_names
 from tests.server.conftest import Player
+from tests.server.test_bots import play_round_one
 
 SEATS = ["Russia", "Germany", "United Kingdom", "Japan", "United States"]
-END = {"type": "end_phase"}
 
 
 @pytest.mark.parametrize("ruleset", ["classic-2e", "realism-98"])
@@ -25,18 +25,7 @@ def test_the_bots_play_a_round_of_a_classic_game(player: Player, ruleset: str) -
     answer = player.post("/games", {"ruleset": ruleset, "seats": seats})
     assert answer.status_code == 201, answer.text
     gid = answer.json()["id"]
-    for _ in range(200):
-        view = player.view(gid)
-        if view["state"]["round"] != 1:
-            break
-        assert view["to_act"] == "Russia" and view["your_turn"], view["bot_error"]
-        action = END
-        if view["state"]["pending"] is not None:  # Russia defends and chooses its casualties
-            legal = player.http.get(f"/games/{gid}/legal").json()
-            action = legal["actions"][0]
-        answer = player.act(gid, action, view["version"])
-        assert answer.status_code == 200, answer.text
-    view = player.view(gid)
+    view = play_round_one(player, gid)
     assert view["state"]["round"] == 2 and view["to_act"] == "Russia" and view["your_turn"]
     export = player.http.get(f"/games/{gid}/export").json()
     log = GameLog.from_json(export)

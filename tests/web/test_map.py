@@ -115,6 +115,21 @@ def test_svg_is_valid_xml_with_every_space(each: tuple[Board, GameState, str]) -
         assert g.find(f"{SVG}path") is not None
 
 
+def test_every_space_is_labelled_in_the_svg(each: tuple[Board, GameState, str]) -> None:
+    """Each space's tokens carry its name (a sea zone: its number first)."""
+    board, _, svg = each
+    root = ET.fromstring(svg)
+    tokens = {g.attrib["data-space"]: g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "tokens"}
+    assert set(tokens) == set(board.spaces)
+    for name, group in tokens.items():
+        texts = " ".join(t.text or "" for t in group.iter(f"{SVG}text"))
+        space = board.spaces[name]
+        if space.is_sea:
+            assert texts.split()[0] == str(space.number), name
+        else:
+            assert all(word in texts for word in name.split()), name
+
+
 def test_svg_colours_territories_by_controller(each: tuple[Board, GameState, str]) -> None:
     """Each territory in its controller's colour from the board file, each unit chip in its owner's ink."""
     board, state, svg = each
