@@ -81,8 +81,11 @@ def _ring(r: float) -> list[tuple[float, float]]:
 
 
 def _clamp(box: Box, width: float, height: float) -> Box:
+    """The box moved inside the map, 2 units from its edges; sideways a tenth of its width more, as bold names
+    run wider than `text_width` reckons."""
     x0, y0, x1, y1 = box
-    dx = max(0.0, 2 - x0) - max(0.0, x1 - (width - 2))
+    side = 2 + (x1 - x0) / 10
+    dx = max(0.0, side - x0) - max(0.0, x1 - (width - side))
     dy = max(0.0, 2 - y0) - max(0.0, y1 - (height - 2))
     return (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
 
