@@ -212,3 +212,10 @@ def test_layout_avoids_overlaps() -> None:
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
+
+
+def test_layout_keeps_names_off_the_left_and_right_edges() -> None:
+    """A block at an edge keeps 2 units and a tenth of its width inside (bold names run wider than reckoned)."""
+    boxes = place([Block("east", 40, 20, (398, 150), 0.0), Block("north", 40, 20, (100, 1), 0.0)], 400, 300)
+    assert boxes["east"] == (354.0, 140.0, 394.0, 160.0)
+    assert boxes["north"][1] == 2.0
