@@ -53,6 +53,11 @@ HOOKS: dict[str, str] = {
     "nation_records": "public records of a power that `aare show` lists ({label: value}, e.g. research tokens "
     "held), context: state, power",
     "movement_rules": "the movement rule switches (aare.movement.rules.MovementRules)",
+    "combat_move_supported": "sea zones where the mover's warships that moved in combat move have a purpose "
+    "without a battle or an amphibious assault there (set of str; e.g. carriers whose fighters launched to "
+    "attack), context: view",
+    "moved_flags": "per-turn flags (``turn:...``) a stack gets when it moves, e.g. a record of an aircraft's "
+    "mission (list of str), context: view, stack (before the move), path, combat, raid",
     "rule_ids": "{core rule id: the ruleset's own ledger id for the same rule}: an illegal action names the "
     "ruleset's id",
     "capture_controller": "(power, rule id) that takes control of a territory captured by `capturer` (by default "

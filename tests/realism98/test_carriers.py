@@ -1,0 +1,129 @@
+"""Enhanced Realism '98 carriers: own-nation fighters only; a carrier moves 1 or 2 sea zones and launches its
+fighters, which fly at most 1; a carrier that launched stays; its fighters come back to it if at all possible;
+fighters join or leave carriers only in non-combat move and only if they did not fight."""
+
+from __future__ import annotations
+
+import pytest
+
+from aare.engine import Game
+from aare.game_log import GameLog
+from aare.movement import flags
+from tests.movement.helpers import end, move, mv, rejected, stacks_of, units_in
+from tests.realism98.air_common import after_combat, at
+
+SFE = {"Soviet Far East": "Russia: 1 infantry"}
+
+
+@pytest.mark.rule("REAL98-CARRIER-own-nation")
+def test_a_fighter_lands_only_on_its_own_nations_carrier() -> None:
+    game = at("United Kingdom", "non-combat-move", {"East Canada": "United Kingdom: 1 fighter",
+                                                    "East Canada Sea Zone": "United States: 1 carrier"})
+    rejected(game, mv("1 fighter", "East Canada", "East Canada Sea Zone"), "REAL98-CARRIER-own-nation",
+             "own nation")
+    own = at("United Kingdom", "non-combat-move", {"East Canada": "United Kingdom: 1 fighter",
+                                                   "East Canada Sea Zone": "United Kingdom: 1 carrier"})
+    move(own, "1 fighter", "East Canada", "East Canada Sea Zone")
+    end(own)
+    assert units_in(own, "East Canada Sea Zone") == {"carrier": 1, "fighter": 1}
+
+
+@pytest.mark.rule("REAL98-CARRIER-move-then-launch", "REAL98-AIR-carrier-fighter-range")
+def test_carrier_moves_two_zones_then_launches_its_fighters_one_space() -> None:
+    game = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier, 2 fighters", **SFE})
+    move(game, "1 carrier", "Okinawa Sea Zone", "Japan Sea Zone", "Soviet Far East Sea Zone")
+    assert units_in(game, "Soviet Far East Sea Zone") == {"carrier": 1, "fighter": 2}
+    [riding] = stacks_of(game, "Soviet Far East Sea Zone", "fighter")
+    assert riding.moved == 0 and not flags.has(riding, flags.COMBAT)
+    move(game, "2 fighters", "Soviet Far East Sea Zone", "Soviet Far East")
+    assert units_in(game, "Soviet Far East", "Japan") == {"fighter": 2}
+    end(game)  # the carrier's move had a purpose: it launched the attack
+    assert game.state.phase == "conduct-combat"
+
+
+@pytest.mark.rule("REAL98-CARRIER-move-then-launch")
+def test_a_carrier_moves_in_combat_move_only_to_launch_an_attack() -> None:
+    empty = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier", **SFE})
+    rejected(empty, mv("1 carrier", "Okinawa Sea Zone", "Japan Sea Zone", "Soviet Far East Sea Zone"),
+             "LHTR-TURN-combat-move-attack-only")
+    nothing_near = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier, 1 fighter"})
+    rejected(nothing_near, mv("1 carrier", "Okinawa Sea Zone", "Japan Sea Zone"), "LHTR-TURN-combat-move-attack-only")
+    idle = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier, 1 fighter", **SFE})
+    move(idle, "1 carrier", "Okinawa Sea Zone", "Japan Sea Zone", "Soviet Far East Sea Zone")
+    with pytest.raises(Exception, match="nothing to attack"):
+        end(idle)  # the fighters must launch, or the carrier had no business moving
+
+
+@pytest.mark.rule("REAL98-CARRIER-stop-after-launch")
+def test_a_carrier_that_launched_moves_no_more_this_turn() -> None:
+    launched = at("Japan", "combat-move", {"Japan Sea Zone": "Japan: 1 carrier, 1 fighter",
+                                            "Manchuria": "Russia: 1 infantry"}, owners={"Manchuria": "Russia"})
+    move(launched, "1 fighter", "Japan Sea Zone", "Manchuria")
+    rejected(launched, mv("1 carrier", "Japan Sea Zone", "Okinawa Sea Zone"), "REAL98-CARRIER-stop-after-launch")
+    back = after_combat(launched, ("Manchuria", "Russia"))
+    rejected(back, mv("1 carrier", "Japan Sea Zone", "Okinawa Sea Zone"), "REAL98-CARRIER-stop-after-launch")
+
+
+@pytest.mark.rule("REAL98-CARRIER-stop-after-launch")
+def test_a_second_carrier_may_leave_when_the_first_keeps_room_for_the_launched_fighters() -> None:
+    game = at("Japan", "combat-move", {"Japan Sea Zone": "Japan: 2 carriers, 1 fighter",
+                                       "Manchuria": "Russia: 1 infantry"}, owners={"Manchuria": "Russia"})
+    move(game, "1 fighter", "Japan Sea Zone", "Manchuria")
+    back = after_combat(game, ("Manchuria", "Russia"))
+    move(back, "1 carrier", "Japan Sea Zone", "Okinawa Sea Zone")
+    rejected(back, mv("1 carrier", "Japan Sea Zone", "Philippines Sea Zone"), "REAL98-CARRIER-stop-after-launch")
+    move(back, "1 fighter", "Manchuria", "Japan Sea Zone")
+    end(back)
+    assert units_in(back, "Japan Sea Zone") == {"carrier": 1, "fighter": 1}
+
+
+def _sub_hunt(units: dict[str, str]) -> Game:
+    game = at("Japan", "combat-move", {"Japan Sea Zone": "Japan: 1 carrier, 1 fighter",
+                                       "Soviet Far East Sea Zone": "Russia: 1 submarine", **units},
+              owners={"Soviet Far East": "Japan"})
+    move(game, "1 fighter", "Japan Sea Zone", "Soviet Far East Sea Zone")
+    return after_combat(game, ("Soviet Far East Sea Zone", "Russia"))
+
+
+@pytest.mark.rule("REAL98-CARRIER-return-to-origin", "REAL98-CARRIER-assign-noncombat-only")
+def test_carrier_fighter_returns_to_the_carrier_it_launched_from() -> None:
+    back = _sub_hunt({"North Pacific Sea Zone": "Japan: 1 carrier"})
+    rejected(back, mv("1 fighter", "Soviet Far East Sea Zone", "North Pacific Sea Zone"),
+             "REAL98-CARRIER-return-to-origin", "Japan Sea Zone")
+    move(back, "1 fighter", "Soviet Far East Sea Zone", "Japan Sea Zone")
+    assert units_in(back, "Japan Sea Zone") == {"carrier": 1, "fighter": 1}
+    ashore = _sub_hunt({"Soviet Far East": "Japan: 1 infantry"})
+    rejected(ashore, mv("1 fighter", "Soviet Far East Sea Zone", "Soviet Far East"),
+             "REAL98-CARRIER-return-to-origin")
+
+
+@pytest.mark.rule("REAL98-CARRIER-return-to-origin")
+def test_when_its_carrier_is_gone_the_fighter_lands_where_it_can() -> None:
+    back = _sub_hunt({"North Pacific Sea Zone": "Japan: 1 carrier"})
+    game = Game(GameLog(back.state.with_stacks("Japan Sea Zone", ())))  # the carrier was sunk
+    move(game, "1 fighter", "Soviet Far East Sea Zone", "North Pacific Sea Zone")
+    end(game)
+    assert units_in(game, "North Pacific Sea Zone") == {"carrier": 1, "fighter": 1}
+
+
+@pytest.mark.rule("REAL98-CARRIER-no-landing-after-land-combat", "REAL98-CARRIER-assign-noncombat-only")
+def test_a_land_based_fighter_that_fought_does_not_land_on_a_carrier() -> None:
+    units = {"Kwangtung": "Japan: 2 fighters", "China": "United States: 1 infantry",
+             "Kwangtung Sea Zone": "Japan: 1 carrier"}
+    game = at("Japan", "combat-move", units)
+    move(game, "1 fighter", "Kwangtung", "China")
+    back = after_combat(game, ("China", "United States"))
+    rejected(back, mv("1 fighter", "China", "Kwangtung", "Kwangtung Sea Zone"),
+             "REAL98-CARRIER-no-landing-after-land-combat", "land base")
+    move(back, "1 fighter", "Kwangtung", "Kwangtung Sea Zone")  # the idle one is assigned to the carrier
+    move(back, "1 fighter", "China", "Kwangtung")
+    end(back)
+    assert units_in(back, "Kwangtung Sea Zone") == {"carrier": 1, "fighter": 1}
+    assert units_in(back, "Kwangtung") == {"fighter": 1}
+
+
+@pytest.mark.rule("REAL98-CARRIER-assign-noncombat-only")
+def test_an_idle_carrier_fighter_may_leave_its_carrier_in_non_combat_move() -> None:
+    game = at("Japan", "non-combat-move", {"Japan Sea Zone": "Japan: 1 carrier, 1 fighter"})
+    move(game, "1 fighter", "Japan Sea Zone", "Japan")
+    assert units_in(game, "Japan") == {"fighter": 1}
