@@ -22,11 +22,13 @@ def at(
     *,
     owners: Mapping[str, str] | None = None,
     options: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
     dice: Iterable[int] | None = None,
 ) -> Game:
     """An empty Classic board under Realism '98 with `units` ("Power: unit list"); the turn began with the owners
-    given."""
-    game = scenario(RULES, nation=nation, phase=phase, clear=True, units=units, owners=owners, options=options)
+    given (`extra`: e.g. the purchase pool)."""
+    game = scenario(RULES, nation=nation, phase=phase, clear=True, units=units, owners=owners, options=options,
+                    extra=extra)
     state = game.state
     state = replace(state, extra={**state.extra, "turn": {**turn_record(state), "owners": dict(state.owners)}})
     return Game(GameLog(state), ScriptedDice(list(dice)) if dice is not None else None)

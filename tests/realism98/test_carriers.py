@@ -4,11 +4,19 @@ fighters join or leave carriers only in non-combat move and only if they did not
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from aare.actions import Place
+from aare.board.notation import parse_units
 from aare.engine import Game
+from aare.errors import IllegalAction
 from aare.game_log import GameLog
 from aare.movement import flags
+from aare.phases.base import PhaseExtension, TurnContext
+from aare.rulesets.classic.realism.carrier_placement import CLASSIC_BAN, phase_actions
+from aare.state.unit_stacks import Stack
 from tests.movement.helpers import end, move, mv, rejected, stacks_of, units_in
 from tests.realism98.air_common import after_combat, at
 
@@ -127,3 +135,95 @@ def test_an_idle_carrier_fighter_may_leave_its_carrier_in_non_combat_move() -> N
     game = at("Japan", "non-combat-move", {"Japan Sea Zone": "Japan: 1 carrier, 1 fighter"})
     move(game, "1 fighter", "Japan Sea Zone", "Japan")
     assert units_in(game, "Japan") == {"fighter": 1}
+
+
+# --- placement ----------------------------------------------------------------------------------------------
+
+
+def _mobilize(nation: str, units: dict[str, str], bought: dict[str, int]) -> Game:
+    return at(nation, "mobilize", units, extra={"purchased": {nation: bought}})
+
+
+def place(game: Game, units: str, space: str) -> None:
+    game.apply({"type": "place", "units": units, "space": space})
+
+
+@pytest.mark.rule("REAL98-CARRIER-place-new-on-new")
+def test_new_fighters_go_aboard_new_carriers_built_at_the_same_complex() -> None:
+    game = _mobilize("United States", {"West US": "United States: 1 factory"}, {"carrier": 1, "fighter": 2})
+    place(game, "1 carrier, 2 fighters", "West US Sea Zone")
+    assert units_in(game, "West US Sea Zone") == {"carrier": 1, "fighter": 2}
+    apart = _mobilize("United States", {"West US": "United States: 1 factory"}, {"carrier": 1, "fighter": 2})
+    place(apart, "1 carrier", "West US Sea Zone")
+    place(apart, "2 fighters", "West US Sea Zone")
+    end(apart)
+    assert units_in(apart, "West US Sea Zone") == {"carrier": 1, "fighter": 2}
+
+
+@pytest.mark.rule("REAL98-CARRIER-place-new-on-existing", "REAL98-CARRIER-own-nation")
+def test_new_fighters_go_onto_own_carriers_next_to_the_complex_only() -> None:
+    units = {"United Kingdom": "United Kingdom: 1 factory", "North Sea Zone": "United Kingdom: 1 carrier",
+             "East Canada Sea Zone": "United Kingdom: 1 carrier", "West Spain Sea Zone": "United States: 1 carrier"}
+    game = _mobilize("United Kingdom", units, {"fighter": 2})
+    rejected(game, {"type": "place", "units": "1 fighter", "space": "East Canada Sea Zone"},
+             "REAL98-CARRIER-place-new-on-existing", "next to none")
+    place(game, "1 fighter", "North Sea Zone")
+    assert units_in(game, "North Sea Zone") == {"carrier": 1, "fighter": 1}
+    allied = _mobilize("United States", {"East US": "United States: 1 factory",
+                                         "East US Sea Zone": "United Kingdom: 1 carrier"}, {"fighter": 1})
+    rejected(allied, {"type": "place", "units": "1 fighter", "space": "East US Sea Zone"},
+             "REAL98-CARRIER-own-nation", "own nation")
+
+
+@pytest.mark.rule("REAL98-CARRIER-place-existing-on-new")
+def test_idle_fighters_at_the_complex_board_its_new_carrier() -> None:
+    game = _mobilize("Japan", {"Japan": "Japan: 1 factory, 2 fighters"}, {"carrier": 1})
+    rejected(game, mv("1 fighter", "Japan", "Japan Sea Zone"), "REAL98-CARRIER-place-existing-on-new", "room for 0")
+    place(game, "1 carrier", "Japan Sea Zone")
+    assert [a.path for a in game.legal_actions() if a.type == "move"] == [["Japan", "Japan Sea Zone"]]
+    move(game, "2 fighters", "Japan", "Japan Sea Zone")
+    end(game)
+    assert units_in(game, "Japan Sea Zone") == {"carrier": 1, "fighter": 2}
+    assert "fighter" not in units_in(game, "Japan")
+
+
+@pytest.mark.rule("REAL98-CARRIER-place-existing-on-new")
+def test_a_fighter_that_fought_or_is_elsewhere_does_not_board() -> None:
+    game = _mobilize("Japan", {"Japan": "Japan: 1 factory", "Manchuria": "Japan: 1 fighter"}, {"carrier": 1})
+    state = game.state
+    fought = Stack("Japan", "fighter", 1, flags=(flags.COMBAT,))
+    game = Game(GameLog(state.with_stacks("Japan", (*state.stacks("Japan"), fought))))
+    place(game, "1 carrier", "Japan Sea Zone")
+    rejected(game, mv("1 fighter", "Japan", "Japan Sea Zone"), "REAL98-CARRIER-place-existing-on-new", "did not fight")
+    rejected(game, mv("1 fighter", "Manchuria", "Japan Sea Zone"), "REAL98-CARRIER-place-existing-on-new",
+             "has no complex")
+
+
+@pytest.mark.rule("REAL98-CARRIER-place-existing-on-new")
+def test_fighters_do_not_hover_at_sea_for_a_new_carrier() -> None:
+    game = at("Japan", "non-combat-move", {"Japan": "Japan: 1 factory, 1 fighter"},
+              extra={"purchased": {"Japan": {"carrier": 1}}})
+    rejected(game, mv("1 fighter", "Japan", "Japan Sea Zone"), "REAL98-CARRIER-place-existing-on-new",
+             "board it when it is placed")
+
+
+class _Ban(PhaseExtension):
+    """Stands for the Classic base rules' mobilize check: no new aircraft at sea, no ships beside enemy ships."""
+
+    def before(self, ctx: TurnContext, action: Any) -> None:
+        units = parse_units(action.units, ctx.ruleset.units)
+        if "fighter" in units:
+            raise IllegalAction("new aircraft are placed on land", CLASSIC_BAN)
+        if "battleship" in units:
+            raise IllegalAction("enemy ships there", "CL-MOBILIZE-naval-adjacent")
+
+
+@pytest.mark.rule("REAL98-CARRIER-place-new-on-new", "REAL98-CARRIER-place-new-on-existing")
+def test_the_classic_ban_on_new_fighters_at_sea_is_lifted_and_nothing_else() -> None:
+    game = _mobilize("United States", {"West US": "United States: 1 factory"}, {})
+    [lifted] = phase_actions([_Ban()], phase="mobilize")[:1]
+    ctx = TurnContext(game.state, game.ruleset)
+    lifted.before(ctx, Place(units="1 carrier, 2 fighters", space="West US Sea Zone"))
+    with pytest.raises(IllegalAction, match="enemy ships"):
+        lifted.before(ctx, Place(units="1 battleship, 1 fighter", space="West US Sea Zone"))
+    assert phase_actions([_Ban()], phase="purchase")[0].__class__ is _Ban

@@ -115,6 +115,13 @@ class CarrierPlacement(PhaseExtension):
         if not any(p in near for p in producers(ctx.state, ruleset, ctx.power)):
             raise IllegalAction(f"new fighters go onto carriers in a sea zone next to the complex that builds them; "
                                 f"{sea} is next to none of {ctx.power}'s", "REAL98-CARRIER-place-new-on-existing")
+        need = sum(ruleset.units[u].carrier_size * n for u, n in units.items())
+        room = free_room(ctx.state, ruleset, sea, ctx.power) + sum(ruleset.units[u].carrier_capacity * n
+                                                                   for u, n in units.items())
+        allied = any(s.owner != ctx.power and ruleset.units[s.unit].carrier_capacity for s in ctx.state.stacks(sea))
+        if need > room and allied:
+            raise IllegalAction(f"carriers carry only fighters of their own nation: {ctx.power}'s carriers in {sea} "
+                                f"have room for {max(0, room)}", "REAL98-CARRIER-own-nation")
 
     def after(self, ctx: TurnContext, action: Any) -> None:
         if not isinstance(action, Place):
