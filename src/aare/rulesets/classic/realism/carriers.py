@@ -65,7 +65,7 @@ def own_carriers_can_reach(view: Situation, sea: str, need: int) -> bool:
             unit = view.unit(stack)
             if stack.owner != view.power or not unit.carrier_capacity or flags.has(stack, flags.COMBAT):
                 continue
-            if launched_from(view, space) or stack.moved:
+            if launched_from(view, space):
                 continue
             left = remaining(view, stack, space)
             if left and sea in sea_reach(view, space, left, end_hostile=False):
