@@ -39,8 +39,12 @@ def test_a_fighter_lands_only_on_its_own_nations_carrier() -> None:
 @pytest.mark.rule("REAL98-CARRIER-move-then-launch", "REAL98-AIR-carrier-fighter-range")
 def test_carrier_moves_two_zones_then_launches_its_fighters_one_space() -> None:
     game = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier, 2 fighters", **SFE})
+    carrier_moves = [a.path for a in game.legal_actions() if a.type == "move" and a.units == "1 carrier"]
+    assert ["Okinawa Sea Zone", "Japan Sea Zone", "Soviet Far East Sea Zone"] in carrier_moves  # bots see it
     move(game, "1 carrier", "Okinawa Sea Zone", "Japan Sea Zone", "Soviet Far East Sea Zone")
     assert units_in(game, "Soviet Far East Sea Zone") == {"carrier": 1, "fighter": 2}
+    launches = [a.path for a in game.legal_actions() if a.type == "move" and a.units == "1 fighter"]
+    assert launches == [["Soviet Far East Sea Zone", "Soviet Far East"]]
     [riding] = stacks_of(game, "Soviet Far East Sea Zone", "fighter")
     assert riding.moved == 0 and not flags.has(riding, flags.COMBAT)
     move(game, "2 fighters", "Soviet Far East Sea Zone", "Soviet Far East")
