@@ -231,3 +231,18 @@ def test_the_classic_ban_on_new_fighters_at_sea_is_lifted_and_nothing_else() -> 
     with pytest.raises(IllegalAction, match="enemy ships"):
         lifted.before(ctx, Place(units="1 battleship, 1 fighter", space="West US Sea Zone"))
     assert phase_actions([_Ban()], phase="purchase")[0].__class__ is _Ban
+
+
+@pytest.mark.rule("REAL98-CARRIER-return-to-origin", "REAL98-AIR-return-range")
+def test_fighters_riding_their_carrier_into_a_sea_battle_fought_from_its_deck() -> None:
+    game = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier, 1 fighter",
+                                       "Japan Sea Zone": "Russia: 1 submarine"})
+    move(game, "1 carrier", "Okinawa Sea Zone", "Japan Sea Zone")
+    [fighter] = stacks_of(game, "Japan Sea Zone", "fighter")
+    assert flags.has(fighter, flags.COMBAT) and fighter.moved == 0
+    rejected(game, mv("1 fighter", "Japan Sea Zone", "Japan"), "LHTR-COMBAT-one-battle-per-unit")
+    back = after_combat(game, ("Japan Sea Zone", "Russia"))
+    rejected(back, mv("1 fighter", "Japan Sea Zone", "Japan"), "REAL98-CARRIER-return-to-origin")
+    sunk = Game(GameLog(back.state.with_stacks("Japan Sea Zone", (fighter,))))  # its carrier went down
+    rejected(sunk, mv("1 fighter", "Japan Sea Zone", "Okinawa Sea Zone", "Okinawa"), "REAL98-AIR-return-range")
+    move(sunk, "1 fighter", "Japan Sea Zone", "Japan")

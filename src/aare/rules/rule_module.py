@@ -57,7 +57,8 @@ HOOKS: dict[str, str] = {
     "without a battle or an amphibious assault there (set of str; e.g. carriers whose fighters launched to "
     "attack), context: view",
     "moved_flags": "per-turn flags (``turn:...``) a stack gets when it moves, e.g. a record of an aircraft's "
-    "mission (list of str), context: view, stack (before the move), path, combat, raid",
+    "mission (list of str), context: view, stack (before the move), path, combat, raid, riding (fighters carried "
+    "aboard a moving carrier, `MovementRules.own_fighters_ride`)",
     "rule_ids": "{core rule id: the ruleset's own ledger id for the same rule}: an illegal action names the "
     "ruleset's id",
     "capture_controller": "(power, rule id) that takes control of a territory captured by `capturer` (by default "

@@ -145,10 +145,17 @@ def _movement_left(left: int, view: Situation, stack: Stack, **_: Any) -> int:
 
 
 def _moved_flags(found: list[str], view: Situation, stack: Stack, path: tuple[str, ...], combat: bool, raid: bool,
-                 **_: Any) -> list[str]:
-    """Record an aircraft's mission when it flies to battle, and the sea zones it enters on its way back."""
+                 riding: bool = False, **_: Any) -> list[str]:
+    """Record an aircraft's mission when it flies to battle, and the sea zones it enters on its way back. Fighters
+    riding their carrier into a sea battle fight from its deck: a carrier fighter's mission with nothing flown."""
     if view.unit(stack).domain != "air":
         return found
+    if riding:
+        if not combat or not view.hostile(path[-1]):
+            return found
+        end = path[-1]
+        return [*found, flags.COMBAT, f"{LIMIT}={CARRIER_RANGE}", f"{FLOWN}={stack.moved}", f"{TARGET}={end}",
+                f"{carriers.DECK}={end}"]
     if combat:
         limit = combat_limit(view, stack, path, raid)[0]
         out = [f"{LIMIT}={limit}", f"{FLOWN}={len(path) - 1}", f"{TARGET}={path[-1]}"]
