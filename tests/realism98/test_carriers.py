@@ -246,3 +246,16 @@ def test_fighters_riding_their_carrier_into_a_sea_battle_fought_from_its_deck() 
     sunk = Game(GameLog(back.state.with_stacks("Japan Sea Zone", (fighter,))))  # its carrier went down
     rejected(sunk, mv("1 fighter", "Japan Sea Zone", "Okinawa Sea Zone", "Okinawa"), "REAL98-AIR-return-range")
     move(sunk, "1 fighter", "Japan Sea Zone", "Japan")
+
+
+@pytest.mark.rule("REAL98-CARRIER-own-nation")
+def test_a_fighter_may_land_where_its_own_carrier_can_still_come() -> None:
+    game = at("United Kingdom", "non-combat-move", {"United Kingdom": "United Kingdom: 1 fighter",
+                                                    "West Canada": "United Kingdom: 1 fighter",
+                                                    "North Sea Zone": "United Kingdom: 1 carrier",
+                                                    "West Canada Sea Zone": "United States: 1 carrier"})
+    rejected(game, mv("1 fighter", "West Canada", "West Canada Sea Zone"), "REAL98-CARRIER-own-nation")
+    move(game, "1 fighter", "United Kingdom", "North Sea Zone", "Karelia Sea Zone")
+    move(game, "1 carrier", "North Sea Zone", "Karelia Sea Zone")
+    end(game)
+    assert units_in(game, "Karelia Sea Zone") == {"carrier": 1, "fighter": 1}

@@ -59,17 +59,17 @@ def own_carriers_can_reach(view: Situation, sea: str, need: int) -> bool:
     fighter places."""
     room = own_carrier_room(view, sea)
     for space in view.graph.sea:
-        if space == sea or room >= need:
+        if space == sea or room >= need or launched_from(view, space):
             continue
+        coming = 0
         for stack in view.stacks(space):
             unit = view.unit(stack)
             if stack.owner != view.power or not unit.carrier_capacity or flags.has(stack, flags.COMBAT):
                 continue
-            if launched_from(view, space):
-                continue
             left = remaining(view, stack, space)
             if left and sea in sea_reach(view, space, left, end_hostile=False):
-                room += unit.carrier_capacity * stack.count
+                coming += unit.carrier_capacity * stack.count
+        room += min(coming, own_carrier_room(view, space))  # the fighters aboard ride along
     return room >= need
 
 
