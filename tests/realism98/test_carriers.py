@@ -49,6 +49,7 @@ def test_carrier_moves_two_zones_then_launches_its_fighters_one_space() -> None:
     assert riding.moved == 0 and not flags.has(riding, flags.COMBAT)
     move(game, "2 fighters", "Soviet Far East Sea Zone", "Soviet Far East")
     assert units_in(game, "Soviet Far East", "Japan") == {"fighter": 2}
+    rejected(game, mv("1 carrier", "Soviet Far East Sea Zone", "Alaska Sea Zone"), "REAL98-CARRIER-stop-after-launch")
     end(game)  # the carrier's move had a purpose: it launched the attack
     assert game.state.phase == "conduct-combat"
 
