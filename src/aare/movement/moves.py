@@ -173,7 +173,8 @@ def capture_owner(view: Situation, territory: str) -> tuple[str, str]:
 
 
 def after_move(view: Situation, combat: bool, stack: Stack, path: tuple[str, ...], raid: bool) -> Stack:
-    """The status of `stack` once it has moved along `path`."""
+    """The status of `stack` once it has moved along `path`; rule modules add flags of their own (the
+    ``moved_flags`` hook)."""
     unit = view.unit(stack)
     add: list[str] = []
     if combat:
@@ -187,6 +188,8 @@ def after_move(view: Situation, combat: bool, stack: Stack, path: tuple[str, ...
             add.append(f"{flags.SBR}={path[-1]}")
         if unit.domain == "air":
             add += [f"{flags.FLYOVER}={t}" for t in flown_over(view, path)]
+    add += view.ruleset.modify("moved_flags", [], view=view, stack=stack, path=path, combat=combat, raid=raid,
+                               riding=False)
     moved = flags.with_flags(stack, add, [flags.FROM] if combat else [])
     return replace(moved, moved=stack.moved + len(path) - 1)
 
@@ -204,24 +207,39 @@ def move_events(view: Situation, combat: bool, path: tuple[str, ...], picked: Pi
     for stack, count in picked:
         after = after_move(view, combat, stack, path, raid)
         out.append(UnitsChanged(path[0], stack.with_count(count), after.with_count(count), path[-1]))
-    out += riders(view, path, picked)
+    out += riders(view, path, picked, combat)
     return out
 
 
-def riders(view: Situation, path: tuple[str, ...], picked: Picked) -> list[Event]:
+def riders(view: Situation, path: tuple[str, ...], picked: Picked, combat: bool = False) -> list[Event]:
     """Allied fighters aboard the mover's carriers travel with them as cargo (LHTR-AIRMOVE-carrier-fighters-launch):
-    those the carriers staying behind have no room for."""
+    those the carriers staying behind have no room for. Where the ruleset says so (`MovementRules.own_fighters_ride`)
+    the mover's own fighters that did not move in combat move ride first, as many as the moving carriers hold,
+    marked as rule modules say (the ``moved_flags`` hook, with `riding`)."""
     moving = sum(view.unit(s).carrier_capacity * n for s, n in picked)
     if not moving or not view.is_sea(path[0]):
         return []
     stacks = view.stacks(path[0])
+    out: list[Event] = []
+    if view.rules.own_fighters_ride:
+        flying = {s: n for s, n in picked}
+        for stack in sorted(stacks):
+            size = view.unit(stack).carrier_size
+            if not size or not view.commands(stack) or flags.has(stack, flags.COMBAT):
+                continue
+            take = min(stack.count - flying.get(stack, 0), moving // size)
+            if take > 0:
+                marks = view.ruleset.modify("moved_flags", [], view=view, stack=stack, path=path, combat=combat,
+                                            raid=False, riding=True)
+                after = flags.with_flags(stack, marks).with_count(take)
+                out.append(UnitsChanged(path[0], stack.with_count(take), after, path[-1]))
+                moving -= take * size
     allied_air = [s for s in stacks if not view.commands(s) and view.friend(s.owner) and view.unit(s).carrier_size]
-    if not allied_air:
-        return []
+    if not allied_air or not moving:
+        return out
     room = sum(view.unit(s).carrier_capacity * s.count for s in stacks if view.friend(s.owner))
     need = sum(view.unit(s).carrier_size * s.count for s in allied_air)
     board = min(moving, max(0, need - (room - moving)))
-    out: list[Event] = []
     for stack in sorted(allied_air):
         take = min(stack.count, board // max(1, view.unit(stack).carrier_size))
         if take:

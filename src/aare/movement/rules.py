@@ -13,5 +13,8 @@ class MovementRules:
     ending a combat move among them still attacks them. `subs_end_noncombat_among_enemies`: submarines may end
     non-combat move in a sea zone with enemy ships."""
 
+    # the mover's own fighters aboard a carrier that moves ride along as cargo (spending no movement), as far as the
+    # moving carriers have room, unless they moved in combat move (by default only allied fighters ride)
+    own_fighters_ride: bool = False
     passable_enemy_ships: frozenset[str] = frozenset()
     subs_end_noncombat_among_enemies: bool = False

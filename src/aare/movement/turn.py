@@ -34,7 +34,9 @@ def start_of_turn_events(state: GameState) -> list[Event]:
 def combat_move_violation(view: Situation) -> Violation | None:
     """What stops combat move from ending: cargo loaded in combat move still aboard while an enemy coast is
     still in reach (when other moves took every coast it could reach, the cargo stays aboard; see
-    docs/rulings.md), transports or warships that moved without an attack or amphibious assault to make."""
+    docs/rulings.md), transports or warships that moved without an attack or amphibious assault to make (or a
+    purpose the ruleset gives them, the ``combat_move_supported`` hook)."""
+    supported: set[str] = view.ruleset.modify("combat_move_supported", set(), view=view)
     for space in sorted(view.graph.sea):
         for stack in view.own(space):
             unit = view.unit(stack)
@@ -53,7 +55,8 @@ def combat_move_violation(view: Situation) -> Violation | None:
                         and not escort:
                     reason = f"the transport moved to {space} in combat move but makes no amphibious assault"
                     return Violation(reason, "LHTR-TURN-combat-move-attack-only")
-            elif unit.domain == "sea" and moved and not view.hostile(space) and not _assault_from(view, space):
+            elif unit.domain == "sea" and moved and not view.hostile(space) and not _assault_from(view, space) \
+                    and space not in supported:
                 reason = f"the {unit.display} moved to {space} in combat move but there is nothing to attack or support"
                 return Violation(reason, "LHTR-TURN-combat-move-attack-only")
     return None

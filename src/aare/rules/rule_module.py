@@ -29,6 +29,12 @@ HOOKS: dict[str, str] = {
     "combat_rules": "the combat rule switches",
     "combat_sequence": "a battle's ordered steps, context: kind",
     "move_checks": "the list of movement checks",
+    "combat_move_supported": "sea zones where the mover's warships that moved in combat move have a purpose "
+    "without a battle or an amphibious assault there (set of str; e.g. carriers whose fighters launched to "
+    "attack), context: view",
+    "moved_flags": "per-turn flags (``turn:...``) a stack gets when it moves, e.g. a record of an aircraft's "
+    "mission (list of str), context: view, stack (before the move), path, combat, raid, riding (fighters carried "
+    "aboard a moving carrier, `MovementRules.own_fighters_ride`)",
     "bid_funds": "each side's bid IPCs granted before the game ({side: n}), context: state (None before set-up)",
     "co_movers": "{ally: flag}: the ally's units carrying the flag move and attack with the power to move this "
     "turn (a joint attack such as D-Day), context: state, power",

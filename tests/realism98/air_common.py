@@ -1,0 +1,43 @@
+"""Positions for the Enhanced Realism '98 aircraft and carrier tests: an empty Classic board under `realism-98`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from aare.dice import ScriptedDice
+from aare.economy.turn import turn_record
+from aare.engine import Game
+from aare.game_log import GameLog
+from aare.scenario import scenario
+
+RULES = "realism-98"
+
+
+def at(
+    nation: str,
+    phase: str,
+    units: Mapping[str, str],
+    *,
+    owners: Mapping[str, str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    dice: Iterable[int] | None = None,
+) -> Game:
+    """An empty Classic board under Realism '98 with `units` ("Power: unit list"); the turn began with the owners
+    given (`extra`: e.g. the purchase pool)."""
+    game = scenario(RULES, nation=nation, phase=phase, clear=True, units=units, owners=owners, options=options,
+                    extra=extra)
+    state = game.state
+    state = replace(state, extra={**state.extra, "turn": {**turn_record(state), "owners": dict(state.owners)}})
+    return Game(GameLog(state), ScriptedDice(list(dice)) if dice is not None else None)
+
+
+def after_combat(game: Game, *beaten: tuple[str, str]) -> Game:
+    """The position in non-combat move, the defenders `beaten` ((space, owner), ...) gone as if destroyed."""
+    state = game.state
+    for space, owner in beaten:
+        space = game.ruleset.board.resolve(space)
+        state = state.with_stacks(space, tuple(s for s in state.stacks(space) if s.owner != owner))
+    return Game(GameLog(replace(state, phase="non-combat-move")))
