@@ -134,6 +134,14 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     if verb in ("casualties", "lose"):
         return {"type": "choose_casualties", "units": rest}
     if verb == "retreat":
+        if " to " in f" {rest.lower()}" and not rest.lower().startswith("to "):  # 2 infantry to A; 1 armour to B
+            split: dict[str, str] = {}
+            for part in rest.split(";"):
+                units, sep, place = part.strip().rpartition(" to ")
+                if not sep or not units.strip():
+                    raise MalformedInput("a split retreat reads '2 infantry to A; 1 armour to B'")
+                split[ruleset.board.resolve(place.strip())] = units.strip()
+            return {"type": "retreat", "split": split}
         target = rest[3:].strip() if rest.lower().startswith("to ") else rest
         if target.lower() in ("", "air", "aircraft"):
             return {"type": "retreat"}
@@ -236,6 +244,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
     if kind == "choose_casualties":
         return f"casualties {action['units']}"
     if kind == "retreat":
+        if action.get("split"):
+            return "retreat " + "; ".join(f"{units} to {place}" for place, units in action["split"].items())
         return f"retreat to {action['to']}" if action.get("to") else "retreat aircraft"
     if kind == "press":
         return "press"
@@ -287,6 +297,8 @@ def format_decision(decision: Mapping[str, Any]) -> str:
     where = f" in {decision['space']}" if decision.get("space") else ""
     if kind == "choose_casualties":
         what = f"{decision['power']} chooses {decision['hits']} casualt{'y' if decision['hits'] == 1 else 'ies'}"
+    elif kind == "press_or_retreat" and decision.get("side") == "defender":
+        what = f"{decision['power']} stands or retreats"
     elif kind == "press_or_retreat":
         what = f"{decision['power']} presses the attack or retreats"
     elif kind == "submerge":

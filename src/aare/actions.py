@@ -108,10 +108,13 @@ class ChooseCasualties(_Action):
 
 class Retreat(_Action):
     """Answer a press-or-retreat decision by retreating to `to`. Aircraft need no destination (they stay over
-    the battle and land in non-combat move): `to` is empty when only aircraft retreat."""
+    the battle and land in non-combat move): `to` is empty when only aircraft retreat. Where the rules let
+    retreating units go to several places, `split` maps each destination to the units going there
+    (``{"<space>": "2 infantry", "<other space>": "1 armour"}``)."""
 
     type: Literal["retreat"] = "retreat"
     to: str = ""
+    split: dict[str, str] = Field(default_factory=dict)
 
 
 class Press(_Action):

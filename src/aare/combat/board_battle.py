@@ -6,7 +6,7 @@ capture, bombing damage). The map does not change while a battle is fought; its 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -190,11 +190,18 @@ def _grouped(fates: list[tuple[Stack, Fate]]) -> list[tuple[Stack, Fate]]:
     return [(stack.with_count(n), fate) for (stack, fate), n in sorted(counts.items(), key=lambda x: repr(x[0]))]
 
 
+# Where a retreating side's units go, unit by unit: (space, unit type, count); the battle's own space for units
+# that stay in it (ships breaking off contact). Units of the side left out of its routes keep the default.
+Routes = tuple[tuple[str, str, int], ...]
+
+
 class Outcome:
     """Builds the events of a finished battle against a working state."""
 
-    def __init__(self, state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, to: str | None) -> None:
+    def __init__(self, state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, to: str | None,
+                 routes: Mapping[str, Routes] | None = None) -> None:
         self.state, self.ruleset, self.site, self.battle, self.to = state, ruleset, site, battle, to
+        self.routes = {side: list(r) for side, r in (routes or {}).items()}
         self.events: list[Event] = []
 
     def emit(self, *events: Event) -> None:
@@ -252,10 +259,35 @@ class Outcome:
                 after = flags.with_flags(after, [flags.COMBAT])  # LHTR-COMBAT-one-battle-per-unit
             if fate.status == "submerged":
                 after = flags.with_flags(after, [SUBMERGED])
+            if fate.status == "retreated" and side in self.routes:
+                stack, after = self._route(side, stack, after)
+                if not stack.count:
+                    continue
             move_air = units[stack.unit].domain != "air"
             to = self.to if fate.status == "retreated" and move_air and self.to else ""
             if after != stack or to:
                 self.emit(UnitsChanged(space, stack, after, to_space=to))
+
+    def _route(self, side: Side, stack: Stack, after: Stack) -> tuple[Stack, Stack]:
+        """Send the retreating `stack` along its side's routes; what is left of it (no route: count 0 if none).
+        Units that retreat into another sea zone are marked `flags.RETREATED`: they take no part in a battle
+        there."""
+        space = self.site.space
+        left = stack.count
+        routes = self.routes[side]
+        for i, (dest, unit, n) in enumerate(routes):
+            if unit != stack.unit or not n or not left:
+                continue
+            take = min(n, left)
+            routes[i] = (dest, unit, n - take)
+            left -= take
+            moved = after.with_count(take)
+            if dest != space and dest in self.ruleset.board.spaces and self.ruleset.board.spaces[dest].is_sea:
+                moved = flags.with_flags(moved, [flags.RETREATED])
+            if moved != stack.with_count(take) or dest != space:
+                self.emit(UnitsChanged(space, stack.with_count(take), moved,
+                                       to_space=dest if dest != space else ""))
+        return stack.with_count(left), after.with_count(left)
 
     def _landing(self, transport: Stack, fate: Fate, cleared: bool) -> Stack:
         """The units a transport put ashore from this zone: lost with it if it sinks, back aboard if the zone is
@@ -370,10 +402,11 @@ class Outcome:
 
 def outcome_events(
     state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, retreat_to: str | None,
-    fought: Iterable[str] = (),
+    fought: Iterable[str] = (), routes: Mapping[str, Routes] | None = None,
 ) -> list[Event]:
-    """The game events of `battle`, fought at `site`, once it has ended."""
-    return Outcome(state, ruleset, site, battle, retreat_to).run(fought)
+    """The game events of `battle`, fought at `site`, once it has ended; `routes` per side where its retreating
+    units go (`retreat_routes` hook), else every retreating land or sea unit goes to `retreat_to`."""
+    return Outcome(state, ruleset, site, battle, retreat_to, routes).run(fought)
 
 
 def units_text(stacks: Stacks, catalogue: UnitCatalogue) -> dict[str, str]:

@@ -140,6 +140,8 @@ def start_battle(
     already_lost: int = 0,
     treasury: int | None = None,
     joint_attack: bool = False,
+    defender_retreat_to: tuple[str, ...] = (),
+    defender_stays: frozenset[str] | set[str] = frozenset(),
 ) -> Battle:
     """A battle at its first cycle. Bad inputs raise MalformedInput; forbidden ones IllegalAction.
     Allies attack together only with `joint_attack` (a rule's exception, e.g. AARe's D-Day).
@@ -212,6 +214,8 @@ def start_battle(
         territory_value=territory_value,
         already_lost=already_lost,
         treasury=treasury,
+        defender_retreat_to=tuple(defender_retreat_to),
+        defender_stays=frozenset(defender_stays),
     )
     return Battle(setup, BattleState(kind, _extra_hits(setup, "attacker", a), _extra_hits(setup, "defender", d)))
 
@@ -503,22 +507,26 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
             raise IllegalAction(
                 f"retreat must go to one of {', '.join(decision.destinations)}", "LHTR-COMBAT-retreat-destination"
             )
+    side = decision.side
+    stays = battle.setup.defender_stays if side == "defender" else frozenset()
     moved: dict[str, int] = {}
     kept = []
-    for key, n in battle.state.attacker:
+    for key, n in battle.state.units(side):
         goes = key.present and (not answer.air_only or cat[key.type].domain == "air") and not (
             decision.leaves_amphibious and key.has("amphibious"))
+        if side == "defender":  # infrastructure stays, and units the rules keep in the battle
+            goes = key.present and not cat[key.type].has("not_casualty") and key.type not in stays
         if goes:
             moved[key.type] = moved.get(key.type, 0) + n
             kept.append((key.with_flag("retreated"), n))
         else:
             kept.append((key, n))
-    battle = battle.with_state(battle.state.with_units("attacker", make_stacks(kept)))
-    events: list[Event] = [Retreated(moved, None if answer.air_only else to)]
-    if answer.air_only or decision.leaves_amphibious:
+    battle = battle.with_state(battle.state.with_units(side, make_stacks(kept)))
+    events: list[Event] = [Retreated(moved, None if answer.air_only else to, side)]
+    if answer.air_only or decision.leaves_amphibious or (side == "defender" and combat_units(battle, side)):
         st, more = end_check(battle)
     else:
-        st, more = finish(battle, "retreat")
+        st, more = finish(battle, "retreat" if side == "attacker" else "attacker")
     return battle.with_state(st), events + more
 
 

@@ -73,6 +73,7 @@ class UnitsRemoved(Event):
 class Retreated(Event):
     units: dict[str, int]
     to: str | None
+    side: str = "attacker"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,9 @@ class BattleSetup:
     allied powers defending together, LHTR-COMBAT-joint-defense). `retreat_to` lists the spaces attacking
     non-air units came from (LHTR-COMBAT-retreat-destination). `bombard` are the attacker's ships that may
     bombard (amphibious only). `territory_value` and `already_lost` bound bombing damage (LHTR-SBR-turn-cap);
-    `treasury` bounds it too when known (LHTR-ECON-economic-damage-from-treasury).
+    `treasury` bounds it too when known (LHTR-ECON-economic-damage-from-treasury). `defender_retreat_to` lists
+    where defending units may retreat when the sequence offers them a retreat (none by default);
+    `defender_stays` names unit types of the defender that cannot retreat and fight on when the rest go.
     """
 
     kind: str
@@ -37,6 +39,8 @@ class BattleSetup:
     territory_value: int | None = None
     already_lost: int = 0
     treasury: int | None = None
+    defender_retreat_to: tuple[str, ...] = ()
+    defender_stays: frozenset[str] = frozenset()
 
     def unit(self, key: UnitKey | str) -> UnitType:
         return self.catalogue[key if isinstance(key, str) else key.type]

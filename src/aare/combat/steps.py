@@ -46,6 +46,9 @@ class Step:
     # the standard step this one behaves as once no first-cycle rule applies (the calculator's fast paths
     # then treat it as that step)
     model: str = ""
+    # a choice the calculator's policies always decline (e.g. a defender's retreat): the fast paths pass the
+    # step over, and the explanation says so
+    declined_by_calculator: str = ""
 
     def applies(self, battle: Battle) -> bool:
         if self.cycles is not None and battle.state.cycle > self.cycles:
@@ -59,7 +62,8 @@ class Step:
         elif self.cycles is not None:
             limit = f" — cycles 1-{self.cycles} only"
         empty = " (empty: no rule fills it yet)" if self.run is _nothing else ""
-        return f"{self.name}{limit}" + (f" [{self.rule}]" if self.rule else "") + empty
+        note = f" (calculator: {self.declined_by_calculator})" if self.declined_by_calculator else ""
+        return f"{self.name}{limit}" + (f" [{self.rule}]" if self.rule else "") + empty + note
 
 
 def _never(_battle: Battle) -> bool:
@@ -77,6 +81,11 @@ def anchor(name: str, rule: str = "", cycles: int | None = 1) -> Step:
 
 def is_anchor(step: Step) -> bool:
     return step.run is _nothing
+
+
+def passed_over(step: Step) -> bool:
+    """A step the calculator's fast paths leave out: an empty anchor, or a choice its policies always decline."""
+    return is_anchor(step) or bool(step.declined_by_calculator)
 
 
 # ---------------------------------------------------------------- helpers
@@ -321,6 +330,31 @@ def retreat_options(battle: Battle) -> PressOrRetreat | None:
     if not can_all and not can_air:
         return None
     return PressOrRetreat(destinations if rest else (), can_all, can_air)
+
+
+def defender_retreat_options(battle: Battle, rule: str) -> PressOrRetreat | None:
+    """The defender's retreat after the attacker pressed on: every defending unit that may go, to one of
+    `BattleSetup.defender_retreat_to` (none: no retreat)."""
+    setup = battle.setup
+    if not setup.defender_retreat_to or not combat_units(battle, "attacker"):
+        return None
+    able = [k for k, _ in present(battle, "defender")
+            if not setup.unit(k).has("not_casualty") and k.type not in setup.defender_stays]
+    if not able:
+        return None
+    return PressOrRetreat(setup.defender_retreat_to, True, False, side="defender", rule=rule)
+
+
+def defender_retreat_step(rule: str) -> Callable[[Battle], StepResult]:
+    """A step offering the defender a retreat (`defender_retreat_options`), when it may."""
+
+    def run(battle: Battle) -> StepResult:
+        decision = defender_retreat_options(battle, rule)
+        if decision is None:
+            return battle.state, []
+        return battle.state.evolve(pending=decision), []
+
+    return run
 
 
 def press_or_retreat(battle: Battle) -> StepResult:

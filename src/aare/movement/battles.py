@@ -114,12 +114,15 @@ def _sea_battles(view: Situation) -> list[BattleSite]:
     for space in sorted(view.graph.sea):
         if not view.hostile(space):
             continue
-        mine = view.own(space)
-        if not mine:
+        # units that retreated into the zone from a battle take no part in one here (none in LHTR)
+        mine = tuple(s for s in view.own(space) if not flags.has(s, flags.RETREATED))
+        enemies = {o: kept for o, stacks in _defenders(view, space).items()
+                   if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
+        if not mine or not enemies:
             continue
         origins = {flags.value(s, flags.FROM) for s in mine if view.unit(s).domain == "sea"}
         retreat = tuple(sorted(o for o in origins if o and not view.hostile(o)))
-        sites.append(BattleSite(space, "sea", view.power, mine, _defenders(view, space), _allied(view, space),
+        sites.append(BattleSite(space, "sea", view.power, mine, enemies, _allied(view, space),
                                 retreat_to=retreat))
     # a sea zone someone fought in this turn is no retreat
     fought = {b.space for b in sites}

@@ -21,6 +21,7 @@ FLYOVER = "turn:flyover"  # =<territory>: flew over that territory's enemy AA gu
 BOARDED = "turn:boarded"  # =<cargo>: on a transport, units that boarded it this turn
 UNLOADED = "turn:unloaded"  # =<territory>: on a transport, where it unloaded this turn
 DROPPED = "turn:dropped"  # =<cargo>: on a transport, the units it unloaded this turn
+RETREATED = "turn:retreated"  # retreated into this sea zone from a battle: takes no part in a battle here
 SUICIDE = "turn:suicide"  # a unit on a one-way mission (AARe Kaitens, Kamikazes): it is lost in its battle
 CARGO = "cargo"
 SUBMERGED = frozenset({"submerged", "turn:submerged"})

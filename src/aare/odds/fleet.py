@@ -676,7 +676,7 @@ def applies(battle: Battle, policy: Policy) -> bool:
         return False
     if policy.retreat_below is not None and policy.retreat_after is not None:
         return False  # the chance to win would depend on the cycles left
-    steady = [st for st in setup.sequence.steps if not s.is_anchor(st) and st.cycles != 1]
+    steady = [st for st in setup.sequence.steps if not s.passed_over(st) and st.cycles != 1]
     standard = SEA_STEPS
     if not setup.rules.defender_subs_fire_first:  # the defender's subs fire in the main step: no step of their own
         standard = tuple(st for st in SEA_STEPS if st is not s.DEFENDER_SUBS)

@@ -103,7 +103,7 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     setup = battle.setup
     seq = setup.sequence
     std = STEADY.get(seq.kind)
-    live = tuple(step for step in seq.steps if not s.is_anchor(step))  # empty anchors never run
+    live = tuple(step for step in seq.steps if not s.passed_over(step))  # empty anchors never run
     if seq.kind in ("land", "amphibious") and std is not None:
         # other first-cycle opening steps (e.g. anti-aircraft shots of an AARe national advantage) lie before the
         # steady point: the opening branches run them in the step engine

@@ -21,7 +21,14 @@ from aare.board.notation import format_units, parse_units
 from aare.combat import casualties as cas
 from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
-from aare.combat.board_battle import build_battle, combat_setup, deciding_power, outcome_events, units_text
+from aare.combat.board_battle import (
+    Routes,
+    build_battle,
+    combat_setup,
+    deciding_power,
+    outcome_events,
+    units_text,
+)
 from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.setup import Battle
@@ -189,8 +196,42 @@ def _casualties(ctx: TurnContext, battle: Battle, side: Side, text: str) -> dec.
     return dec.Casualties(tuple(sorted(hits)))
 
 
-def _answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, str | None]:
-    """The engine's answer to the pending decision, and where a retreat goes."""
+def _answer(ctx: TurnContext, site: BattleSite, battle: Battle, action: Any
+            ) -> tuple[dec.Answer, str | None, Routes | None]:
+    """The engine's answer to the pending decision, where a retreat goes and, where the ruleset routes the
+    retreating units (the `retreat_routes` hook), where each goes."""
+    decision = battle.state.pending
+    if isinstance(action, Retreat):
+        if not isinstance(decision, dec.PressOrRetreat):
+            raise IllegalAction("there is no retreat to make now", _rule(decision))
+        return _retreat(ctx, site, battle, decision, action)
+    answer, to = _plain_answer(ctx, battle, action)
+    return answer, to, None
+
+
+def _retreat(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.PressOrRetreat, action: Retreat
+             ) -> tuple[dec.Answer, str | None, Routes | None]:
+    board = ctx.ruleset.board
+    to = board.resolve(action.to) if action.to else None
+    split = {board.resolve(place): dict(parse_units(text, ctx.ruleset.units)) for place, text in action.split.items()}
+    air_only = decision.can_retreat_air and not decision.can_retreat_all
+    if to is None and split:
+        to = sorted(split)[0]
+    if to is None and len(decision.destinations) == 1 and not air_only:
+        to = decision.destinations[0]
+    for place in [*([to] if to is not None else []), *split]:
+        if place not in decision.destinations:
+            raise IllegalAction(f"retreat must go to one of {', '.join(decision.destinations) or 'nowhere'}",
+                                ctx.ruleset.rule_id("LHTR-COMBAT-retreat-destination"))
+    routes: Routes | None = ctx.ruleset.modify("retreat_routes", None, state=ctx.state, site=site, battle=battle,
+                                               side=decision.side, to=to, split=split)
+    if routes is None and len(split) > 1:
+        raise IllegalAction("the retreating units go to one place", "LHTR-COMBAT-retreat-destination")
+    return dec.Retreat(to, air_only), to, routes
+
+
+def _plain_answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, str | None]:
+    """The engine's answer to a decision other than a retreat."""
     decision = battle.state.pending
     if isinstance(action, ChooseCasualties):
         if not isinstance(decision, dec.ChooseCasualties):
@@ -200,17 +241,6 @@ def _answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, 
         if not isinstance(decision, dec.PressOrRetreat):
             raise IllegalAction("there is no attack to press now", _rule(decision))
         return dec.Press(), None
-    if isinstance(action, Retreat):
-        if not isinstance(decision, dec.PressOrRetreat):
-            raise IllegalAction("there is no retreat to make now", _rule(decision))
-        to = ctx.ruleset.board.resolve(action.to) if action.to else None
-        air_only = decision.can_retreat_air and not decision.can_retreat_all
-        if to is None and len(decision.destinations) == 1 and not air_only:
-            to = decision.destinations[0]
-        if to is not None and to not in decision.destinations:
-            raise IllegalAction(f"retreat must go to one of {', '.join(decision.destinations) or 'nowhere'}",
-                                "LHTR-COMBAT-retreat-destination")
-        return dec.Retreat(to, air_only), to
     if isinstance(action, Submerge):
         if not isinstance(decision, dec.ChooseSubmerge):
             raise IllegalAction("no submarine may submerge now", _rule(decision))
@@ -318,8 +348,8 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
     elif isinstance(decision, dec.PressOrRetreat):
         view |= {
             "kind": "press_or_retreat",
-            "side": "attacker",
-            "power": site.attacker,
+            "side": decision.side,
+            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
             "destinations": list(decision.destinations),
             "aircraft_only": decision.can_retreat_air and not decision.can_retreat_all,
         }
@@ -354,7 +384,7 @@ class ConductCombat(PhaseHandler):
             current = combat_record(ctx.state)["current"]
             if current is None:
                 return []
-            _site, battle, _to = self._replay(ctx, current)
+            _site, battle, _to, _routes = self._replay(ctx, current)
             return decision_candidates(ctx, battle)
         spaces = dict.fromkeys(s.space for s in open_battles(ctx.state, ctx.ruleset))
         out: list[Any] = [Fight(space=s) for s in spaces if space in (None, s)]
@@ -376,11 +406,14 @@ class ConductCombat(PhaseHandler):
             current = record["current"]
             if current is None:
                 raise IllegalAction("no battle is waiting for an answer", ORDER_RULE)
-            site, battle, earlier = self._replay(ctx, current)
-            answer, to = _answer(ctx, battle, action)
+            site, battle, earlier, routes = self._replay(ctx, current)
+            side = getattr(battle.state.pending, "side", "attacker")
+            answer, to, routed = _answer(ctx, site, battle, action)
             battle, _ = apply_answer(battle, answer)
             current = {**current, "answers": [*current["answers"], action.to_json()]}
-            self._run(ctx, site, battle, current, to or earlier)
+            if routed is not None:
+                routes = {**routes, side: routed}
+            self._run(ctx, site, battle, current, to or earlier, routes)
             return
         if isinstance(action, Rocket):
             if record["current"] is not None:
@@ -437,23 +470,29 @@ class ConductCombat(PhaseHandler):
                 return site
         raise IllegalAction(f"the battle in {current['space']} can no longer be found", ORDER_RULE)
 
-    def _replay(self, ctx: TurnContext, current: Mapping[str, Any]) -> tuple[BattleSite, Battle, str | None]:
-        """The battle in progress, rebuilt from its dice and answers, and where units retreated to so far (the
-        overland units of an assault retreat while those landed from the sea fight on)."""
+    def _replay(self, ctx: TurnContext, current: Mapping[str, Any]
+                ) -> tuple[BattleSite, Battle, str | None, dict[str, Routes]]:
+        """The battle in progress, rebuilt from its dice and answers, where units retreated to so far (the
+        overland units of an assault retreat while those landed from the sea fight on) and the routes of
+        each side's retreat."""
         site = self._site(ctx, current)
         battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
         dice = ScriptedDice(list(current["dice"]))
         battle, _ = advance(battle, dice)
         retreated: str | None = None
+        routes: dict[str, Routes] = {}
         for raw in current["answers"]:
-            answer, to = _answer(ctx, battle, parse_action(raw))
+            side = getattr(battle.state.pending, "side", "attacker")
+            answer, to, routed = _answer(ctx, site, battle, parse_action(raw))
             retreated = to or retreated
+            if routed is not None:
+                routes[side] = routed
             battle, _ = apply_answer(battle, answer)
             battle, _ = advance(battle, dice)
-        return site, battle, retreated
+        return site, battle, retreated, routes
 
     def _run(self, ctx: TurnContext, site: BattleSite, battle: Battle, current: dict[str, Any],
-             to: str | None = None) -> None:
+             to: str | None = None, routes: Mapping[str, Routes] | None = None) -> None:
         kept = list(current["dice"])
         names = {"attacker": site.attacker, "defender": deciding_power(ctx.state, ctx.ruleset, site, "defender")}
         dice = _BattleDice(ctx, f"{site.kind} battle in {site.space}", kept, names)
@@ -464,7 +503,7 @@ class ConductCombat(PhaseHandler):
             ctx.emit(DecisionPending(decision_view(ctx, site, battle)))
             return
         fought = _fought_spaces(ctx.state)
-        ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought))
+        ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought, routes))
         done = [*combat_record(ctx.state)["fought"], _fought_key(site)]
         # how each battle ended and in which cycle (e.g. AARE-NA-GER-pb-bonus-move reads it)
         ended = {**(combat_record(ctx.state).get("ended") or {}),
