@@ -219,12 +219,12 @@ def _retreat(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.P
         to = sorted(split)[0]
     if to is None and len(decision.destinations) == 1 and not air_only:
         to = decision.destinations[0]
+    routes: Routes | None = ctx.ruleset.modify("retreat_routes", None, state=ctx.state, site=site, battle=battle,
+                                               side=decision.side, to=to, split=split)
     for place in [*([to] if to is not None else []), *split]:
         if place not in decision.destinations:
             raise IllegalAction(f"retreat must go to one of {', '.join(decision.destinations) or 'nowhere'}",
                                 ctx.ruleset.rule_id("LHTR-COMBAT-retreat-destination"))
-    routes: Routes | None = ctx.ruleset.modify("retreat_routes", None, state=ctx.state, site=site, battle=battle,
-                                               side=decision.side, to=to, split=split)
     if routes is None and len(split) > 1:
         raise IllegalAction("the retreating units go to one place", "LHTR-COMBAT-retreat-destination")
     return dec.Retreat(to, air_only), to, routes
