@@ -214,3 +214,122 @@ def test_a_game_file_replays_a_split_retreat() -> None:
     game.apply({"type": "retreat", "split": {"Russia": "2 infantry", "Caucasus": "1 armour"}})
     again = GameLog(game.log.initial, game.log.entries).replay()
     assert again == game.state
+
+
+# ---------------------------------------------------------------- ships
+
+NORTH_SEA, BALTIC, WEST_SPAIN = "North Sea Zone", "Baltic Sea Zone", "West Spain Sea Zone"
+
+
+def sea_attack(extra: dict[str, str] | None = None, british: str = "1 carrier, 2 fighter") -> Game:
+    """Germany attacks a British carrier with two fighters in the North Sea with two battleships; all miss."""
+    units = {BALTIC: "Germany: 2 battleship", NORTH_SEA: f"United Kingdom: {british}", **(extra or {})}
+    game = position(GER, units)
+    move(game, "2 battleship", BALTIC, NORTH_SEA)
+    fight(game, NORTH_SEA)
+    return game
+
+
+@pytest.mark.rule("REAL98-RETREAT-ships-any-adjacent")
+def test_a_defending_carrier_retreats_into_a_zone_with_an_enemy_submarine_and_fights_nobody_there() -> None:
+    game = sea_attack({WEST_SPAIN: "Germany: 1 submarine"})
+    game.apply({"type": "press"})
+    view = pending(game)
+    assert view["side"] == "defender" and view["power"] == "United Kingdom"
+    assert set(view["destinations"]) == {NORTH_SEA, BALTIC, "East Canada Sea Zone", "Karelia Sea Zone", WEST_SPAIN}
+    game.apply({"type": "retreat", "to": WEST_SPAIN})
+    assert here(game, WEST_SPAIN, "United Kingdom") == {"carrier": 1, "fighter": 2}
+    assert here(game, NORTH_SEA) == {"battleship": 2}
+    # no battle in West Spain this turn: combat may end with the fleets sharing the zone
+    assert not [a for a in game.legal_actions() if a.type == "fight"]
+    game.apply({"type": "end_phase"})
+    assert game.state.phase != "conduct-combat"
+
+
+@pytest.mark.rule("REAL98-RETREAT-ships-any-adjacent", "REAL98-RETREAT-split-destinations")
+def test_retreating_ships_split_and_fighters_need_a_carrier_beside_them() -> None:
+    game = sea_attack(british="1 carrier, 2 fighter, 1 battleship")
+    game.apply({"type": "press"})
+    refused(game, {"type": "retreat", "split": {WEST_SPAIN: "1 carrier", "East Canada Sea Zone":
+                                                 "1 battleship, 2 fighter"}}, "REAL98-RETREAT-split-destinations")
+    game.apply({"type": "retreat", "split": {WEST_SPAIN: "1 carrier, 2 fighter", "East Canada Sea Zone":
+                                              "1 battleship"}})
+    assert here(game, WEST_SPAIN) == {"carrier": 1, "fighter": 2}
+    assert here(game, "East Canada Sea Zone") == {"battleship": 1}
+
+
+@pytest.mark.rule("REAL98-RETREAT-break-off-contact")
+def test_the_attacker_breaks_off_contact_and_both_fleets_stay() -> None:
+    game = sea_attack()
+    game.apply({"type": "retreat", "to": NORTH_SEA})
+    assert game.state.pending is None
+    assert here(game, NORTH_SEA, GER) == {"battleship": 2}
+    assert here(game, NORTH_SEA, "United Kingdom") == {"carrier": 1, "fighter": 2}
+    assert not [a for a in game.legal_actions() if a.type == "fight"]
+    game.apply({"type": "end_phase"})
+
+
+@pytest.mark.rule("REAL98-RETREAT-break-off-contact")
+def test_the_defender_breaks_off_contact_and_stays() -> None:
+    game = sea_attack()
+    game.apply({"type": "press"})
+    game.apply({"type": "retreat", "to": NORTH_SEA})
+    assert game.state.pending is None
+    assert here(game, NORTH_SEA) == {"battleship": 2, "carrier": 1, "fighter": 2}
+
+
+SHARED = {NORTH_SEA: "Germany: 2 battleship; United Kingdom: 1 carrier, 2 fighter"}
+
+
+def _uk_turn(phase: str = "combat-move") -> Game:
+    return scenario(RULES, nation="United Kingdom", phase=phase, clear=True, units=SHARED, dice=MISS)
+
+
+@pytest.mark.rule("REAL98-RETREAT-shared-zone-next-player")
+def test_in_a_shared_zone_the_next_player_may_stay_without_a_battle() -> None:
+    game = _uk_turn()
+    game.apply({"type": "end_phase"})
+    assert game.state.phase == "conduct-combat"
+    assert [a.space for a in game.legal_actions() if a.type == "fight"] == [NORTH_SEA]  # it may attack ...
+    game.apply({"type": "end_phase"})  # ... or break off contact: no battle
+    assert game.state.phase != "conduct-combat"
+    assert here(game, NORTH_SEA) == {"battleship": 2, "carrier": 1, "fighter": 2}
+
+
+@pytest.mark.rule("REAL98-RETREAT-shared-zone-next-player")
+def test_in_a_shared_zone_the_next_player_may_attack_or_leave() -> None:
+    attack = _uk_turn()
+    attack.apply({"type": "end_phase"})
+    attack.apply({"type": "fight", "space": NORTH_SEA})
+    assert pending(attack)["attacker"] == {"United Kingdom": "2 fighters, 1 carrier"}
+    leave = scenario(RULES, nation="United Kingdom", phase="combat-move", clear=True, dice=MISS,
+                     units={NORTH_SEA: "Germany: 2 battleship; United Kingdom: 1 battleship"})
+    move(leave, "1 battleship", NORTH_SEA, "East Canada Sea Zone")
+    leave.apply({"type": "end_phase"})
+    assert not [a for a in leave.legal_actions() if a.type == "fight"]
+
+
+@pytest.mark.rule("REAL98-RETREAT-shared-zone-next-player")
+def test_under_the_classic_rules_a_shared_zone_must_be_fought() -> None:
+    game = scenario("classic-2e", nation="United Kingdom", phase="combat-move", clear=True, units=SHARED, dice=MISS)
+    game.apply({"type": "end_phase"})
+    with pytest.raises(IllegalAction, match="LHTR-COMBAT-battle-order"):
+        game.apply({"type": "end_phase"})
+
+
+@pytest.mark.rule("REAL98-RETREAT-new-ships-in-enemy-zone")
+def test_new_ships_may_be_placed_in_a_zone_with_enemy_ships_and_share_it() -> None:
+    game = scenario(RULES, nation="United Kingdom", phase="purchase", clear=True, banks={"United Kingdom": 30},
+                    units={"United Kingdom": "United Kingdom: 1 factory", NORTH_SEA: "Germany: 1 submarine"},
+                    dice=MISS)
+    game.apply({"type": "purchase", "units": "1 battleship"})
+    while game.state.phase != "mobilize":
+        game.apply({"type": "end_phase"})
+    game.apply({"type": "place", "units": "1 battleship", "space": NORTH_SEA})
+    assert here(game, NORTH_SEA) == {"submarine": 1, "battleship": 1}
+    # Germany, next to move, finds the zone shared: it may stay there without a battle
+    while game.state.nation != GER or game.state.phase != "conduct-combat":
+        game.apply({"type": "end_phase"})
+    assert [a.space for a in game.legal_actions() if a.type == "fight"] == [NORTH_SEA]
+    game.apply({"type": "end_phase"})
+    assert here(game, NORTH_SEA) == {"submarine": 1, "battleship": 1}

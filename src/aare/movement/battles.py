@@ -36,6 +36,8 @@ class BattleSite:
     units that came overland entered from (where a partial retreat goes). `can_capture`: an attacking land unit
     is present.
     `overflying`: (space the aircraft are in now, stack) for flyover fire.
+    `optional`: a sea battle the power to move may leave unfought: its units only share the zone with enemy
+    ships, none moved in (`MovementRules.shared_zones_optional`).
     """
 
     space: str
@@ -51,6 +53,7 @@ class BattleSite:
     overland_from: tuple[str, ...] = ()
     can_capture: bool = False
     overflying: tuple[tuple[str, Stack], ...] = ()
+    optional: bool = False
 
     @property
     def rule_id(self) -> str:
@@ -122,13 +125,14 @@ def _sea_battles(view: Situation) -> list[BattleSite]:
             continue
         origins = {flags.value(s, flags.FROM) for s in mine if view.unit(s).domain == "sea"}
         retreat = tuple(sorted(o for o in origins if o and not view.hostile(o)))
+        optional = view.rules.shared_zones_optional and not any(flags.has(s, flags.COMBAT) for s in mine)
         sites.append(BattleSite(space, "sea", view.power, mine, enemies, _allied(view, space),
-                                retreat_to=retreat))
+                                retreat_to=retreat, optional=optional))
     # a sea zone someone fought in this turn is no retreat
     fought = {b.space for b in sites}
     return [
         BattleSite(b.space, b.kind, b.attacker, b.attackers, b.defenders, b.allied,
-                   retreat_to=tuple(r for r in b.retreat_to if r not in fought))
+                   retreat_to=tuple(r for r in b.retreat_to if r not in fought), optional=b.optional)
         for b in sites
     ]
 

@@ -11,10 +11,14 @@ class MovementRules:
     """`passable_enemy_ships`: unit tags of enemy sea units that neither stop ships passing through their sea
     zone nor keep ships (in non-combat move) from ending there or transports from loading and unloading there;
     ending a combat move among them still attacks them. `subs_end_noncombat_among_enemies`: submarines may end
-    non-combat move in a sea zone with enemy ships."""
+    non-combat move in a sea zone with enemy ships. `shared_zones_optional`: opposing fleets may share a sea zone
+    at the end of a turn (e.g. after breaking off contact); the power to move fights there only if one of its
+    units moved in during combat move or it chooses to (`fight`), otherwise (LHTR-COMBAT-shared-space-forces-battle)
+    its units there must fight."""
 
     # the mover's own fighters aboard a carrier that moves ride along as cargo (spending no movement), as far as the
     # moving carriers have room, unless they moved in combat move (by default only allied fighters ride)
     own_fighters_ride: bool = False
     passable_enemy_ships: frozenset[str] = frozenset()
     subs_end_noncombat_among_enemies: bool = False
+    shared_zones_optional: bool = False

@@ -423,7 +423,7 @@ class ConductCombat(PhaseHandler):
         super().events_for(ctx, action)
 
     def can_end(self, ctx: TurnContext) -> None:
-        left = [s for s in open_battles(ctx.state, ctx.ruleset) if self._can_start(ctx, s)]
+        left = [s for s in open_battles(ctx.state, ctx.ruleset) if not s.optional and self._can_start(ctx, s)]
         if left:
             where = ", ".join(sorted({s.space for s in left}))
             raise IllegalAction(f"every battle must be fought before combat ends: {where}", ORDER_RULE)

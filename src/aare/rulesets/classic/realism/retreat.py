@@ -23,6 +23,7 @@ from aare.combat.setup import Battle
 from aare.errors import IllegalAction
 from aare.movement.battles import BattleSite
 from aare.movement.graph import graph_of
+from aare.movement.rules import MovementRules
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -238,10 +239,17 @@ def _text(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {u}" for u, n in sorted(counts.items()) if n) or "nothing"
 
 
+def _movement_rules(rules: MovementRules, **_: Any) -> MovementRules:
+    """Opposing fleets may share a sea zone: the power to move attacks them, leaves the zone or stays there
+    without a battle (breaking off contact) as it chooses (REAL98-RETREAT-shared-zone-next-player)."""
+    return replace(rules, shared_zones_optional=True)
+
+
 MODULE = register_module(RuleModule(
     id="realism_retreat",
     title="Enhanced Realism '98 retreats",
-    rule_ids=(ANY_ROUND, DEFENDER, SPLIT, ALL_UNITS, INTO_BATTLE, AIRCRAFT, SHIPS, BREAK_OFF),
+    rule_ids=(ANY_ROUND, DEFENDER, SPLIT, ALL_UNITS, INTO_BATTLE, AIRCRAFT, SHIPS, BREAK_OFF, NEXT_PLAYER,
+              NEW_SHIPS),
     hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "battle_inputs": _battle_inputs,
-           "retreat_routes": _retreat_routes},
+           "retreat_routes": _retreat_routes, "movement_rules": _movement_rules},
 ))
