@@ -333,3 +333,11 @@ def test_new_ships_may_be_placed_in_a_zone_with_enemy_ships_and_share_it() -> No
     assert [a.space for a in game.legal_actions() if a.type == "fight"] == [NORTH_SEA]
     game.apply({"type": "end_phase"})
     assert here(game, NORTH_SEA) == {"submarine": 1, "battleship": 1}
+
+
+@pytest.mark.rule("REAL98-RETREAT-split-destinations")
+def test_a_retreat_to_a_place_off_the_list_names_the_realism_rule() -> None:
+    game = karelia_attack()
+    refused(game, {"type": "retreat", "to": "Germany"}, "REAL98-RETREAT-split-destinations")
+    game = sea_attack()
+    refused(game, {"type": "retreat", "to": "Black Sea Zone"}, "REAL98-RETREAT-split-destinations")

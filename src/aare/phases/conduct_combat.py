@@ -224,7 +224,7 @@ def _retreat(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.P
     for place in [*([to] if to is not None else []), *split]:
         if place not in decision.destinations:
             raise IllegalAction(f"retreat must go to one of {', '.join(decision.destinations) or 'nowhere'}",
-                                ctx.ruleset.rule_id("LHTR-COMBAT-retreat-destination"))
+                                "LHTR-COMBAT-retreat-destination")
     if routes is None and len(split) > 1:
         raise IllegalAction("the retreating units go to one place", "LHTR-COMBAT-retreat-destination")
     return dec.Retreat(to, air_only), to, routes

@@ -245,11 +245,16 @@ def _movement_rules(rules: MovementRules, **_: Any) -> MovementRules:
     return replace(rules, shared_zones_optional=True)
 
 
+def _rule_ids(ids: dict[str, str], **_: Any) -> dict[str, str]:
+    """A refused retreat or destination names the Realism rule."""
+    return {**ids, "LHTR-COMBAT-attacker-retreat": ANY_ROUND, "LHTR-COMBAT-retreat-destination": SPLIT}
+
+
 MODULE = register_module(RuleModule(
     id="realism_retreat",
     title="Enhanced Realism '98 retreats",
     rule_ids=(ANY_ROUND, DEFENDER, SPLIT, ALL_UNITS, INTO_BATTLE, AIRCRAFT, SHIPS, BREAK_OFF, NEXT_PLAYER,
               NEW_SHIPS),
     hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "battle_inputs": _battle_inputs,
-           "retreat_routes": _retreat_routes, "movement_rules": _movement_rules},
+           "retreat_routes": _retreat_routes, "movement_rules": _movement_rules, "rule_ids": _rule_ids},
 ))
