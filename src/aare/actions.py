@@ -116,6 +116,9 @@ class Retreat(_Action):
     to: str = ""
     split: dict[str, str] = Field(default_factory=dict)
 
+    def __hash__(self) -> int:  # frozen actions are hashable; the split is a mapping
+        return hash((self.type, self.power, self.to, tuple(sorted(self.split.items()))))
+
 
 class Press(_Action):
     """Answer a press-or-retreat decision by fighting another cycle."""

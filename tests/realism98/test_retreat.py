@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from aare.action_text import format_action, format_decision, parse_action_text
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.game_log import GameLog
@@ -208,10 +209,16 @@ def test_aircraft_with_no_friendly_territory_in_range_cannot_retreat() -> None:
     assert here(game, "Alaska") == {}  # the bomber arrives when the battle ends
 
 
-def test_a_game_file_replays_a_split_retreat() -> None:
+@pytest.mark.rule("REAL98-RETREAT-split-destinations")
+def test_a_split_retreat_in_text_and_a_game_file_replaying_it() -> None:
     game = karelia_attack("2 infantry, 1 armour")
     game.apply({"type": "press"})
-    game.apply({"type": "retreat", "split": {"Russia": "2 infantry", "Caucasus": "1 armour"}})
+    text = "retreat 2 infantry to Russia; 1 armour to Caucasus"
+    action = parse_action_text(text, game.ruleset)
+    assert action == {"type": "retreat", "split": {"Russia": "2 infantry", "Caucasus": "1 armour"}}
+    assert format_action(action) == text
+    assert format_decision(pending(game)).startswith("Russia stands or retreats")
+    game.apply(action)
     again = GameLog(game.log.initial, game.log.entries).replay()
     assert again == game.state
 

@@ -14,16 +14,10 @@ from aare.dice import ScriptedDice
 from aare.odds import build_battle, fleet, odds
 from aare.odds.calculator import exact_tally
 from aare.odds.ladder import fast_path_ok
-from aare.odds.report import Tally
+from tests.aa50.test_odds import gap
 
 RULES = "realism-98"
 NEVER = "the defender never retreats"
-
-
-def gap(fast: Tally, slow: Tally) -> float:
-    pairs = ((fast.results, slow.results), (fast.attacker, slow.attacker), (fast.defender, slow.defender))
-    diffs = [abs(f.get(k, 0.0) - s.get(k, 0.0)) for f, s in pairs for k in set(f) | set(s)]
-    return max([*diffs, abs(fast.cycles - slow.cycles)])
 
 
 BATTLES = [
