@@ -9,7 +9,7 @@ import pytest
 
 from aare.action_text import format_action, format_decision, parse_action_text
 from aare.engine import Game
-from aare.errors import IllegalAction
+from aare.errors import IllegalAction, MalformedInput
 from aare.game_log import GameLog
 from aare.rules.ruleset import load_ruleset
 from aare.scenario import scenario
@@ -348,3 +348,28 @@ def test_a_retreat_to_a_place_off_the_list_names_the_realism_rule() -> None:
     refused(game, {"type": "retreat", "to": "Germany"}, "REAL98-RETREAT-split-destinations")
     game = sea_attack()
     refused(game, {"type": "retreat", "to": "Black Sea Zone"}, "REAL98-RETREAT-split-destinations")
+
+
+@pytest.mark.rule("REAL98-RETREAT-new-ships-in-enemy-zone")
+def test_placing_new_ships_beside_enemy_ships_is_no_option_in_realism() -> None:
+    assert load_ruleset(RULES).options["naval_placement_in_enemy_zones"] is True
+    with pytest.raises(MalformedInput):
+        load_ruleset(RULES, {"naval_placement_in_enemy_zones": "false"})
+    assert load_ruleset("classic-2e").options["naval_placement_in_enemy_zones"] is False
+
+
+@pytest.mark.rule("REAL98-RETREAT-all-units")
+def test_the_usual_exception_aircraft_of_an_amphibious_assault_retreat_alone() -> None:
+    from aare.combat.decisions import PressOrRetreat, Retreat
+    from aare.combat.engine import advance, decide
+    from aare.dice import ScriptedDice
+    from aare.odds import build_battle
+
+    b, _ = advance(build_battle("1 infantry, 1 fighter", "2 infantry", RULES, "amphibious"), ScriptedDice(MISS))
+    assert isinstance(b.state.pending, PressOrRetreat)
+    assert b.state.pending.can_retreat_air and not b.state.pending.can_retreat_all
+    b = decide(b, Retreat(air_only=True))
+    assert [k.type for k, _ in b.state.attacker if k.has("retreated")] == ["fighter"]
+    # the Classic options for submarines withdrawing alone and for this exception are not offered
+    keys = {spec.key for spec in load_ruleset(RULES).spec.option_specs}
+    assert keys.isdisjoint({"attacking_subs_withdraw", "defending_subs_withdraw", "amphibious_air_retreat"})

@@ -24,6 +24,7 @@ from aare.errors import IllegalAction
 from aare.movement.battles import BattleSite
 from aare.movement.graph import graph_of
 from aare.movement.rules import MovementRules
+from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -48,9 +49,10 @@ Routes = tuple[tuple[str, str, int], ...]
 
 
 def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
-    """No partial retreat, not even for submarines: they leave a battle only with the rest of their side
-    (REAL98-RETREAT-all-units)."""
-    return replace(rules, attacker_subs_may_submerge=False, defender_subs_may_submerge=False)
+    """No partial retreat, not even for submarines: they leave a battle only with the rest of their side; the
+    usual exception stands: the aircraft of an amphibious assault may retreat alone (REAL98-RETREAT-all-units)."""
+    return replace(rules, attacker_subs_may_submerge=False, defender_subs_may_submerge=False,
+                   amphibious_air_retreat=True)
 
 
 def _combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
@@ -250,6 +252,18 @@ def _rule_ids(ids: dict[str, str], **_: Any) -> dict[str, str]:
     return {**ids, "LHTR-COMBAT-attacker-retreat": ANY_ROUND, "LHTR-COMBAT-retreat-destination": SPLIT}
 
 
+# The 2nd-edition optional rule, required here (REAL98-RETREAT-new-ships-in-enemy-zone): the Classic option,
+# declared again with the one value allowed.
+NEW_SHIPS_OPTION = OptionSpec(
+    "naval_placement_in_enemy_zones", bool, True,
+    "new ships may be placed in a sea zone holding enemy ships (required in Realism '98)", NEW_SHIPS,
+    choices=(True,),
+)
+# Classic options whose rules the Realism retreats replace: no submarine withdraws alone, and the aircraft of an
+# amphibious assault may always retreat alone.
+REPLACED_OPTIONS = ("attacking_subs_withdraw", "defending_subs_withdraw", "amphibious_air_retreat")
+
+
 MODULE = register_module(RuleModule(
     id="realism_retreat",
     title="Enhanced Realism '98 retreats",
@@ -257,4 +271,6 @@ MODULE = register_module(RuleModule(
               NEW_SHIPS),
     hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "battle_inputs": _battle_inputs,
            "retreat_routes": _retreat_routes, "movement_rules": _movement_rules, "rule_ids": _rule_ids},
+    options=(NEW_SHIPS_OPTION,),
+    replaces_options=REPLACED_OPTIONS,
 ))
