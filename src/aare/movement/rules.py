@@ -11,10 +11,16 @@ class MovementRules:
     """`passable_enemy_ships`: unit tags of enemy sea units that neither stop ships passing through their sea
     zone nor keep ships (in non-combat move) from ending there or transports from loading and unloading there;
     ending a combat move among them still attacks them. `subs_end_noncombat_among_enemies`: submarines may end
-    non-combat move in a sea zone with enemy ships."""
+    non-combat move in a sea zone with enemy ships. `blitz_through_infrastructure`: an enemy AA gun or industrial
+    complex alone does not stop a blitz; the armour takes the territory with them. `allied_transports`: land units
+    may board an ally's transports (False: only their own power's). `unload_after_sea_battle`: a transport that
+    moved into a sea battle in combat move and did not retreat may unload in non-combat move."""
 
     # the mover's own fighters aboard a carrier that moves ride along as cargo (spending no movement), as far as the
     # moving carriers have room, unless they moved in combat move (by default only allied fighters ride)
     own_fighters_ride: bool = False
     passable_enemy_ships: frozenset[str] = frozenset()
     subs_end_noncombat_among_enemies: bool = False
+    blitz_through_infrastructure: bool = False
+    allied_transports: bool = True
+    unload_after_sea_battle: bool = False
