@@ -58,9 +58,9 @@ def test_carrier_moves_two_zones_then_launches_its_fighters_one_space() -> None:
 def test_a_carrier_moves_in_combat_move_only_to_launch_an_attack() -> None:
     empty = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier", **SFE})
     rejected(empty, mv("1 carrier", "Okinawa Sea Zone", "Japan Sea Zone", "Soviet Far East Sea Zone"),
-             "LHTR-TURN-combat-move-attack-only")
+             "CL-TURN-combat-move-purpose")
     nothing_near = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier, 1 fighter"})
-    rejected(nothing_near, mv("1 carrier", "Okinawa Sea Zone", "Japan Sea Zone"), "LHTR-TURN-combat-move-attack-only")
+    rejected(nothing_near, mv("1 carrier", "Okinawa Sea Zone", "Japan Sea Zone"), "CL-TURN-combat-move-purpose")
     idle = at("Japan", "combat-move", {"Okinawa Sea Zone": "Japan: 1 carrier, 1 fighter", **SFE})
     move(idle, "1 carrier", "Okinawa Sea Zone", "Japan Sea Zone", "Soviet Far East Sea Zone")
     with pytest.raises(Exception, match="nothing to attack"):
@@ -241,7 +241,7 @@ def test_fighters_riding_their_carrier_into_a_sea_battle_fought_from_its_deck() 
     move(game, "1 carrier", "Okinawa Sea Zone", "Japan Sea Zone")
     [fighter] = stacks_of(game, "Japan Sea Zone", "fighter")
     assert flags.has(fighter, flags.COMBAT) and fighter.moved == 0
-    rejected(game, mv("1 fighter", "Japan Sea Zone", "Japan"), "LHTR-COMBAT-one-battle-per-unit")
+    rejected(game, mv("1 fighter", "Japan Sea Zone", "Japan"), "CL-COMBATMOVE-ending-in-enemy-space")
     back = after_combat(game, ("Japan Sea Zone", "Russia"))
     rejected(back, mv("1 fighter", "Japan Sea Zone", "Japan"), "REAL98-CARRIER-return-to-origin")
     sunk = Game(GameLog(back.state.with_stacks("Japan Sea Zone", (fighter,))))  # its carrier went down

@@ -357,6 +357,8 @@ class Outcome:
                 view = situation(self.state, self.ruleset, owner)
                 spots = carrier_lost_spots(view, self.site.space)
                 land = [t for t in spots if view.is_land(t)]
+                if self.battle.setup.rules.defending_fighters_islands_only:
+                    land = [t for t in land if not view.graph.land_nbrs[t]]
                 if land:
                     self.emit(UnitsChanged(self.site.space, stack.with_count(extra), stack.with_count(extra),
                                            to_space=land[0]))

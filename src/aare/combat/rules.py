@@ -125,6 +125,9 @@ class CombatRules:
     # LHTR-AIRMOVE-defending-carrier-lost: defending fighters of a sunk carrier with no friendly territory one
     # space away are lost. When True they land on friendly carriers with room in an adjacent sea zone first.
     defending_fighters_to_adjacent_carriers: bool = False
+    # When True they may land only on an island of the battle's sea zone (a territory next to it with no land
+    # neighbour) held since the turn began, besides the carriers with room in the zone itself.
+    defending_fighters_islands_only: bool = False
     tech_bonuses: tuple[TechBonus, ...] = LHTR_TECH_BONUSES
     # Checks a battle must pass when it is declared (e.g. AARE-AIRSUB-air-only-vs-subs-only); LHTR has none.
     declaration_checks: tuple[DeclarationCheck, ...] = ()

@@ -90,7 +90,8 @@ def unloads(view: Situation, combat: bool, sea: str) -> Iterator[Move]:
             continue
         options = [aboard] + [Counter({u: 1}) for u in aboard if len(aboard) > 1 or aboard[u] > 1]
         for territory in view.graph.coast[sea]:
-            if (view.enemy_land(territory) if combat else view.friendly_land(territory)):
+            if (view.enemy_land(territory) and territory not in view.refused() if combat
+                    else view.friendly_land(territory)):
                 for units in options:
                     yield Move(units=format_units(units, view.units), path=[sea, territory])
 

@@ -47,13 +47,16 @@ class Graph:
                     queue.append(nxt)
         return dist
 
-    def distances_from(self, sources: Iterable[str]) -> dict[str, int]:
-        """Air distance from the nearest of `sources` to every space that can reach one."""
+    def distances_from(
+        self, sources: Iterable[str], nbrs: Callable[[str], Iterable[str]] | None = None
+    ) -> dict[str, int]:
+        """Air distance (over `nbrs` when given) from the nearest of `sources` to every space that can reach one."""
+        step = nbrs or (lambda s: self.air[s])
         dist = {s: 0 for s in sources}
         queue = deque(dist)
         while queue:
             here = queue.popleft()
-            for nxt in self.air[here]:
+            for nxt in step(here):
                 if nxt not in dist:
                     dist[nxt] = dist[here] + 1
                     queue.append(nxt)

@@ -22,7 +22,7 @@ def land_spots(view: Situation) -> frozenset[str]:
 def land_distance(view: Situation) -> dict[str, int]:
     """Air distance from every space to the nearest land spot."""
     if "land_distance" not in view.cache:
-        view.cache["land_distance"] = view.graph.distances_from(land_spots(view))
+        view.cache["land_distance"] = view.graph.distances_from(land_spots(view), view.air_nbrs)
     dist: dict[str, int] = view.cache["land_distance"]
     return dist
 
@@ -83,7 +83,7 @@ def can_land(
         return True
     if not unit.carrier_size:
         return False
-    near = view.graph.ball(where, left)
+    near = view.graph.ball(where, left, view.air_nbrs)
     need = unit.carrier_size * count
     room = 0
     for space, reach, free in carrier_groups(view, combat):

@@ -180,6 +180,9 @@ def land_passage(leg: Leg) -> Violation | None:
             reason = f"{hostile} is enemy territory: non-combat moves go through friendly territory only"
             return Violation(reason, "LHTR-LANDMOVE-noncombat-friendly-only")
         return None
+    refused = next((view.refused()[s] for s in leg.path[1:] if s in view.refused()), None)
+    if refused is not None:
+        return Violation(*refused)
     through = blitzed(view, leg.path)
     for space in through:
         if not leg.unit.has("blitz"):
@@ -188,7 +191,7 @@ def land_passage(leg: Leg) -> Violation | None:
         if space in view.enemy_fighting:
             reason = f"{space} holds enemy units: armour must stop there"
             return Violation(reason, "LHTR-LANDMOVE-stop-in-enemy-territory")
-        if space in view.enemy_occupied:
+        if space in view.enemy_occupied and not view.rules.blitz_through_infrastructure:
             reason = f"{space} holds enemy units (an industrial complex or AA gun): armour cannot blitz through it"
             return Violation(reason, "LHTR-LANDMOVE-blitz-blocked-by-infrastructure")
     if len(through) > 1:
@@ -376,4 +379,5 @@ def assault_moves_left(view: Situation, transport: Stack, sea: str) -> int:
 def can_reach_assault(view: Situation, sea: str, left: int) -> bool:
     """From `sea`, with `left` moves, a transport can reach a zone next to an enemy territory."""
     zones = sea_reach(view, sea, left, end_hostile=True) if left else frozenset({sea})
-    return any(view.enemy_land(t) for z in zones for t in view.graph.coast[z])
+    refused = view.refused()
+    return any(view.enemy_land(t) and t not in refused for z in zones for t in view.graph.coast[z])

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from aare.actions import Load, Move
 from aare.board.notation import parse_units
+from aare.economy.capture import capture_territory_events
 from aare.errors import IllegalAction
 from aare.events import ControlChanged, Event, UnitsChanged
 from aare.movement import flags
@@ -25,7 +26,15 @@ Picked = list[tuple[Stack, int]]
 
 
 def move_action_events(view: Situation, action: Move, combat: bool) -> list[Event]:
-    """The events of `action` in combat move (`combat`) or non-combat move."""
+    """The events of `action` in combat move (`combat`) or non-combat move, with what rule modules add (the
+    ``move_events`` hook)."""
+    path = tuple(view.board.resolve(p) for p in action.path)
+    events: list[Event] = view.ruleset.modify("move_events", _move_events(view, action, combat), view=view,
+                                              combat=combat, path=path)
+    return events
+
+
+def _move_events(view: Situation, action: Move, combat: bool) -> list[Event]:
     board, catalogue = view.board, view.units
     path = tuple(board.resolve(p) for p in action.path)
     want = parse_units(action.units, catalogue)
@@ -203,7 +212,11 @@ def move_events(view: Situation, combat: bool, path: tuple[str, ...], picked: Pi
         for stack, _ in picked:
             if view.unit(stack).domain == "land":
                 captured += [t for t in blitzed(view, path) if t not in captured]
-    out += [ControlChanged(t, *capture_owner(view, t)) for t in captured]
+    if view.rules.blitz_through_infrastructure:  # AA guns and complexes change hands with the territory
+        for territory in captured:
+            out += capture_territory_events(view.state, view.ruleset, territory, view.power)
+    else:
+        out += [ControlChanged(t, *capture_owner(view, t)) for t in captured]
     for stack, count in picked:
         after = after_move(view, combat, stack, path, raid)
         out.append(UnitsChanged(path[0], stack.with_count(count), after.with_count(count), path[-1]))
@@ -221,6 +234,7 @@ def riders(view: Situation, path: tuple[str, ...], picked: Picked, combat: bool 
         return []
     stacks = view.stacks(path[0])
     out: list[Event] = []
+    leaving = moving  # carrier room that leaves the zone
     if view.rules.own_fighters_ride:
         flying = {s: n for s, n in picked}
         for stack in sorted(stacks):
@@ -239,7 +253,7 @@ def riders(view: Situation, path: tuple[str, ...], picked: Picked, combat: bool 
         return out
     room = sum(view.unit(s).carrier_capacity * s.count for s in stacks if view.friend(s.owner))
     need = sum(view.unit(s).carrier_size * s.count for s in allied_air)
-    board = min(moving, max(0, need - (room - moving)))
+    board = min(moving, max(0, need - (room - leaving)))
     for stack in sorted(allied_air):
         take = min(stack.count, board // max(1, view.unit(stack).carrier_size))
         if take:

@@ -49,7 +49,6 @@ def simple_paths(start: str, steps: int, nbrs: dict[str, tuple[str, ...]]) -> It
 def air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[str, tuple[str, ...]]:
     """The best air path to every space within `steps`: fewest moves, then (in combat move) fewest
     enemy AA guns flown over."""
-    graph = view.graph
     best: dict[str, tuple[int, int, str | None]] = {start: (0, 0, None)}
     queue = deque([start])
     while queue:
@@ -58,7 +57,7 @@ def air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[
         if dist == steps:
             continue
         over = aa + (1 if avoid_aa and here != start and here in view.flyover_aa else 0)
-        for nxt in graph.air[here]:
+        for nxt in view.air_nbrs(here):
             seen = best.get(nxt)
             if seen is None:
                 best[nxt] = (dist + 1, over, here)

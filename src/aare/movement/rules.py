@@ -14,7 +14,10 @@ class MovementRules:
     non-combat move in a sea zone with enemy ships. `shared_zones_optional`: opposing fleets may share a sea zone
     at the end of a turn (e.g. after breaking off contact); the power to move fights there only if one of its
     units moved in during combat move or it chooses to (`fight`), otherwise (LHTR-COMBAT-shared-space-forces-battle)
-    its units there must fight."""
+    its units there must fight. `blitz_through_infrastructure`: an enemy AA gun or industrial
+    complex alone does not stop a blitz; the armour takes the territory with them. `allied_transports`: land units
+    may board an ally's transports (False: only their own power's). `unload_after_sea_battle`: a transport that
+    moved into a sea battle in combat move and did not retreat may unload in non-combat move."""
 
     # the mover's own fighters aboard a carrier that moves ride along as cargo (spending no movement), as far as the
     # moving carriers have room, unless they moved in combat move (by default only allied fighters ride)
@@ -22,3 +25,6 @@ class MovementRules:
     passable_enemy_ships: frozenset[str] = frozenset()
     subs_end_noncombat_among_enemies: bool = False
     shared_zones_optional: bool = False
+    blitz_through_infrastructure: bool = False
+    allied_transports: bool = True
+    unload_after_sea_battle: bool = False

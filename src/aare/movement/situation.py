@@ -115,6 +115,26 @@ class Situation:
         found: dict[str, str] = self.ruleset.modify("flyover_aa", base, view=self)
         return found
 
+    @cached_property
+    def air_closed(self) -> frozenset[str]:
+        """Spaces aircraft may neither fly over nor enter now (the ``air_closed`` hook)."""
+        found: frozenset[str] = frozenset(self.ruleset.modify("air_closed", frozenset(), view=self))
+        return found
+
+    def air_nbrs(self, space: str) -> tuple[str, ...]:
+        """The air neighbours of `space` that aircraft may enter now."""
+        nbrs = self.graph.air[space]
+        closed = self.air_closed
+        return tuple(n for n in nbrs if n not in closed) if closed else nbrs
+
+    def refused(self) -> dict[str, tuple[str, str]]:
+        """Enemy territories the mover may not enter with land units in combat move now, with the reason and rule
+        (the ``entry_refusals`` hook)."""
+        if "refused" not in self.cache:
+            self.cache["refused"] = self.ruleset.modify("entry_refusals", {}, view=self)
+        found: dict[str, tuple[str, str]] = self.cache["refused"]
+        return found
+
     def hostile(self, sea: str) -> bool:
         """A sea zone with enemy sea units other than submerged submarines."""
         return sea in self.hostile_seas

@@ -84,6 +84,9 @@ def load_violation(view: Situation, combat: bool, transport: Stack) -> Violation
         reason = "that transport unloaded this turn and can do nothing else"
         return Violation(reason, "LHTR-TRANSPORT-unload-ends-activity")
     own = view.commands(transport)
+    if not own and not view.rules.allied_transports:
+        reason = f"a transport carries only its own power's units: that one is {transport.owner}'s"
+        return Violation(reason, "LHTR-TRANSPORT-allied-transports")
     if combat and not own:
         reason = "units loaded in combat move must go ashore this turn, which an ally's transport does not allow"
         return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")
@@ -146,9 +149,10 @@ def load_events(view: Situation, combat: bool, territory: str, sea: str, want: M
         entry = (rider.owner, rider.unit)
         open_boats = [b for b in boats if fits(view, b.now, (*b.cargo, entry), combat)]
         if not open_boats:
+            room = view.unit(ready_boats[0]).transport_capacity
             reason = (
-                f"no room for the {view.unit(rider).display}: "
-                "a transport carries 1 infantry and 1 other land unit, or 2 infantry"
+                f"no room for the {view.unit(rider).display} (it takes {size[rider.unit]} of a transport's "
+                f"{room} places) aboard the transports in {sea}"
             )
             raise Violation(reason, "LHTR-TRANSPORT-capacity").error()
         boat = min(open_boats, key=lambda b: _score(view, b, size[rider.unit]))
@@ -162,8 +166,10 @@ def load_events(view: Situation, combat: bool, territory: str, sea: str, want: M
 # --- unloading --------------------------------------------------------------------------------------------
 
 
-def unload_violation(view: Situation, combat: bool, transport: Stack, territory: str) -> Violation | None:
-    """Whether `transport` may put the mover's units ashore in `territory` now."""
+def unload_violation(
+    view: Situation, combat: bool, transport: Stack, territory: str, sea: str = ""
+) -> Violation | None:
+    """Whether `transport` in `sea` may put the mover's units ashore in `territory` now."""
     done = flags.value(transport, flags.UNLOADED)
     if done is not None and done != territory:
         reason = f"that transport already unloaded into {done} this turn: one territory per turn"
@@ -173,7 +179,8 @@ def unload_violation(view: Situation, combat: bool, transport: Stack, territory:
     if done is not None:
         reason = "that transport unloaded in combat move and can do nothing else"
         return Violation(reason, "LHTR-TRANSPORT-unload-ends-activity")
-    if view.commands(transport):
+    fought_there = flags.value(transport, flags.FROM) not in (None, sea)  # moved into a sea battle, did not retreat
+    if view.commands(transport) and not (view.rules.unload_after_sea_battle and fought_there):
         reason = "that transport moved or fought in combat move: its cargo can go ashore only as part of the combat"
         return Violation(reason, "LHTR-TRANSPORT-combat-transport-no-ncm-unload")
     return None
@@ -202,6 +209,8 @@ def unload_events(view: Situation, combat: bool, sea: str, territory: str, want:
         if not (combat and attacking):
             reason = f"{sea} holds enemy ships: no unloading there" + (" unless you attack them" if combat else "")
             raise Violation(reason, "LHTR-TRANSPORT-no-load-in-hostile").error()
+    if combat and territory in view.refused():
+        raise Violation(*view.refused()[territory]).error()
     if combat and not view.enemy_land(territory):
         reason = f"{territory} is friendly: unloading there waits for non-combat move"
         raise Violation(reason, "LHTR-TRANSPORT-no-friendly-unload-in-cm").error()
@@ -213,8 +222,8 @@ def unload_events(view: Situation, combat: bool, sea: str, territory: str, want:
             raise Violation("AA guns unload only in non-combat move", "LHTR-TRANSPORT-aa-gun-cargo").error()
     transports = [s for s in view.stacks(sea) if view.friend(s.owner) and view.unit(s).has("transport")]
     carrying = [s for s in transports if unloadable(view, s) or any(o == view.power for o, _ in flags.cargo(s))]
-    problems = [v for v in (unload_violation(view, combat, s, territory) for s in carrying) if v]
-    ready = [s for s in carrying if unload_violation(view, combat, s, territory) is None]
+    problems = [v for v in (unload_violation(view, combat, s, territory, sea) for s in carrying) if v]
+    ready = [s for s in carrying if unload_violation(view, combat, s, territory, sea) is None]
     boats = _boats(ready)
     need = Counter(want)
 

@@ -63,6 +63,13 @@ HOOKS: dict[str, str] = {
     "nation_records": "public records of a power that `aare show` lists ({label: value}, e.g. research tokens "
     "held), context: state, power",
     "movement_rules": "the movement rule switches (aare.movement.rules.MovementRules)",
+    "move_events": "the events of a move or unload with what rule modules add (list of Event), e.g. a fee paid on "
+    "entering a space, context: view (Situation), combat, path",
+    "air_closed": "spaces aircraft may neither fly over nor enter now (frozenset of str), e.g. neutrals; air routes "
+    "and landing ranges go around them, context: view (Situation)",
+    "entry_refusals": "{territory: (reason, rule id)} of the enemy territories the power to move may not enter with "
+    "land units in combat move now (e.g. for a fee it cannot pay); no amphibious assault is planned on them, "
+    "context: view (Situation)",
     "rule_ids": "{core rule id: the ruleset's own ledger id for the same rule}: an illegal action names the "
     "ruleset's id",
     "capture_controller": "(power, rule id) that takes control of a territory captured by `capturer` (by default "
