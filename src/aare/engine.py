@@ -27,6 +27,7 @@ from aare.game_log import GameLog
 from aare.phases.base import TurnContext, phase_candidates, phase_extensions, phase_handler
 from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.rules.turns import MEMBER_RECORDS, Turn
+from aare.rules.victory import game_won
 from aare.state.game_state import GameState
 
 DECISION_ACTIONS = frozenset({"choose_casualties", "retreat", "press", "submerge", "declare_targets"})
@@ -364,7 +365,7 @@ class Game:
         if index == len(order.turns):
             winner = ruleset.modify("victory", None, state=state)
             if winner is not None:
-                ctx.emit(GameEnded(winner, "victory cities", "LHTR-VICTORY-check-end-of-round"))
+                ctx.emit(game_won(ruleset, state, winner))
                 return
             round_, index = round_ + 1, 0
             order = ruleset.turn_order(round_)

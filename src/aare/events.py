@@ -71,6 +71,20 @@ def event_from_json(raw: Any) -> Event:
     return cls(**kwargs)
 
 
+def renamed_rules(event: Event, names: Mapping[str, str]) -> Event:
+    """`event` naming its rule by `names` (core rule id -> another id for it): its `rule_id`, and the `rule` of
+    the decision a `DecisionPending` records; ids `names` does not hold stay as they are."""
+    if isinstance(event, DecisionPending):
+        rule = event.decision.get("rule") if event.decision is not None else None
+        if isinstance(rule, str) and rule in names:
+            return replace(event, decision={**(event.decision or {}), "rule": names[rule]})
+        return event
+    rule_id = getattr(event, "rule_id", None)
+    if isinstance(rule_id, str) and rule_id in names:
+        return replace(event, rule_id=names[rule_id])  # type: ignore[call-arg]
+    return event
+
+
 def apply_events(state: GameState, events: Iterable[Event]) -> GameState:
     for event in events:
         state = event.apply(state)

@@ -136,6 +136,18 @@ class GameLog:
             )
 
 
+def game_end(log: GameLog) -> dict[str, Any] | None:
+    """How the game ended, as its `game_ended` event records it (winner, reason, rule_id), or None while it goes
+    on."""
+    if log.state.winner is None:
+        return None
+    for entry in reversed(log.entries):
+        for event in reversed(entry.events):
+            if event.type == "game_ended":
+                return {k: v for k, v in event.to_json().items() if k != "type"}
+    return None
+
+
 def save_log(log: GameLog, path: Path) -> None:
     """Write atomically: a temporary file in the same folder, then rename over the target."""
     write_json_atomic(path, log.to_json())

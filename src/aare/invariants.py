@@ -64,6 +64,11 @@ def _totals(state: GameState, spaces: Iterable[str]) -> Counter[tuple[str, str]]
     return out
 
 
+def logged(ruleset: Ruleset, rules: Iterable[str]) -> set[str]:
+    """Core rule ids with the ids a ruleset's events name them by (the ``log_rule_ids`` hook)."""
+    return {name for rule in rules for name in (rule, ruleset.logged_rule_id(rule))}
+
+
 def check_step(
     before: GameState, events: Iterable[Event], after: GameState, ruleset: Ruleset | None = None
 ) -> list[str]:
@@ -76,7 +81,7 @@ def check_step(
     expected = _totals(before, changed)
     placed: Counter[tuple[str, str]] = Counter()
     paid: Counter[str] = Counter()
-    placing: set[str] = ruleset.modify("placement_rules", set(PLACEMENT_RULES))
+    placing = logged(ruleset, ruleset.modify("placement_rules", set(PLACEMENT_RULES)))
     for e in events:
         if isinstance(e, UnitsAdded):
             expected[e.stack.owner, e.stack.unit] += e.stack.count
@@ -138,7 +143,8 @@ def _pool_accounting(
     granted: Mapping[tuple[str, str], int],
 ) -> list[str]:
     problems: list[str] = []
-    unplaced_lost = any(isinstance(e, ExtraSet) and e.rule_id == "LHTR-PURCHASE-unplaced-lost" for e in events)
+    lost = logged(ruleset, {"LHTR-PURCHASE-unplaced-lost"})
+    unplaced_lost = any(isinstance(e, ExtraSet) and e.rule_id in lost for e in events)
     for power in {p.name for p in ruleset.board.powers}:
         old, new = pool(before, power), pool(after, power)
         grown = {u: new.get(u, 0) - old.get(u, 0) - granted.get((power, u), 0) for u in set(old) | set(new)}
@@ -156,7 +162,7 @@ def _pool_accounting(
 
 def _granted(before: GameState, events: tuple[Event, ...], ruleset: Ruleset) -> Counter[tuple[str, str]]:
     """Units that entered a purchase pool free, under a rule of the ``free_pool_rules`` hook."""
-    free: set[str] = ruleset.modify("free_pool_rules", set())
+    free = logged(ruleset, ruleset.modify("free_pool_rules", set()))
     found: Counter[tuple[str, str]] = Counter()
     if not any(isinstance(e, ExtraSet) and e.key == PURCHASED and e.rule_id in free for e in events):
         return found
@@ -175,8 +181,9 @@ def _bid_accounting(before: GameState, after: GameState, ruleset: Ruleset, event
     """A side's bid fund shrinks by exactly the price of the bid units placed and the IPCs banked (a fund that
     appears where the side had none is granted: a settled straight bid)."""
     spent: Counter[str] = Counter()
+    bid = logged(ruleset, {BID_RULE})
     for e in events:
-        if isinstance(e, UnitsAdded) and e.rule_id == BID_RULE:
+        if isinstance(e, UnitsAdded) and e.rule_id in bid:
             side = ruleset.board.side_of(e.stack.owner)
             spent[side] += order_cost(before, ruleset, e.stack.owner, {e.stack.unit: e.stack.count})
         elif isinstance(e, BankChanged) and e.reason == "bid":

@@ -147,7 +147,7 @@ def test_a_liberated_territory_returns_to_its_owner_while_the_owner_holds_its_ca
     take(game, "1 armour", "Persia", "Caucasus")
     assert game.state.owners["Caucasus"] == "Russia"
     assert [e.rule_id for e in game.log.entries[-1].events if e.type == "control_changed"] == [  # type: ignore
-        "LHTR-ECON-liberation-to-original-owner"]
+        "CL-ECON-liberation"]
 
 
 @pytest.mark.rule("CL-ECON-liberation")

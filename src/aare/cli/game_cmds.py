@@ -14,7 +14,7 @@ from aare.action_text import format_decision
 from aare.economy.summary import units_by_owner
 from aare.errors import UnknownName
 from aare.game_file import load_game
-from aare.game_log import save_log
+from aare.game_log import game_end, save_log
 from aare.game_setup import new_game
 from aare.movement.flags import cargo
 from aare.player_view import HIDDEN, summary_view
@@ -69,8 +69,12 @@ def new(ruleset_id: str, seed: int | None, options: tuple[str, ...], output: Pat
 def show(game: Path, as_powers: tuple[str, ...], as_json: bool) -> None:
     """Show a game as a power (or a spectator) sees it: turn, phase, each nation's bank, income and victory
     cities, and the board."""
-    state = load_game(game).state
+    log = load_game(game)
+    state = log.state
     data = summary_view(state, viewer_of(state, as_powers))
+    ended = game_end(log)
+    if ended is not None:
+        data["ended"] = ended
     for space, carried in aboard(state).items():
         data["spaces"][space]["aboard"] = carried
     data["dice"] = {"predictable": state.dice.predictable}
@@ -100,18 +104,23 @@ def _print_summary(data: dict[str, Any]) -> None:
     title = f"{data['ruleset']} — round {data['round']}, {data['nation']}: {data['phase']}"
     if data["winner"]:
         title += f" — won by {data['winner']}"
+        if data.get("ended"):
+            title += f" ({data['ended']['reason']})"
     console.print(f"[bold]{title}[/bold]")
-    console.print(f"victory cities: {by_side} (of {vc['total']})")
+    standing = data.get("victory", {}).get("standing", [])
+    for line in [r["text"] for r in standing] or [f"victory cities: {by_side} (of {vc['total']})"]:
+        console.print(line, markup=False)
     for line in _rule_records(data):
         console.print(line, markup=False)
+    cities = ("victory cities",) if vc["total"] else ()  # a ruleset without victory cities has no column of them
     nations = Table(title="Nations")
-    for col in ("nation", "side", "bank", "income", "victory cities", "capital", "techs"):
+    for col in ("nation", "side", "bank", "income", *cities, "capital", "techs"):
         nations.add_column(col, justify="right" if col in ("bank", "income", "victory cities") else "left")
     for name, n in data["nations"].items():
         capital = "none" if n["capital"] is None else n["capital"] if n["capital_held"] else f"{n['capital']} (lost)"
+        held = (str(n["victory_cities"]),) if cities else ()
         nations.add_row(
-            name, n["side"], str(n["bank"]), str(n["income"]), str(n["victory_cities"]), capital,
-            ", ".join(n["techs"]) or "-",
+            name, n["side"], str(n["bank"]), str(n["income"]), *held, capital, ", ".join(n["techs"]) or "-",
         )
     console.print(nations)
     for name, n in data["nations"].items():

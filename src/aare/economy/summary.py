@@ -110,6 +110,7 @@ def summary(state: GameState) -> dict[str, Any]:
         if damage is not None:
             entry["complex_damage"] = damage
         spaces[space.name] = entry
+    standing: list[dict[str, Any]] = ruleset.modify("victory_standing", [], state=state)
     sides: dict[str, int] = {}
     for p in board.powers:
         sides[p.side] = sides.get(p.side, 0) + len(cities[p.name])
@@ -124,6 +125,7 @@ def summary(state: GameState) -> dict[str, Any]:
         "pending": state.pending,
         **{key: state.extra.get(key) for key in ruleset.modify("summary_records", [])},
         "victory_cities": {"total": len(ruleset.victory_cities()), "by_side": sides},
+        **({"victory": {"standing": standing}} if standing else {}),
         "nations": nations,
         "spaces": spaces,
         "state_hash": state.hash(),

@@ -13,7 +13,7 @@ from typing import Any
 
 from aare.dice import DiceSource, SeededDice, SystemDice, game_dice
 from aare.errors import IllegalAction
-from aare.events import DiceRolled, Event, apply_events
+from aare.events import DiceRolled, Event, apply_events, renamed_rules
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
@@ -35,7 +35,11 @@ class TurnContext:
         return self.state.nation
 
     def emit(self, *events: Event) -> None:
-        """Record events and advance the working state past them."""
+        """Record events and advance the working state past them; they name the rules as the ruleset's log does
+        (the ``log_rule_ids`` hook)."""
+        names = self.ruleset.log_rule_ids
+        if names:
+            events = tuple(renamed_rules(e, names) for e in events)
         self.events.extend(events)
         self.state = apply_events(self.state, events)
 

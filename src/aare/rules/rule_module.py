@@ -25,6 +25,10 @@ HOOKS: dict[str, str] = {
     "aare.rules.bonuses.IncomeBonus), context: power, state",
     "technologies": "the technologies a power may research (ids)",
     "victory": "the winning side after a round, or None, context: state",
+    "victory_reason": "(reason, rule id) the end of a game won by the `victory` hook records (default: victory "
+    "cities, LHTR-VICTORY-check-end-of-round), context: state, winner",
+    "victory_standing": "how victory stands, for the summary of a game: records {text, rule_id, ...} (list; default "
+    "none: the victory cities held are shown), context: state",
     "victory_thresholds": "victory cities each side must hold at the end of a round to win ({side: n})",
     "combat_rules": "the combat rule switches",
     "combat_sequence": "a battle's ordered steps, context: kind",
@@ -72,6 +76,8 @@ HOOKS: dict[str, str] = {
     "context: view (Situation)",
     "rule_ids": "{core rule id: the ruleset's own ledger id for the same rule}: an illegal action names the "
     "ruleset's id",
+    "log_rule_ids": "{core rule id: the ruleset's own ledger id} that events and pending decisions name instead of "
+    "the core's (default: none, they name the core's ids, as recorded games do)",
     "capture_controller": "(power, rule id) that takes control of a territory captured by `capturer` (by default "
     "the capturer, or the original owner it liberates), context: state, territory, capturer",
     "placement_rules": "rule ids under which units placed on the board leave the purchase pool (set of str; "

@@ -69,6 +69,7 @@ class Ruleset:
                     raise UnknownName(f"rule module {module.id} needs module {other}")
         self.effects: tuple[Effect, ...] = tuple(e for m in self.modules for e in m.effects)
         self.own_rule_ids: dict[str, str] = self.modify("rule_ids", {})
+        self.log_rule_ids: dict[str, str] = self.modify("log_rule_ids", {})
         base_units = load_units(data_file("units", spec.units))
         self.units: UnitCatalogue = self.modify("unit_catalogue", base_units)
         self.board: Board = _board(spec.board, spec.units, spec.setup)
@@ -84,6 +85,10 @@ class Ruleset:
     def rule_id(self, rule_id: str) -> str:
         """The ruleset's own ledger id for the core rule `rule_id` (the ``rule_ids`` hook), else `rule_id`."""
         return self.own_rule_ids.get(rule_id, rule_id)
+
+    def logged_rule_id(self, rule_id: str) -> str:
+        """The id events and pending decisions name for the core rule `rule_id` (the ``log_rule_ids`` hook)."""
+        return self.log_rule_ids.get(rule_id, rule_id)
 
     def value(self, kind: str, subject: str, base: int, base_source: str = "", **context: Any) -> Explained:
         """A number after every matching effect, with where each change came from."""

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from aare.events import GameEnded
+
+CITIES = ("victory cities", "LHTR-VICTORY-check-end-of-round")
+
 
 def city_victory(ruleset: Any, state: Any) -> str | None:
     """The side that holds at least its `victory_thresholds` count of the ruleset's victory cities, or None."""
@@ -16,3 +20,10 @@ def city_victory(ruleset: Any, state: Any) -> str | None:
             held[side] = held.get(side, 0) + 1
     winners = [side for side, n in held.items() if side in needed and n >= needed[side]]
     return winners[0] if winners else None
+
+
+def game_won(ruleset: Any, state: Any, winner: str) -> GameEnded:
+    """The end of a game `winner` won by the ruleset's victory conditions, with the reason and rule the
+    `victory_reason` hook gives (by default: victory cities)."""
+    reason, rule = ruleset.modify("victory_reason", CITIES, state=state, winner=winner)
+    return GameEnded(winner, str(reason), str(rule))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aare.engine import Game
-from aare.game_log import GameLog
+from aare.game_log import GameLog, game_end
 from aare.phases.base import phase_kind
 from aare.player_view import visible_state
 from aare.rules.ruleset import Ruleset, load_ruleset
@@ -87,6 +87,7 @@ def side_context(live: LiveGame, seats: Mapping[str, Seat], user_id: int | None,
     state = visible_state(acting_game(live, shown).state, viewer)  # a waiting member sees its own place
     ruleset = load_ruleset(state.ruleset, state.options)
     turn = tv.turn_info(state, live.seating, seats, mine, me, live.state.members, ruleset)
+    turn["won_by"] = (game_end(live.log) or {}).get("reason")
     legal = [a.to_json() for a in game.legal_actions()] if turn["your_turn"] else []
     if space is not None and space not in ruleset.board.spaces:
         space = None

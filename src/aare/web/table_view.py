@@ -55,13 +55,15 @@ def turn_info(state: GameState, seating: str, seats: Mapping[str, Seat], mine: S
 
 
 def nations(state: GameState) -> dict[str, Any]:
-    """Each nation's bank, income and victory cities; victory cities per side."""
+    """Each nation's bank, income and victory cities; victory cities per side, or how victory stands as the
+    ruleset tells it (the `victory_standing` hook: capitals held, an income level, ...)."""
     data = summary(state)
     rows = [
         {"name": name, **info, "colours": power_colours(name), "to_move": name == state.nation}
         for name, info in data["nations"].items()
     ]
-    return {"rows": rows, "sides": data["victory_cities"]["by_side"], "total": data["victory_cities"]["total"]}
+    return {"rows": rows, "sides": data["victory_cities"]["by_side"], "total": data["victory_cities"]["total"],
+            "standing": [r["text"] for r in data.get("victory", {}).get("standing", [])]}
 
 
 def units_by_owner(stacks: Iterable[Stack], ruleset: Ruleset) -> list[dict[str, Any]]:

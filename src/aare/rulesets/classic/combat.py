@@ -23,7 +23,7 @@ CLASSIC_TECH_BONUSES = (
     TechBonus("jet_fighters", "fighter", "defense", 1, "CL-WEAPONS-jet-power"),
     TechBonus("super_submarines", "submarine", "attack", 1, "CL-WEAPONS-super-subs"),
 )
-# The core's rule ids of illegal combat answers, named by the Classic ledger.
+# The core's combat rules (illegal answers, the battles' events and decisions) under their Classic ids.
 CLASSIC_RULE_IDS = {
     "LHTR-COMBAT-retreat-destination": "CL-COMBAT-attacker-retreat",
     "LHTR-COMBAT-attacker-retreat": "CL-COMBAT-attacker-retreat",
@@ -36,6 +36,30 @@ CLASSIC_RULE_IDS = {
     "LHTR-BOMBARD-who-and-when": "CL-BOMBARD-not-a-move",
     "LHTR-NAVALCOMBAT-attacker-subs-submerge": WITHDRAW_RULE,
     "LHTR-NAVALCOMBAT-defender-subs-submerge": WITHDRAW_RULE,
+    "LHTR-NAVALCOMBAT-sub-surprise-strike": SNEAK_RULE,
+    "LHTR-NAVALCOMBAT-subs-cannot-hit-air": "CL-NAVALCOMBAT-sub-no-air-hits",
+    "LHTR-NAVALCOMBAT-air-can-hit-subs": "CL-NAVALCOMBAT-sub-no-air-hits",
+    "LHTR-NAVALCOMBAT-carrier-fighters-defend": "CL-AIRMOVE-defend-on-carrier",
+    "LHTR-AIRMOVE-defending-carrier-lost": "CL-AIRMOVE-defend-on-carrier",
+    "LHTR-COMBAT-battle-order": "CL-COMBAT-attacker-orders-battles",
+    "LHTR-COMBAT-land-sequence": "CL-COMBAT-round-sequence",
+    "LHTR-COMBAT-naval-sequence": "CL-COMBAT-round-sequence",
+    "LHTR-COMBAT-simultaneous-fire": "CL-COMBAT-defender-casualties-fire-back",
+    "LHTR-COMBAT-end-conditions": "CL-COMBAT-continue-until",
+    "LHTR-COMBAT-capture": "CL-COMBAT-capture-on-win",
+    "LHTR-COMBAT-no-joint-attacks": "CL-TURN-allied-units-share-spaces",
+    "LHTR-TRANSPORT-sea-battle-lost": "CL-TRANSPORT-amphibious-assault",
+    "LHTR-AA-battle-fire": "CL-AA-attacked-territory",
+    "LHTR-AA-rolled-per-aircraft": "CL-AA-attacked-territory",
+    "LHTR-AA-flyover": "CL-AA-flyover",
+    "LHTR-AA-sbr-fire": "CL-SBR-aa-then-damage",
+    "LHTR-SBR-damage-roll": "CL-SBR-aa-then-damage",
+    "LHTR-ECON-economic-damage-from-treasury": "CL-SBR-aa-then-damage",
+    "LHTR-SBR-turn-cap": "CL-SBR-no-territory-cap",
+    "LHTR-ECON-damage-cap-per-turn": "CL-SBR-no-territory-cap",
+    "LHTR-BOMBARD-casualties-no-return-fire": "CL-BOMBARD-casualties-fire-back",
+    "LHTR-TECH-jet-fighters": "CL-WEAPONS-jet-power",
+    "LHTR-TECH-super-subs": "CL-WEAPONS-super-subs",
 }
 
 ATTACKER_SUBS_WITHDRAW = OptionSpec(

@@ -55,16 +55,22 @@ def _phase_table(phases: list[PhaseSpec], ruleset: Any, **_: Any) -> list[PhaseS
     return table
 
 
+def capitals_of(ruleset: Any, side: str) -> list[str]:
+    """The capitals of `side`'s powers, in turn order."""
+    board = ruleset.board
+    found = (board.capital_of(p.name) for p in board.powers if p.side == side)
+    return [c for c in found if c is not None]
+
+
+def held_by(ruleset: Any, state: Any, capitals: list[str], side: str) -> list[str]:
+    """Those of `capitals` that `side`'s powers control."""
+    board = ruleset.board
+    return [c for c in capitals if state.owners.get(c) is not None and board.side_of(state.owners[c]) == side]
+
+
 def capitals_held(ruleset: Any, state: Any, side: str) -> int:
     """How many capitals of `side`'s powers that side's powers control."""
-    board = ruleset.board
-    count = 0
-    for power in board.powers:
-        capital = board.capital_of(power.name)
-        if power.side == side and capital is not None:
-            owner = state.owners.get(capital)
-            count += owner is not None and board.side_of(owner) == side
-    return count
+    return len(held_by(ruleset, state, capitals_of(ruleset, side), side))
 
 
 def side_income(ruleset: Any, state: Any, side: str) -> int:
@@ -72,33 +78,87 @@ def side_income(ruleset: Any, state: Any, side: str) -> int:
     return sum(base_income(state, ruleset, p.name) for p in ruleset.board.powers if p.side == side)
 
 
+def _sides(ruleset: Any) -> list[str]:
+    return list(dict.fromkeys(str(p.side) for p in ruleset.board.powers))
+
+
+def capitals_needed(own: int) -> int:
+    """Enemy capitals a side must hold to win: two of three, both of two (all but one of three or more)."""
+    return own - 1 if own >= 3 else own
+
+
+def economic_levels(ruleset: Any) -> dict[str, int]:
+    """Each side's income level that wins at the end of a round (0: none)."""
+    return {"Axis": int(ruleset.options.get("axis_economic_victory", 84)),
+            "Allies": int(ruleset.options.get("allied_economic_victory", 0))}
+
+
+def victory_by(ruleset: Any, state: Any) -> tuple[str, str, str] | None:
+    """(side, reason, rule id) of a side that wins now, or None. A side holding all its own capitals and all but
+    one of the enemy's (the Axis two of three, the Allies both) wins (CL-VICTORY-axis-military,
+    CL-VICTORY-allied-military); the Axis also win at an income level of 84 (CL-VICTORY-axis-economic), the Allies
+    at the option `allied_economic_victory` when it is set (CL-VICTORY-allied-economic-off)."""
+    sides = _sides(ruleset)
+    for side in sides:
+        own = capitals_of(ruleset, side)
+        if len(held_by(ruleset, state, own, side)) < len(own):
+            continue
+        for enemy in (s for s in sides if s != side):
+            theirs = capitals_of(ruleset, enemy)
+            taken = held_by(ruleset, state, theirs, side)
+            needed = capitals_needed(len(theirs))
+            if needed and len(taken) >= needed:
+                rule = "CL-VICTORY-axis-military" if side == "Axis" else "CL-VICTORY-allied-military"
+                return side, f"capitals: the {side} hold {', '.join(taken)} and their own", rule
+    for side in sides:
+        needed = economic_levels(ruleset).get(side, 0)
+        level = side_income(ruleset, state, side)
+        if needed and level >= needed:
+            rule = "CL-VICTORY-axis-economic" if side == "Axis" else "CL-VICTORY-allied-economic-off"
+            return side, f"economic victory: the {side} income level is {level} (needed {needed})", rule
+    return None
+
+
 def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
-    """Checked after the US turn, at the end of a round (CL-VICTORY-check-end-of-round): a side holding all its
-    own capitals and all but one of the enemy's (the Axis two of three, the Allies both) wins
-    (CL-VICTORY-axis-military, CL-VICTORY-allied-military); the Axis also win at an income level of 84
-    (CL-VICTORY-axis-economic), the Allies at the option `allied_economic_victory` when it is set
-    (CL-VICTORY-allied-economic-off)."""
+    """Checked after the US turn, at the end of a round (CL-VICTORY-check-end-of-round): `victory_by`."""
     if winner is not None:
         return winner
-    board = ruleset.board
-    sides = list(dict.fromkeys(p.side for p in board.powers))
-    own = {side: sum(1 for p in board.powers if p.side == side and board.capital_of(p.name)) for side in sides}
+    found = victory_by(ruleset, state)
+    return found[0] if found is not None else None
+
+
+def _victory_reason(reason: tuple[str, str], ruleset: Any, state: Any, winner: str, **_: Any) -> tuple[str, str]:
+    """Why `winner` won: its capitals or its income level, under the rule that gives it the game."""
+    found = victory_by(ruleset, state)
+    return (found[1], found[2]) if found is not None and found[0] == winner else reason
+
+
+def _victory_standing(found: list[dict[str, Any]], ruleset: Any, state: Any, **_: Any) -> list[dict[str, Any]]:
+    """How victory stands: the capitals each side holds against the number that wins (CL-VICTORY-axis-military,
+    CL-VICTORY-allied-military), and each economic level in play against the side's income level
+    (CL-VICTORY-axis-economic, CL-VICTORY-allied-economic-off)."""
+    sides = _sides(ruleset)
+    held = {side: [c for s in sides for c in held_by(ruleset, state, capitals_of(ruleset, s), side)] for side in sides}
+    needs = []
     for side in sides:
-        enemies = [s for s in sides if s != side]
-        if capitals_held(ruleset, state, side) < own[side]:
-            continue
-        for enemy in enemies:
-            lost = own[enemy] - capitals_held(ruleset, state, enemy)
-            needed = own[enemy] - 1 if own[enemy] >= 3 else own[enemy]  # two of three, both of two
-            if needed and lost >= needed:
-                return str(side)
-    thresholds = {"Axis": int(ruleset.options.get("axis_economic_victory", 84)),
-                  "Allies": int(ruleset.options.get("allied_economic_victory", 0))}
-    for side in sides:
-        needed = thresholds.get(side, 0)
-        if needed and side_income(ruleset, state, side) >= needed:
-            return str(side)
-    return None
+        for enemy in (s for s in sides if s != side):
+            theirs = capitals_of(ruleset, enemy)
+            count = capitals_needed(len(theirs))
+            every = "both" if count == 2 else f"all {count}"
+            part = every if count == len(theirs) else f"{count} of the {len(theirs)}"
+            needs.append(f"the {side} win with {part} capitals of the {enemy}")
+    text = "; ".join(f"{side} {len(cs)} ({', '.join(cs) or 'none'})" for side, cs in held.items())
+    records: list[dict[str, Any]] = [{
+        "kind": "capitals", "rule_id": "CL-VICTORY-axis-military", "held": held,
+        "text": f"capitals held: {text} — {', '.join(needs)}, each holding its own",
+    }]
+    for side, needed in economic_levels(ruleset).items():
+        if needed and side in sides:
+            level = side_income(ruleset, state, side)
+            rule = "CL-VICTORY-axis-economic" if side == "Axis" else "CL-VICTORY-allied-economic-off"
+            records.append({"kind": "income", "rule_id": rule, "side": side, "level": level, "needed": needed,
+                            "text": f"{side} income level: {level} of {needed}"})
+    return [*found, *records]
 
 
 def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
@@ -132,11 +192,31 @@ RULE_IDS = {
     "LHTR-ECON-liberation-capital-lost": "CL-ECON-liberation",
     "LHTR-ECON-capital-liberation-reversion": "CL-ECON-capital-liberation",
     "LHTR-VICTORY-check-end-of-round": "CL-VICTORY-check-end-of-round",
+    "LHTR-TURN-power-order": "CL-TURN-power-order",
+    "LHTR-ECON-income-sum": "CL-ECON-collect-income",
+    "LHTR-ECON-no-income-capital-lost": "CL-ECON-no-income-without-capital",
+    "LHTR-ECON-infrastructure-captured": "CL-UNITS-factory",
+    "LHTR-MOBILIZE-hover-without-carrier-lost": R_FIGHTERS,
+    "LHTR-SETUP-bid-for-sides": R_BID,
+    "LHTR-SETUP-bid-placement": R_BID,
+}
+# What the log names by another id than an illegal action does: a territory taken (an action refused under the
+# core's capture rule is about aircraft, which cannot take one), blitzed or its aircraft lost for want of landing.
+LOG_RULE_IDS = {
+    "LHTR-COMBAT-capture": "CL-COMBAT-capture-on-win",
+    "LHTR-LANDMOVE-blitz": "CL-LANDMOVE-blitz",
+    "LHTR-AIRMOVE-unlanded-destroyed": "CL-AIRMOVE-land-friendly",
 }
 
 
 def _rule_ids(names: dict[str, str], **_: Any) -> dict[str, str]:
     return {**names, **RULE_IDS}
+
+
+def _log_rule_ids(names: dict[str, str], ruleset: Any, **_: Any) -> dict[str, str]:
+    """Events and pending decisions of a Classic game name the Classic ids: those of every module's `rule_ids`
+    map, the log's own above them."""
+    return {**ruleset.own_rule_ids, **names, **LOG_RULE_IDS}
 
 
 def _phase_actions(found: list[Any], phase: str, ruleset: Any, **_: Any) -> list[Any]:
@@ -190,9 +270,12 @@ CLASSIC = register_module(
         hooks={
             "phase_table": _phase_table,
             "victory": _victory,
+            "victory_reason": _victory_reason,
+            "victory_standing": _victory_standing,
             "income": _income,
             "technologies": _technologies,
             "rule_ids": _rule_ids,
+            "log_rule_ids": _log_rule_ids,
             "phase_actions": _phase_actions,
             "bid_funds": classic_bid_funds,
             "initial_state": bid_start,

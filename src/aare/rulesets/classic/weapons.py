@@ -50,6 +50,8 @@ RULE_IDS = {
     "LHTR-TECH-rockets-target": R_ROCKETS,
     "LHTR-TECH-rockets-damage": R_ROCKETS,
     "LHTR-TECH-long-range-aircraft": R_LONG_RANGE,
+    "LHTR-TECH-timing": R_AT_ONCE,
+    "LHTR-TURN-research-optional-phase": R_OPTIONAL,
 }
 
 
