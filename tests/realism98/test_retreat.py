@@ -320,7 +320,7 @@ def test_in_a_shared_zone_the_next_player_may_attack_or_leave() -> None:
 def test_under_the_classic_rules_a_shared_zone_must_be_fought() -> None:
     game = scenario("classic-2e", nation="United Kingdom", phase="combat-move", clear=True, units=SHARED, dice=MISS)
     game.apply({"type": "end_phase"})
-    with pytest.raises(IllegalAction, match="LHTR-COMBAT-battle-order"):
+    with pytest.raises(IllegalAction, match="CL-COMBAT-attacker-orders-battles"):
         game.apply({"type": "end_phase"})
 
 
