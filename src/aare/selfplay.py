@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,3 +135,25 @@ def selfplay(
         "actions": sum(r.actions for r in results),
         "seconds_per_game": round(seconds / games, 4) if games else 0.0,
     }
+
+
+def play_for(game: Game, bot: Bot, powers: Collection[str] | None = None, until_round: int | None = None,
+             max_actions: int = 100_000) -> int:
+    """Let `bot` play every decision that falls to `powers` (default: every power), battle decisions included,
+    until round `until_round` begins or, without it, until the turn in play when called ends; it stops early
+    when the game ends or waits for a power not in `powers`. Returns the number of actions applied."""
+    start = (game.state.round, game.state.nation)
+    actions = 0
+    while game.state.winner is None and actions < max_actions:
+        state = game.state
+        if until_round is not None and state.round >= until_round:
+            break
+        if until_round is None and (state.round, state.nation) != start:
+            break
+        ours = [p for p in game.to_act() if powers is None or p in powers]
+        if not ours:
+            break
+        player = game.acting_as(ours[0]) if state.members else game
+        player.apply(bot.choose(player))
+        actions += 1
+    return actions

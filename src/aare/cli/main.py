@@ -18,6 +18,8 @@ COMMAND_MODULES = [
     "aare.cli.rules_cmd",
     "aare.cli.odds_cmd",
     "aare.cli.selfplay_cmd",
+    "aare.cli.tournament_cmd",
+    "aare.cli.bot_cmd",
     "aare.cli.ladder_cmd",
     "aare.cli.server_cmds",
 ]

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from aare.ai import bot_names
 from aare.rules.options import parse_option_args
 from aare.rules.registry import default_ruleset
 from aare.selfplay import GameResult, selfplay
@@ -20,7 +21,7 @@ from aare.selfplay import GameResult, selfplay
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the first game (then +1 per game)")
 @click.option("--rounds", type=click.IntRange(min=1), default=10, show_default=True, help="rounds per game at most")
-@click.option("--bot", type=click.Choice(["random", "pass"]), default="random", show_default=True)
+@click.option("--bot", type=click.Choice(bot_names()), default="random", show_default=True)
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable report on stdout (progress stays on stderr)")
 def selfplay_cmd(

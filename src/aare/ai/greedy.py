@@ -1,0 +1,353 @@
+"""The greedy bot: a baseline that plays by a few fixed rules, reading units, costs and values from the ruleset.
+
+It reads the game only through its seat's view (`aare.player_view.visible_state`) and acts only through
+`legal_actions` / `apply`. Each phase is planned once, when it starts; the plan's actions are played while they
+stay legal, then the phase ends. Its rules:
+
+1. **Purchase**: spend on land units only, up to what the power's complexes can place: one in four bought is
+   the land unit with the best attack per cost, the rest the cheapest land unit ("infantry-heavy"); repairs
+   of damaged complexes first when offered.
+2. **Combat move**: an enemy land territory without defenders is taken with the cheapest land unit that can
+   reach it ("take what can be taken cheaply"). A defended one is attacked only with a clear edge: land units
+   (strongest attack per cost first), then aircraft, are added until the exact odds (`aare.odds`) give the
+   attack a win chance of at least `attack_threshold` (0.8) with a land unit left to take it; if all that
+   can reach it does not, it is not attacked. Targets are taken in order of their income.
+3. **Capitals stay garrisoned**: no land unit leaves the power's capital in either move phase unless at least
+   `garrison_share` (half, at least one) of the land units there stay, and in the non-combat move the land
+   units next to a capital that enemy land units can reach move into it.
+4. **Non-combat move**: every other land unit moves as far as it can towards the nearest enemy land, staying
+   on friendly land; aircraft land where the rules let them (the first legal landing, nearest the capital).
+5. **Mobilize**: new units go to the capital first, then to the complexes nearest the enemy.
+6. **Battles**: casualties are the cheapest choice offered; an attacker presses on while the exact odds of
+   the battle as it stands give it at least an even chance, else retreats; submarines submerge when they
+   may; other decisions take the first option. Any other phase is ended at once (first legal action if it
+   cannot end).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from aare.actions import EndPhase, Move, Place, Purchase, Repair
+from aare.ai.bot import legal_or_stuck
+from aare.board.notation import format_units, parse_units
+from aare.economy.pool import pool
+from aare.economy.production import producers
+from aare.engine import Acting, Game
+from aare.errors import AareError
+from aare.movement.graph import graph_of
+from aare.odds import odds
+from aare.phases.base import phase_handler
+from aare.phases.combat_move import CombatMove
+from aare.phases.noncombat_move import NonCombatMove
+from aare.player_view import visible_state
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+Units = dict[str, int]
+
+
+class GreedyBot:
+    """Plays every power by the rules in the module docstring."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, attack_threshold: float = 0.8, garrison_share: float = 0.5,
+                 cheap_share: float = 0.75) -> None:
+        self.rng = random.Random(seed)
+        self.attack_threshold = attack_threshold
+        self.garrison_share = garrison_share
+        self.cheap_share = cheap_share
+        self._plan: list[Any] = []
+        self._cursor: tuple[int, str, str, str] | None = None
+
+    # -- the protocol ----------------------------------------------------------------------------------------
+
+    def choose(self, game: Game) -> Any:
+        me = game.power if isinstance(game, Acting) else next(iter(game.to_act()), game.state.nation)
+        state = visible_state(game.state, me)
+        ruleset = game.ruleset
+        if state.pending is not None:
+            return self._decide(game, state, ruleset)
+        cursor = (state.round, state.nation, state.phase, me)
+        if cursor != self._cursor:
+            self._cursor = cursor
+            self._plan = self._make_plan(game, state, ruleset, me)
+        while self._plan:
+            action = self._plan.pop(0)
+            if game.is_legal(action):
+                return action
+        return self._finish(game, state)
+
+    def _finish(self, game: Game, state: GameState) -> Any:
+        """End the phase; if it may not end yet, a legal action (first a fight, else a random one)."""
+        end = EndPhase()
+        if game.is_legal(end):
+            return end
+        legal = [a for a in legal_or_stuck(game) if a.type != "end_phase"]
+        fights = [a for a in legal if a.type == "fight"]
+        if fights:
+            return fights[0]
+        places = [a for a in legal if isinstance(a, Place)]
+        return places[0] if places else self.rng.choice(legal)
+
+    def _make_plan(self, game: Game, state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
+        handler = phase_handler(state.phase)
+        legal = game.legal_actions()
+        if any(isinstance(a, Purchase) for a in legal):
+            return self._purchase_plan(legal, state, ruleset, me)
+        if any(isinstance(a, Place) for a in legal):
+            return self._place_plan(legal, state, ruleset, me)
+        moves = [a for a in legal if isinstance(a, Move) and not a.raid]
+        if isinstance(handler, CombatMove):
+            return self._attack_plan(moves, state, ruleset, me)
+        if isinstance(handler, NonCombatMove):
+            return self._advance_plan(moves, state, ruleset, me)
+        return []
+
+    # -- purchase and placement ------------------------------------------------------------------------------
+
+    def _purchase_plan(self, legal: list[Any], state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
+        plan: list[Any] = sorted((a for a in legal if isinstance(a, Repair)), key=lambda a: -a.points)[:1]
+        offered = {u for a in legal if isinstance(a, Purchase) for u in parse_units(a.units, ruleset.units)}
+        land = [ruleset.units[u] for u in offered if ruleset.units[u].domain == "land"
+                and ruleset.units[u].cost > 0 and ruleset.units[u].defense > 0]
+        if not land:
+            return plan
+        cheap = min(land, key=lambda u: (u.cost, -u.defense, u.id))
+        strike = max(land, key=lambda u: (u.attack / u.cost, u.attack, u.id))
+        room = sum(producers(state, ruleset, me).values()) - sum(pool(state, me).values())
+        bank = state.banks.get(me, 0)
+        counts: Units = {}
+        while room > 0 and bank >= cheap.cost:
+            bought = sum(counts.values())
+            unit = strike if (bought + 1) * (1 - self.cheap_share) >= counts.get(strike.id, 0) + 1 else cheap
+            if unit.cost > bank:
+                unit = cheap
+            counts[unit.id] = counts.get(unit.id, 0) + 1
+            bank -= unit.cost
+            room -= 1
+        for unit_id, count in counts.items():
+            plan += [Purchase(units=format_units({unit_id: count}, ruleset.units))]
+            plan += [Purchase(units=format_units({unit_id: 1}, ruleset.units))] * count
+        return plan
+
+    def _place_plan(self, legal: list[Any], state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
+        places = [a for a in legal if isinstance(a, Place)]
+        capital = ruleset.board.capital_of(me)
+        front = self._front_distance(state, ruleset, me)
+        spaces = sorted({a.space for a in places}, key=lambda s: (s != capital, front.get(s, 99), s))
+        waiting = pool(state, me)
+        plan: list[Any] = []
+        for space in spaces:
+            for unit_id, count in waiting.items():
+                text = format_units({unit_id: count}, ruleset.units)
+                plan += [Place(units=text, space=space)]
+                plan += [Place(units=format_units({unit_id: 1}, ruleset.units), space=space)] * count
+        return plan
+
+    # -- moves -----------------------------------------------------------------------------------------------
+
+    def _reach(self, moves: Iterable[Move], ruleset: Ruleset) -> dict[tuple[str, str], dict[str, list[str]]]:
+        """(unit, from) -> destination -> the path of a legal one-unit move there."""
+        found: dict[tuple[str, str], dict[str, list[str]]] = {}
+        for move in moves:
+            units = parse_units(move.units, ruleset.units)
+            if len(units) != 1 or sum(units.values()) != 1:
+                continue
+            unit = next(iter(units))
+            found.setdefault((unit, move.path[0]), {}).setdefault(move.path[-1], list(move.path))
+        return found
+
+    def _movable(self, state: GameState, ruleset: Ruleset, me: str, space: str) -> Units:
+        """`me`'s units at `space` that may leave it: at the capital, all but the garrison's land units."""
+        units: Units = {}
+        for stack in state.units.get(space, ()):
+            if stack.owner == me:
+                units[stack.unit] = units.get(stack.unit, 0) + stack.count
+        if space == ruleset.board.capital_of(me):
+            land = sorted((u for u in units if ruleset.units[u].domain == "land"),
+                          key=lambda u: (ruleset.units[u].defense, u), reverse=True)
+            keep = max(1, -(-sum(units[u] for u in land) * self.garrison_share // 1))
+            for unit in land:
+                kept = min(units[unit], int(keep))
+                units[unit] -= kept
+                keep -= kept
+        return {u: n for u, n in units.items() if n > 0}
+
+    def _attack_plan(self, moves: list[Move], state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
+        board = ruleset.board
+        side = board.side_of(me)
+        reach = self._reach(moves, ruleset)
+        spare: dict[str, Units] = {}
+        for _, start in reach:
+            spare.setdefault(start, self._movable(state, ruleset, me, start))
+        targets = sorted(
+            {dest for dests in reach.values() for dest in dests
+             if board.spaces[dest].is_land and state.owners.get(dest) is not None
+             and board.side_of(state.owners[dest]) != side},
+            key=lambda t: (-board.spaces[t].ipc, t),
+        )
+        plan: list[Any] = []
+        for target in targets:
+            defenders = enemy_units(state, board, side, target)
+            options = [(unit, start, dests[target]) for (unit, start), dests in sorted(reach.items())
+                       if target in dests and spare.get(start, {}).get(unit, 0) > 0]
+            land = [o for o in options if ruleset.units[o[0]].domain == "land"]
+            if not land:
+                continue
+            if not defenders:
+                unit, start, path = min(land, key=lambda o: (ruleset.units[o[0]].cost, o[1]))
+                spare[start][unit] -= 1
+                plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=path))
+                continue
+            chosen = self._attackers(options, spare, defenders, ruleset)
+            for unit, start, path in chosen:
+                spare[start][unit] -= 1
+                plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=path))
+        return plan
+
+    def _attackers(self, options: list[tuple[str, str, list[str]]], spare: Mapping[str, Units], defenders: Units,
+                   ruleset: Ruleset) -> list[tuple[str, str, list[str]]]:
+        """The smallest force from `options` (land first, strongest per cost, then aircraft) whose exact odds
+        reach the threshold against `defenders`; none if even all of it does not."""
+        units = ruleset.units
+        pool_: list[tuple[str, str, list[str]]] = []
+        for unit, start, path in options:
+            pool_ += [(unit, start, path)] * spare[start][unit]
+        pool_.sort(key=lambda o: (units[o[0]].domain != "land", -units[o[0]].attack / max(1, units[o[0]].cost),
+                                  o[1], o[0]))
+        if sum(1 for o in pool_ if units[o[0]].domain == "land") == 0:
+            return []
+        chosen: list[tuple[str, str, list[str]]] = []
+        for option in pool_:
+            chosen.append(option)
+            force: Units = {}
+            for unit, _, _ in chosen:
+                force[unit] = force.get(unit, 0) + 1
+            if self.win_chance(force, defenders, ruleset) >= self.attack_threshold:
+                return chosen
+        return []
+
+    def win_chance(self, attackers: Units, defenders: Units, ruleset: Ruleset, battle: str = "land") -> float:
+        """The exact chance that `attackers` win against `defenders`, in a land battle with a land unit left to
+        take the territory (0 if it cannot be judged)."""
+        if not attackers:
+            return 0.0
+        if not defenders:
+            return 1.0
+        try:
+            result = odds(format_units(attackers, ruleset.units), format_units(defenders, ruleset.units),
+                          ruleset, battle=battle)
+        except (AareError, ValueError, KeyError):
+            return 0.0
+        return float(result.capture if battle == "land" else result.attacker_win)
+
+    def _advance_plan(self, moves: list[Move], state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
+        board = ruleset.board
+        reach = self._reach(moves, ruleset)
+        front = self._front_distance(state, ruleset, me)
+        capital = board.capital_of(me)
+        plan: list[Any] = []
+        spare = {start: self._movable(state, ruleset, me, start) for _, start in reach}
+        if capital is not None and self._threatened(state, ruleset, me, capital):
+            for (unit, start), dests in sorted(reach.items()):
+                if capital in dests and ruleset.units[unit].domain == "land" and start != capital:
+                    for _ in range(spare[start].get(unit, 0)):
+                        plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=dests[capital]))
+                    spare[start][unit] = 0
+        home = graph_of(board).distances_from([capital]) if capital is not None else {}
+        for (unit, start), dests in sorted(reach.items()):
+            count = spare[start].get(unit, 0)
+            if count <= 0:
+                continue
+            domain = ruleset.units[unit].domain
+            if domain == "land":
+                here = front.get(start, 99)
+                best = min(dests, key=lambda d: (front.get(d, 99), d))
+                if front.get(best, 99) < here and self._friendly(state, board, me, best):
+                    plan += [Move(units=format_units({unit: 1}, ruleset.units), path=dests[best])] * count
+            elif domain == "air" and not self._friendly(state, board, me, start):
+                best = min(dests, key=lambda d: (home.get(d, 99), d))
+                plan += [Move(units=format_units({unit: 1}, ruleset.units), path=dests[best])] * count
+        return plan
+
+    # -- reading the board -----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _friendly(state: GameState, board: Any, me: str, space: str) -> bool:
+        owner = state.owners.get(space)
+        return owner is not None and board.side_of(owner) == board.side_of(me)
+
+    def _front_distance(self, state: GameState, ruleset: Ruleset, me: str) -> dict[str, int]:
+        """Land steps from each land territory to the nearest enemy-held land territory."""
+        board = ruleset.board
+        graph = graph_of(board)
+        side = board.side_of(me)
+        enemy = [t for t, o in state.owners.items() if t in graph.land and board.side_of(o) != side]
+        dist = {t: 0 for t in enemy}
+        queue = deque(enemy)
+        while queue:
+            here = queue.popleft()
+            for nxt in graph.land_nbrs[here]:
+                if nxt not in dist:
+                    dist[nxt] = dist[here] + 1
+                    queue.append(nxt)
+        return dist
+
+    def _threatened(self, state: GameState, ruleset: Ruleset, me: str, capital: str) -> bool:
+        """Whether enemy land units stand within two land steps of `capital`."""
+        board = ruleset.board
+        near = graph_of(board).ball(capital, 2, lambda s: graph_of(board).land_nbrs[s])
+        side = board.side_of(me)
+        return any(enemy_units(state, board, side, s) for s in near if s != capital)
+
+    # -- battle decisions ------------------------------------------------------------------------------------
+
+    def _decide(self, game: Game, state: GameState, ruleset: Ruleset) -> Any:
+        pending = state.pending or {}
+        legal = legal_or_stuck(game)
+        kind = pending.get("kind")
+        if kind == "choose_casualties":
+            return min(legal, key=lambda a: self._cost(getattr(a, "units", ""), ruleset))
+        if kind == "press_or_retreat":
+            press = [a for a in legal if a.type == "press"]
+            retreat = [a for a in legal if a.type == "retreat"]
+            if press and retreat:
+                chance = self._standing_chance(pending, ruleset)
+                return press[0] if chance >= 0.5 else retreat[0]
+            return (press or legal)[0]
+        if kind == "submerge":
+            submerge = [a for a in legal if a.type == "submerge" and getattr(a, "units", "")]
+            return (submerge or legal)[0]
+        return legal[0]
+
+    def _standing_chance(self, pending: Mapping[str, Any], ruleset: Ruleset) -> float:
+        """The attacker's exact win chance in the battle as the decision shows it."""
+        battle = "land" if pending.get("battle") == "land" else "sea"
+        try:
+            attackers = parse_units(str(pending.get("attacker", "")), ruleset.units)
+            defenders = parse_units(str(pending.get("defender", "")), ruleset.units)
+        except AareError:
+            return 1.0
+        return self.win_chance(attackers, defenders, ruleset, battle) if defenders else 1.0
+
+    @staticmethod
+    def _cost(text: str, ruleset: Ruleset) -> tuple[int, str]:
+        try:
+            units = parse_units(text, ruleset.units)
+        except AareError:
+            return (1 << 30, text)
+        return (sum(ruleset.units[u].cost * n for u, n in units.items()), text)
+
+
+def enemy_units(state: GameState, board: Any, side: str, space: str) -> Units:
+    """The units at `space` of powers not on `side`."""
+    found: Units = {}
+    for stack in state.units.get(space, ()):
+        if board.side_of(stack.owner) != side:
+            found[stack.unit] = found.get(stack.unit, 0) + stack.count
+    return found
