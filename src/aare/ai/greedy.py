@@ -56,11 +56,12 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int = 0, attack_threshold: float = 0.8, garrison_share: float = 0.5,
-                 cheap_share: float = 0.75) -> None:
+                 cheap_share: float = 0.75, hold_threshold: float = 0.3) -> None:
         self.rng = random.Random(seed)
         self.attack_threshold = attack_threshold
         self.garrison_share = garrison_share
         self.cheap_share = cheap_share
+        self.hold_threshold = hold_threshold
         self._plan: list[Any] = []
         self._cursor: tuple[int, str, str, str] | None = None
 
@@ -168,7 +169,7 @@ class GreedyBot:
         for stack in state.units.get(space, ()):
             if stack.owner == me:
                 units[stack.unit] = units.get(stack.unit, 0) + stack.count
-        if space == ruleset.board.capital_of(me):
+        if space in self._kept(state, ruleset, me):
             land = sorted((u for u in units if ruleset.units[u].domain == "land"),
                           key=lambda u: (ruleset.units[u].defense, u), reverse=True)
             keep = max(1, -(-sum(units[u] for u in land) * self.garrison_share // 1))
@@ -182,6 +183,7 @@ class GreedyBot:
         board = ruleset.board
         side = board.side_of(me)
         reach = self._reach(moves, ruleset)
+        cities = ruleset.victory_cities()
         spare: dict[str, Units] = {}
         for _, start in reach:
             spare.setdefault(start, self._movable(state, ruleset, me, start))
@@ -189,7 +191,7 @@ class GreedyBot:
             {dest for dests in reach.values() for dest in dests
              if board.spaces[dest].is_land and state.owners.get(dest) is not None
              and board.side_of(state.owners[dest]) != side},
-            key=lambda t: (-board.spaces[t].ipc, t),
+            key=lambda t: (t not in cities, -board.spaces[t].ipc, t),
         )
         plan: list[Any] = []
         for target in targets:
@@ -253,12 +255,8 @@ class GreedyBot:
         capital = board.capital_of(me)
         plan: list[Any] = []
         spare = {start: self._movable(state, ruleset, me, start) for _, start in reach}
-        if capital is not None and self._threatened(state, ruleset, me, capital):
-            for (unit, start), dests in sorted(reach.items()):
-                if capital in dests and ruleset.units[unit].domain == "land" and start != capital:
-                    for _ in range(spare[start].get(unit, 0)):
-                        plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=dests[capital]))
-                    spare[start][unit] = 0
+        for keep in self._kept(state, ruleset, me):
+            plan += self._reinforce(keep, reach, spare, state, ruleset, me)
         home = graph_of(board).distances_from([capital]) if capital is not None else {}
         for (unit, start), dests in sorted(reach.items()):
             count = spare[start].get(unit, 0)
@@ -273,6 +271,42 @@ class GreedyBot:
             elif domain == "air" and not self._friendly(state, board, me, start):
                 best = min(dests, key=lambda d: (home.get(d, 99), d))
                 plan += [Move(units=format_units({unit: 1}, ruleset.units), path=dests[best])] * count
+        return plan
+
+    def _kept(self, state: GameState, ruleset: Ruleset, me: str) -> list[str]:
+        """The territories `me` keeps garrisoned: its capital, then the victory cities it holds."""
+        capital = ruleset.board.capital_of(me)
+        cities = sorted(t for t in ruleset.victory_cities() if state.owners.get(t) == me and t != capital)
+        return ([capital] if capital is not None and state.owners.get(capital) == me else []) + cities
+
+    def _reinforce(self, keep: str, reach: Mapping[tuple[str, str], Mapping[str, list[str]]],
+                   spare: dict[str, Units], state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
+        """Moves of land units into `keep` until the enemy land units within two steps of it would take it
+        with at most `hold_threshold` chance (exact odds), as far as units can reach it."""
+        board, units = ruleset.board, ruleset.units
+        side = board.side_of(me)
+        graph = graph_of(board)
+        threat: Units = {}
+        for space in graph.ball(keep, 2, lambda s: graph.land_nbrs[s]):
+            if space != keep:
+                for unit, n in enemy_units(state, board, side, space).items():
+                    if units[unit].domain == "land" and units[unit].attack > 0:
+                        threat[unit] = threat.get(unit, 0) + n
+        if not threat:
+            return []
+        defenders: Units = {}
+        for stack in state.units.get(keep, ()):
+            if board.side_of(stack.owner) == side:
+                defenders[stack.unit] = defenders.get(stack.unit, 0) + stack.count
+        helpers = sorted(((unit, start, dests[keep]) for (unit, start), dests in reach.items()
+                          if keep in dests and start != keep and units[unit].domain == "land"),
+                         key=lambda o: (len(o[2]), -units[o[0]].defense / max(1, units[o[0]].cost), o[1], o[0]))
+        plan: list[Any] = []
+        for unit, start, path in helpers:
+            while spare[start].get(unit, 0) > 0 and self.win_chance(threat, defenders, ruleset) > self.hold_threshold:
+                spare[start][unit] -= 1
+                defenders[unit] = defenders.get(unit, 0) + 1
+                plan.append(Move(units=format_units({unit: 1}, units), path=path))
         return plan
 
     # -- reading the board -----------------------------------------------------------------------------------
@@ -297,13 +331,6 @@ class GreedyBot:
                     dist[nxt] = dist[here] + 1
                     queue.append(nxt)
         return dist
-
-    def _threatened(self, state: GameState, ruleset: Ruleset, me: str, capital: str) -> bool:
-        """Whether enemy land units stand within two land steps of `capital`."""
-        board = ruleset.board
-        near = graph_of(board).ball(capital, 2, lambda s: graph_of(board).land_nbrs[s])
-        side = board.side_of(me)
-        return any(enemy_units(state, board, side, s) for s in near if s != capital)
 
     # -- battle decisions ------------------------------------------------------------------------------------
 
