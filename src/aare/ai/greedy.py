@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aare.actions import EndPhase, Move, Place, Purchase, Repair
@@ -48,6 +49,15 @@ from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
 Units = dict[str, int]
+
+
+@dataclass(frozen=True)
+class Bulk:
+    """A planned step of `count` units: `whole` at once if legal, else `one` at a time, as long as legal."""
+
+    whole: Any
+    one: Any
+    count: int
 
 
 class GreedyBot:
@@ -78,9 +88,15 @@ class GreedyBot:
             self._cursor = cursor
             self._plan = self._make_plan(game, state, ruleset, me)
         while self._plan:
-            action = self._plan.pop(0)
-            if game.is_legal(action):
-                return action
+            step = self._plan.pop(0)
+            if isinstance(step, Bulk):
+                if game.is_legal(step.whole):
+                    return step.whole
+                if step.count > 1:
+                    self._plan.insert(0, Bulk(step.one, step.one, step.count - 1))
+                step = step.one
+            if game.is_legal(step):
+                return step
         return self._finish(game, state)
 
     def _finish(self, game: Game, state: GameState) -> Any:
@@ -132,8 +148,8 @@ class GreedyBot:
             bank -= unit.cost
             room -= 1
         for unit_id, count in counts.items():
-            plan += [Purchase(units=format_units({unit_id: count}, ruleset.units))]
-            plan += [Purchase(units=format_units({unit_id: 1}, ruleset.units))] * count
+            plan.append(Bulk(Purchase(units=format_units({unit_id: count}, ruleset.units)),
+                             Purchase(units=format_units({unit_id: 1}, ruleset.units)), count))
         return plan
 
     def _place_plan(self, legal: list[Any], state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
@@ -145,9 +161,8 @@ class GreedyBot:
         plan: list[Any] = []
         for space in spaces:
             for unit_id, count in waiting.items():
-                text = format_units({unit_id: count}, ruleset.units)
-                plan += [Place(units=text, space=space)]
-                plan += [Place(units=format_units({unit_id: 1}, ruleset.units), space=space)] * count
+                plan.append(Bulk(Place(units=format_units({unit_id: count}, ruleset.units), space=space),
+                                 Place(units=format_units({unit_id: 1}, ruleset.units), space=space), count))
         return plan
 
     # -- moves -----------------------------------------------------------------------------------------------
