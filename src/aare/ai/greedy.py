@@ -27,7 +27,6 @@ stay legal, then the phase ends. Its rules:
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -337,15 +336,7 @@ class GreedyBot:
         graph = graph_of(board)
         side = board.side_of(me)
         enemy = [t for t, o in state.owners.items() if t in graph.land and board.side_of(o) != side]
-        dist = {t: 0 for t in enemy}
-        queue = deque(enemy)
-        while queue:
-            here = queue.popleft()
-            for nxt in graph.land_nbrs[here]:
-                if nxt not in dist:
-                    dist[nxt] = dist[here] + 1
-                    queue.append(nxt)
-        return dist
+        return graph.distances_from(enemy, lambda s: graph.land_nbrs[s])
 
     # -- battle decisions ------------------------------------------------------------------------------------
 
