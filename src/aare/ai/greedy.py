@@ -10,11 +10,14 @@ stay legal, then the phase ends. Its rules:
 2. **Combat move**: an enemy land territory without defenders is taken with the cheapest land unit that can
    reach it ("take what can be taken cheaply"). A defended one is attacked only with a clear edge: land units
    (strongest attack per cost first), then aircraft, are added until the exact odds (`aare.odds`) give the
-   attack a win chance of at least `attack_threshold` (0.8) with a land unit left to take it; if all that
-   can reach it does not, it is not attacked. Targets are taken in order of their income.
-3. **Capitals stay garrisoned**: no land unit leaves the power's capital in either move phase unless at least
-   `garrison_share` (half, at least one) of the land units there stay, and in the non-combat move the land
-   units next to a capital that enemy land units can reach move into it.
+   attack a chance of at least `attack_threshold` (0.8) to win with a land unit left to take it, and the
+   defenders' expected loss plus that chance times the territory's worth (its income, doubled for a victory
+   city or capital) is at least the attackers' expected loss; if all that can reach it does not, it is not
+   attacked. Victory cities are taken first, then by income.
+3. **Capitals stay garrisoned**: land units leave the power's capital and the victory cities it holds only
+   down to `garrison_share` of their land units (half, at least one); in the non-combat move, land units that
+   can reach such a territory move into it until the enemy land units within two steps of it would take it with
+   at most `hold_threshold` (0.3, exact odds).
 4. **Non-combat move**: every other land unit moves as far as it can towards the nearest enemy land, staying
    on friendly land; aircraft land where the rules let them (the first legal landing, nearest the capital).
 5. **Mobilize**: new units go to the capital first, then to the complexes nearest the enemy.
@@ -40,6 +43,7 @@ from aare.engine import Acting, Game
 from aare.errors import AareError
 from aare.movement.graph import graph_of
 from aare.odds import odds
+from aare.odds.report import BattleOdds
 from aare.phases.base import phase_handler
 from aare.phases.combat_move import CombatMove
 from aare.phases.noncombat_move import NonCombatMove
@@ -198,6 +202,7 @@ class GreedyBot:
         side = board.side_of(me)
         reach = self._reach(moves, ruleset)
         cities = ruleset.victory_cities()
+        capitals = board.capitals()
         spare: dict[str, Units] = {}
         for _, start in reach:
             spare.setdefault(start, self._movable(state, ruleset, me, start))
@@ -209,7 +214,7 @@ class GreedyBot:
         )
         plan: list[Any] = []
         for target in targets:
-            defenders = enemy_units(state, board, side, target)
+            defenders = enemy_units(state, board, side, target, ruleset)
             options = [(unit, start, dests[target]) for (unit, start), dests in sorted(reach.items())
                        if target in dests and spare.get(start, {}).get(unit, 0) > 0]
             land = [o for o in options if ruleset.units[o[0]].domain == "land"]
@@ -220,16 +225,17 @@ class GreedyBot:
                 spare[start][unit] -= 1
                 plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=path))
                 continue
-            chosen = self._attackers(options, spare, defenders, ruleset)
+            worth = board.spaces[target].ipc * (2 if target in cities or target in capitals else 1)
+            chosen = self._attackers(options, spare, defenders, ruleset, worth)
             for unit, start, path in chosen:
                 spare[start][unit] -= 1
                 plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=path))
         return plan
 
     def _attackers(self, options: list[tuple[str, str, list[str]]], spare: Mapping[str, Units], defenders: Units,
-                   ruleset: Ruleset) -> list[tuple[str, str, list[str]]]:
-        """The smallest force from `options` (land first, strongest per cost, then aircraft) whose exact odds
-        reach the threshold against `defenders`; none if even all of it does not."""
+                   ruleset: Ruleset, worth: float) -> list[tuple[str, str, list[str]]]:
+        """The smallest force from `options` (land first, strongest per cost, then aircraft) with a clear edge
+        against `defenders` (`clear_edge`); none if even all of it has none."""
         units = ruleset.units
         pool_: list[tuple[str, str, list[str]]] = []
         for unit, start, path in options:
@@ -244,9 +250,27 @@ class GreedyBot:
             force: Units = {}
             for unit, _, _ in chosen:
                 force[unit] = force.get(unit, 0) + 1
-            if self.win_chance(force, defenders, ruleset) >= self.attack_threshold:
+            if self.clear_edge(force, defenders, ruleset, worth):
                 return chosen
         return []
+
+    def clear_edge(self, attackers: Units, defenders: Units, ruleset: Ruleset, worth: float) -> bool:
+        """Whether the exact odds give `attackers` at least `attack_threshold` to take the territory, and what
+        they may expect to destroy and gain (`worth` times the chance to take it) is no less than what they may
+        expect to lose."""
+        found = self.battle_odds(attackers, defenders, ruleset)
+        if found is None or found.capture < self.attack_threshold:
+            return False
+        return found.defender_ipc_lost + worth * found.capture >= found.attacker_ipc_lost
+
+    def battle_odds(self, attackers: Units, defenders: Units, ruleset: Ruleset,
+                    battle: str = "land") -> BattleOdds | None:
+        """The exact odds of a battle (None if it cannot be judged)."""
+        try:
+            return odds(format_units(attackers, ruleset.units), format_units(defenders, ruleset.units), ruleset,
+                        battle=battle)
+        except (AareError, ValueError, KeyError):
+            return None
 
     def win_chance(self, attackers: Units, defenders: Units, ruleset: Ruleset, battle: str = "land") -> float:
         """The exact chance that `attackers` win against `defenders`, in a land battle with a land unit left to
@@ -255,12 +279,10 @@ class GreedyBot:
             return 0.0
         if not defenders:
             return 1.0
-        try:
-            result = odds(format_units(attackers, ruleset.units), format_units(defenders, ruleset.units),
-                          ruleset, battle=battle)
-        except (AareError, ValueError, KeyError):
+        found = self.battle_odds(attackers, defenders, ruleset, battle)
+        if found is None:
             return 0.0
-        return float(result.capture if battle == "land" else result.attacker_win)
+        return float(found.capture if battle == "land" else found.attacker_win)
 
     def _advance_plan(self, moves: list[Move], state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
         board = ruleset.board
@@ -377,10 +399,11 @@ class GreedyBot:
         return (sum(ruleset.units[u].cost * n for u, n in units.items()), text)
 
 
-def enemy_units(state: GameState, board: Any, side: str, space: str) -> Units:
-    """The units at `space` of powers not on `side`."""
+def enemy_units(state: GameState, board: Any, side: str, space: str, ruleset: Ruleset | None = None) -> Units:
+    """The units at `space` of powers not on `side` (buildings left out when `ruleset` is given)."""
     found: Units = {}
     for stack in state.units.get(space, ()):
-        if board.side_of(stack.owner) != side:
+        building = ruleset is not None and ruleset.units[stack.unit].domain == "building"
+        if board.side_of(stack.owner) != side and not building:
             found[stack.unit] = found.get(stack.unit, 0) + stack.count
     return found
