@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import aare
-from aare.actions import EndPhase, Move
+from aare.actions import EndPhase, Fight, Move
 from aare.ai import GreedyBot
 from aare.economy.pool import pool
 from aare.engine import Game
@@ -94,3 +94,30 @@ def test_no_ruleset_is_named_in_the_ai() -> None:
 def test_greedy_plays_every_ruleset_without_refusals_or_dead_ends(rules: str) -> None:
     result = play_game(rules, seed=3, rounds=1, bot=GreedyBot(3))
     assert result.violations == [] and result.stuck == [] and result.rounds_played == 1
+
+
+def battle_after_one_round(dice: list[int]) -> Game:
+    """Germany's 3 infantry attack 2 Russian infantry; the scripted dice decide the first round."""
+    game = scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=True, dice=dice,
+                    units={"Germany": "Germany: 2 infantry", "Eastern Europe": "Germany: 3 infantry",
+                           "Karelia S.S.R.": "Russia: 2 infantry"})
+    game.apply(Move(units="3 infantry", path=["Eastern Europe", "Karelia S.S.R."]))
+    game.apply(EndPhase())
+    game.apply(Fight(space="Karelia S.S.R."))
+    bot = GreedyBot()
+    while game.state.pending is not None and game.state.pending["kind"] != "press_or_retreat":
+        game.apply(bot.choose(game))
+    return game
+
+
+def test_greedy_retreats_when_the_exact_odds_turn() -> None:
+    game = battle_after_one_round([6, 6, 6, 1, 1])  # all three miss, both defenders hit: 1 against 2
+    assert game.state.pending is not None and game.state.pending["attacker"] == {"Germany": "1 infantry"}
+    assert odds("1 infantry", "2 infantry", "lhtr-1.3").capture < 0.5
+    assert GreedyBot().choose(game).type == "retreat"
+
+
+def test_greedy_presses_on_while_the_odds_hold() -> None:
+    game = battle_after_one_round([1, 6, 6, 6, 6])  # one hit, no loss: 3 against 1
+    assert game.state.pending is not None and game.state.pending["defender"] == {"Russia": "1 infantry"}
+    assert GreedyBot().choose(game).type == "press"

@@ -384,8 +384,8 @@ class GreedyBot:
         """The attacker's exact win chance in the battle as the decision shows it."""
         battle = "land" if pending.get("battle") == "land" else "sea"
         try:
-            attackers = parse_units(str(pending.get("attacker", "")), ruleset.units)
-            defenders = parse_units(str(pending.get("defender", "")), ruleset.units)
+            attackers = side_units(pending.get("attacker"), ruleset)
+            defenders = side_units(pending.get("defender"), ruleset)
         except AareError:
             return 1.0
         return self.win_chance(attackers, defenders, ruleset, battle) if defenders else 1.0
@@ -406,4 +406,14 @@ def enemy_units(state: GameState, board: Any, side: str, space: str, ruleset: Ru
         building = ruleset is not None and ruleset.units[stack.unit].domain == "building"
         if board.side_of(stack.owner) != side and not building:
             found[stack.unit] = found.get(stack.unit, 0) + stack.count
+    return found
+
+
+def side_units(shown: Any, ruleset: Ruleset) -> Units:
+    """The units of one side of a battle as a decision shows them (a unit list, or one per owner), merged."""
+    texts = shown.values() if isinstance(shown, Mapping) else [shown or ""]
+    found: Units = {}
+    for text in texts:
+        for unit, n in parse_units(str(text), ruleset.units).items():
+            found[unit] = found.get(unit, 0) + n
     return found
