@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from aare.ai import PassBot, register_bot, unregister_bot
 from aare.cli.main import cli
 from aare.economy.summary import income
 from aare.game_setup import new_game
@@ -121,3 +122,21 @@ def test_the_tournament_command_prints_the_report_as_json() -> None:
 def test_an_unknown_bot_is_refused() -> None:
     result = CliRunner().invoke(cli, ["tournament", "--bots", "greedy,nobody", "--pairs", "1"])
     assert result.exit_code != 0 and "unknown bot 'nobody'" in result.output
+
+
+def test_a_registered_bot_plays_by_name_and_gets_the_budget_and_the_work() -> None:
+    made: list[tuple[int, float | None, int | None]] = []
+
+    def probe(seed: int, budget: float | None, work: int | None) -> PassBot:
+        made.append((seed, budget, work))
+        bot = PassBot()
+        bot.name = "probe"
+        return bot
+
+    register_bot("probe", probe)
+    try:
+        report = run("lhtr-1.3", ["probe", "pass"], pairs=1, rounds=1, seed=4, budget=2.5, work=300)
+    finally:
+        unregister_bot("probe")
+    assert report["games"] == 2 and report["bots"]["probe"]["games"] == 2
+    assert sorted(made) == [(8, 2.5, 300), (9, 2.5, 300)]  # 2 * seed + side: each side keeps its seed

@@ -12,7 +12,8 @@ from aare.ai.greedy import GreedyBot
 from aare.ai.pass_bot import PassBot
 from aare.ai.random_bot import RandomBot
 
-__all__ = ["Bot", "GreedyBot", "NoLegalAction", "PassBot", "RandomBot", "bot_names", "make_bot", "register_bot"]
+__all__ = ["Bot", "GreedyBot", "NoLegalAction", "PassBot", "RandomBot", "bot_names", "make_bot", "register_bot",
+           "unregister_bot"]
 
 Factory = Callable[[int, float | None, int | None], Bot]
 
@@ -26,6 +27,11 @@ _BOTS: dict[str, Factory] = {
 def register_bot(name: str, factory: Factory) -> None:
     """Offer a bot by `name`: `factory(seed, budget, work)` makes one."""
     _BOTS[name] = factory
+
+
+def unregister_bot(name: str) -> None:
+    """Withdraw the bot offered as `name`."""
+    _BOTS.pop(name, None)
 
 
 def bot_names() -> list[str]:
