@@ -262,9 +262,9 @@ def ratings(names: Sequence[str], results: Sequence[MatchResult]) -> dict[str, d
 
 
 def report(rules: str, bots: Sequence[str], results: Sequence[MatchResult], rounds: int, seed: int,
-           options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+           options: Mapping[str, Any] | None = None, budget: float | None = None) -> dict[str, Any]:
     """The tournament's report: per bot its score overall and per side, Wilson 95 % intervals, rating and
-    thinking time per power-turn; the games one by one."""
+    thinking time per power-turn (with a budget: how many turns went over it); the games one by one."""
     sides = sides_of(load_ruleset(rules, options))
     rated = ratings(list(dict.fromkeys(bots)), results)
     out: dict[str, Any] = {}
@@ -290,6 +290,8 @@ def report(rules: str, bots: Sequence[str], results: Sequence[MatchResult], roun
             "turn_seconds": {"p50": round(percentile(seconds, 0.5), 4), "p95": round(percentile(seconds, 0.95), 4),
                              "turns": len(seconds)},
         }
+        if budget is not None:
+            out[name]["turn_seconds"]["over_budget"] = sum(1 for t in seconds if t > budget)
     return {
         "rules": rules,
         "seed": seed,
@@ -328,4 +330,4 @@ def run(
     else:
         with executor_for(workers, cluster) as chosen:
             results = play_all(games, rules, rounds, options, budget, work, chosen, progress)
-    return report(rules, bots, results, rounds, seed, options)
+    return report(rules, bots, results, rounds, seed, options, budget)

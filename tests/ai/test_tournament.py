@@ -140,3 +140,5 @@ def test_a_registered_bot_plays_by_name_and_gets_the_budget_and_the_work() -> No
         unregister_bot("probe")
     assert report["games"] == 2 and report["bots"]["probe"]["games"] == 2
     assert sorted(made) == [(8, 2.5, 300), (9, 2.5, 300)]  # 2 * seed + side: each side keeps its seed
+    timing = report["bots"]["probe"]["turn_seconds"]
+    assert timing["over_budget"] == 0 < timing["turns"]  # passing takes far less than 2.5 s a turn
