@@ -346,3 +346,4 @@ def test_a_captured_territory_counts_for_its_new_owner_at_collect_income() -> No
         game.apply({"type": "end_phase"})
     game.apply({"type": "end_phase"})
     assert game.state.banks[GER] - bank == before + 3  # Karelia S.S.R. is worth 3
+

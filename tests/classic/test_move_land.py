@@ -219,3 +219,26 @@ def test_units_from_several_spaces_attack_together_without_allies() -> None:
     assert sorted((s.owner, s.unit, s.count) for s in site.attackers) == [
         ("Germany", "armour", 1), ("Germany", "fighter", 1), ("Germany", "infantry", 1)]
     assert units_in(game, "East Europe", "Japan") == {"fighter": 1}
+
+
+@pytest.mark.rule("CL-LANDMOVE-blitz-blockers", "CL-AA-flyover")
+def test_an_aa_gun_taken_by_a_blitz_still_fires_at_aircraft_flying_over_it_afterwards() -> None:
+    units = {"Karelia S.S.R.": "Russia: 1 armour", "Ukraine S.S.R.": "Russia: 1 fighter",
+             "East Europe": "Germany: 1 aa gun", "Germany": "Germany: 1 infantry"}
+    game = at("Russia", "combat-move", units, dice=[1])
+    move(game, "1 armour", "Karelia S.S.R.", "East Europe", "Germany")
+    assert game.state.owners["East Europe"] == "Russia"
+    assert units_in(game, "East Europe", "Russia") == {"aa_gun": 1}  # the gun is Russian now
+    move(game, "1 fighter", "Ukraine S.S.R.", "East Europe", "Germany")  # over the gun, after the blitz
+    end(game)
+    rolls = [e for entry in game.log.entries for e in entry.events if e.type == "dice_rolled"]
+    assert [r.values for r in rolls] == [(1,)]  # type: ignore[attr-defined]
+    assert "AA gun in East Europe" in rolls[0].purpose  # type: ignore[attr-defined]
+    removed = [e for entry in game.log.entries for e in entry.events if e.type == "units_removed"]
+    assert [r.rule_id for r in removed] == ["CL-LANDMOVE-blitz-blockers"]  # type: ignore[attr-defined]
+    assert units_in(game, "Germany", "Russia") == {"armour": 1}  # the fighter never reaches its battle
+    # flying over it in non-combat movement draws no fire
+    calm = at("Russia", "non-combat-move", {**units, "Germany": "Russia: 1 infantry"}, dice=[],
+              owners={"Germany": "Russia", "East Europe": "Russia"})
+    move(calm, "1 fighter", "Ukraine S.S.R.", "East Europe", "Germany")
+    assert not [e for entry in calm.log.entries for e in entry.events if e.type == "dice_rolled"]

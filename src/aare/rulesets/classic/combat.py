@@ -11,12 +11,14 @@ from typing import Any
 from aare.combat import steps as s
 from aare.combat.rules import CombatRules, TechBonus
 from aare.combat.sequences import Sequence
+from aare.movement.situation import Situation
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 
 SNEAK_RULE = "CL-NAVALCOMBAT-sub-sneak-attack"
 WITHDRAW_RULE = "CL-NAVALCOMBAT-sub-withdraw"
+BLITZ_RULE = "CL-LANDMOVE-blitz-blockers"
 NO_TERRITORY_CAP = 1_000_000  # CL-SBR-no-territory-cap: more than any treasury holds
 
 CLASSIC_TECH_BONUSES = (
@@ -136,9 +138,27 @@ def _combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
     )
 
 
-def _flyover_aa(found: dict[str, str], **_: Any) -> dict[str, str]:
-    """AA guns fire at enemy aircraft flying over them in combat movement (CL-AA-flyover)."""
-    return {space: "CL-AA-flyover" for space in found}
+def _flyover_aa(found: dict[str, str], view: Situation | None = None, **_: Any) -> dict[str, str]:
+    """AA guns fire at enemy aircraft flying over them in combat movement (CL-AA-flyover), also an AA gun the
+    mover took by blitz earlier in the same combat movement (CL-LANDMOVE-blitz-blockers)."""
+    out = {space: "CL-AA-flyover" for space in found}
+    if view is not None:
+        out |= {space: BLITZ_RULE for space in blitz_taken_aa(view) if space not in out}
+    return out
+
+
+def blitz_taken_aa(view: Situation) -> list[str]:
+    """Territories an enemy of the mover held when the turn began that the mover's side holds now (only a blitz
+    takes a territory before combat) with an AA gun of the mover's side in them: the gun taken with the
+    territory."""
+    out = []
+    for space in sorted(view.graph.land):
+        start = view.start_owners.get(space)
+        if start is None or view.friend(start) or not view.friend(view.state.owners.get(space)):
+            continue
+        if any(view.friend(s.owner) and view.unit(s).has("aa") for s in view.stacks(space)):
+            out.append(space)
+    return out
 
 
 def _rule_ids(names: dict[str, str], **_: Any) -> dict[str, str]:
