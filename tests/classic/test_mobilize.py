@@ -142,6 +142,29 @@ def test_existing_fighters_do_not_move_onto_new_carriers() -> None:
     assert info.value.rule_id == "CL-MOBILIZE-new-fighters-not-on-carriers" and game.state == before
 
 
+@pytest.mark.rule("CL-MOBILIZE-new-fighters-not-on-carriers")
+def test_fighters_do_not_wait_at_sea_for_a_carrier_bought_this_turn() -> None:
+    waiting = {"purchased": {"Japan": {"carrier": 1}}}
+    units = {"Japan": "Japan: 1 factory, 1 fighter", "Manchuria": "Japan: 1 fighter",
+             "Japan Sea Zone": "Japan: 1 transport"}
+    game = scenario(RULES, nation="Japan", phase="non-combat-move", clear=True, units=units, extra=waiting)
+    before = game.state
+    with pytest.raises(IllegalAction, match="carrier bought this turn") as info:
+        game.apply({"type": "move", "units": "1 fighter", "path": ["Japan", "Japan Sea Zone"]})
+    assert info.value.rule_id == "CL-MOBILIZE-new-fighters-not-on-carriers" and game.state == before
+    assert not [a for a in game.legal_actions() if a.type == "move" and a.path[-1] == "Japan Sea Zone"
+                and "fighter" in a.units]
+    # with no carrier bought the core's landing rule answers; a carrier already there takes the fighter
+    plain = scenario(RULES, nation="Japan", phase="non-combat-move", clear=True, units=units)
+    with pytest.raises(IllegalAction) as info:
+        plain.apply({"type": "move", "units": "1 fighter", "path": ["Japan", "Japan Sea Zone"]})
+    assert info.value.rule_id == "CL-AIRMOVE-carrier-landing"
+    decked = scenario(RULES, nation="Japan", phase="non-combat-move", clear=True, extra=waiting,
+                      units={**units, "Japan Sea Zone": "Japan: 1 carrier"})
+    decked.apply({"type": "move", "units": "1 fighter", "path": ["Japan", "Japan Sea Zone"]})
+    assert {s.unit for s in decked.state.stacks("Japan Sea Zone")} == {"carrier", "fighter"}
+
+
 @pytest.mark.rule("CL-MOBILIZE-naval-adjacent")
 def test_new_ships_go_next_to_the_complex_and_not_among_enemy_ships() -> None:
     game = mobilize("United Kingdom", {"battleship": 2})

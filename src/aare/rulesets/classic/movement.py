@@ -11,7 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from aare.combat.rules import CombatRules
-from aare.movement.move_checks import Check, neutrals
+from aare.movement.landing import can_land, hover_spots
+from aare.movement.move_checks import Check, Leg, Violation, air_landing, neutrals
+from aare.movement.pathing import remaining
 from aare.movement.rules import MovementRules
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
@@ -78,10 +80,39 @@ def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
     return replace(rules, defending_fighters_islands_only=True)
 
 
+NO_HOVER = "CL-MOBILIZE-new-fighters-not-on-carriers"
+
+
+def no_hover(leg: Leg) -> Violation | None:
+    """CL-MOBILIZE-new-fighters-not-on-carriers: fighters already on the board never go onto carriers bought this
+    turn, so no move of a fighter may count on one to land (the core's hover at sea next to a complex)."""
+    if leg.domain != "air" or not leg.unit.carrier_size:
+        return None
+    view = leg.view
+    spots, bought = hover_spots(view)
+    if not bought or not spots:
+        return None
+    left = remaining(view, leg.stack) - leg.cost if leg.combat else 0
+    landing = (view, leg.unit, leg.end, left, leg.stack.count, leg.combat, leg.start)
+    if not can_land(*landing):
+        return None  # no landing at all: the core's landing check says so
+    view.cache["hover"] = (frozenset(), 0)  # the same question with no carrier bought
+    try:
+        if can_land(*landing):
+            return None
+    finally:
+        view.cache["hover"] = (spots, bought)
+    return Violation(f"{leg.where} could land only on a carrier bought this turn: fighters already on the board "
+                     f"do not go onto new carriers", NO_HOVER)
+
+
 def _move_checks(checks: list[Check], **_: Any) -> list[Check]:
-    """The neutrals' check right after the core's (impassable) neutrals check."""
+    """The neutrals' check right after the core's (impassable) neutrals check; no waiting for a new carrier,
+    before the core's landing check."""
     at = checks.index(neutrals) + 1 if neutrals in checks else 0
-    return [*checks[:at], neutral_passage, *checks[at:]]
+    out = [*checks[:at], neutral_passage, *checks[at:]]
+    landing = out.index(air_landing) if air_landing in out else len(out)
+    return [*out[:landing], no_hover, *out[landing:]]
 
 
 def _rule_ids(names: dict[str, str], **_: Any) -> dict[str, str]:
@@ -101,6 +132,7 @@ MODULE = register_module(
             "CL-NEUTRAL-entry-fee",
             "CL-NEUTRAL-no-overflight",
             "CL-NEUTRAL-air-cannot-take",
+            NO_HOVER,
         ),
         hooks={
             "movement_rules": _movement_rules,

@@ -18,6 +18,7 @@ from aare.movement.move_checks import Check, Leg, Violation, air_landing, path_s
 from aare.movement.situation import Situation
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.classic.movement import no_hover
 from aare.rulesets.classic.realism import carrier_placement, carriers
 from aare.state.unit_stacks import Stack
 
@@ -127,7 +128,9 @@ def one_sea_return(leg: Leg) -> Violation | None:
 
 
 def _move_checks(checks: list[Check], **_: Any) -> list[Check]:
-    out = carriers.replace_purpose(list(checks))
+    """The Realism air checks; the Classic ban on waiting for a new carrier gives way to the Realism carrier
+    rules (REAL98-CARRIER-place-existing-on-new)."""
+    out = carriers.replace_purpose([c for c in checks if c is not no_hover])
     out.insert(0, carriers.stop_after_launch)
     shape = out.index(path_shape) + 1 if path_shape in out else len(out)
     out[shape:shape] = [combat_range, return_range, one_sea_outbound, one_sea_return]
