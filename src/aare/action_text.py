@@ -148,7 +148,10 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "retreat", "to": ruleset.board.resolve(target)}
     if verb == "press":
         return {"type": "press"}
-    if verb == "submerge":
+    if verb == "submerge":  # submerge 1 submarine [to A] (a withdrawal to another sea zone)
+        units, sep, place = rest.rpartition(" to ")
+        if sep and units.strip():
+            return {"type": "submerge", "units": units.strip(), "to": ruleset.board.resolve(place.strip())}
         return {"type": "submerge", "units": rest}
     if verb == "declare" and rest.lower().replace("_", "-") in ("d-day", "dday"):
         return {"type": "declare_d_day"}
@@ -250,7 +253,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
     if kind == "press":
         return "press"
     if kind == "submerge":
-        return f"submerge {action.get('units', '')}".strip()
+        to = f" to {action['to']}" if action.get("to") else ""
+        return f"submerge {action.get('units', '')}".strip() + to
     if kind == "bid":
         return f"bid {action['amount']}"
     if kind == "bid_cash":

@@ -127,10 +127,12 @@ class Press(_Action):
 
 
 class Submerge(_Action):
-    """Submerge submarines when the battle offers it (`units` empty: none)."""
+    """Submerge submarines when the battle offers it (`units` empty: none); where the rules make it a withdrawal
+    into another sea zone, `to` names it."""
 
     type: Literal["submerge"] = "submerge"
     units: str = ""
+    to: str = ""
 
 
 class Place(_Action):

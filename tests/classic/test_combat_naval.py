@@ -13,6 +13,7 @@ from tests.combat.helpers import play, steps
 from aare.combat.decisions import ChooseCasualties, ChooseSubmerge, Press, PressOrRetreat, Submerge
 from aare.combat.engine import decide
 from aare.errors import IllegalAction, UnknownName
+from aare.phases.conduct_combat import open_battles
 from aare.rules.ruleset import load_ruleset
 
 RULES = "classic-2e"
@@ -140,23 +141,72 @@ def test_on_the_board_a_german_sub_sinks_a_british_transport_before_it_fires() -
     assert [(s.owner, s.unit) for s in game.state.stacks("North Sea Zone")] == [(GER, "submarine")]
 
 
-@pytest.mark.rule("CL-NAVALCOMBAT-sub-withdraw")
-def test_on_the_board_a_defending_sub_withdraws_and_stays_out_of_the_battle() -> None:
-    game = position(UK, "combat-move", {"North Sea Zone": "United Kingdom: 1 battleship",
-                                        "Baltic Sea Zone": "Germany: 1 submarine, 1 transport"},
-                    dice=[6, 6, 6, 1, 6], rules=RULES)
-    move(game, "1 battleship", "North Sea Zone", "Baltic Sea Zone")
-    to_combat(game)
-    game.apply({"type": "fight", "space": "Baltic Sea Zone"})
-    game.apply({"type": "press"})
-    assert game.state.pending is not None and game.state.pending["kind"] == "submerge"
+def _refused(game: Any, action: dict[str, str], rule: str, match: str | None = None) -> None:
     before = game.state
-    with pytest.raises(IllegalAction) as err:
-        game.apply({"type": "submerge", "units": "1 transport"})
-    assert game.state == before and err.value.rule_id == "CL-NAVALCOMBAT-sub-withdraw"
-    game.apply({"type": "submerge", "units": "1 submarine"})  # round 2: the battleship sinks the transport
-    stacks = {(s.owner, s.unit) for s in game.state.stacks("Baltic Sea Zone")}
-    assert stacks == {(UK, "battleship"), (GER, "submarine")}
+    with pytest.raises(IllegalAction, match=match) as err:
+        game.apply(action)
+    assert game.state == before and err.value.rule_id == rule
+
+
+def _units(game: Any, space: str) -> set[tuple[str, str]]:
+    return {(s.owner, s.unit) for s in game.state.stacks(space)}
+
+
+@pytest.mark.rule("CL-NAVALCOMBAT-sub-withdraw")
+def test_on_the_board_a_defending_sub_withdraws_to_an_adjacent_friendly_or_empty_zone() -> None:
+    game = position(UK, "combat-move", {"East Canada Sea Zone": "United Kingdom: 1 battleship",
+                                        "North Sea Zone": "Germany: 1 submarine, 1 transport",
+                                        "Karelia Sea Zone": "United Kingdom: 1 transport",
+                                        "West Spain Sea Zone": "United Kingdom: 1 battleship; Germany: 1 transport"},
+                    dice=[6, 6, 6, 1, 6], rules=RULES)
+    move(game, "1 battleship", "East Canada Sea Zone", "North Sea Zone")
+    to_combat(game)
+    game.apply({"type": "fight", "space": "North Sea Zone"})
+    game.apply({"type": "press"})
+    pending = game.state.pending
+    assert pending is not None and pending["kind"] == "submerge" and pending["side"] == "defender"
+    # not among the British transport, nor where a battle is still to be fought
+    assert pending["destinations"] == ["Baltic Sea Zone", "East Canada Sea Zone"]
+    assert {(a.units, a.to) for a in game.legal_actions() if a.type == "submerge"} == {
+        ("", ""), ("1 submarine", "Baltic Sea Zone"), ("1 submarine", "East Canada Sea Zone")}
+    _refused(game, {"type": "submerge", "units": "1 transport", "to": "Baltic Sea Zone"}, "CL-NAVALCOMBAT-sub-withdraw")
+    _refused(game, {"type": "submerge", "units": "1 submarine", "to": "Karelia Sea Zone"},
+             "CL-NAVALCOMBAT-sub-withdraw", "one of Baltic Sea Zone, East Canada Sea Zone")
+    _refused(game, {"type": "submerge", "units": "1 submarine", "to": "West Spain Sea Zone"},
+             "CL-NAVALCOMBAT-sub-withdraw")
+    _refused(game, {"type": "submerge", "units": "1 submarine"}, "CL-NAVALCOMBAT-sub-withdraw")  # two places
+    game.apply({"type": "submerge", "units": "1 submarine", "to": "Baltic Sea Zone"})
+    # round 2 without the sub: the battleship sinks the transport
+    assert game.state.pending is None
+    assert _units(game, "North Sea Zone") == {(UK, "battleship")}
+    assert _units(game, "Baltic Sea Zone") == {(GER, "submarine")}
+    assert [s.space for s in open_battles(game.state, game.ruleset)] == ["West Spain Sea Zone"]
+
+
+@pytest.mark.rule("CL-NAVALCOMBAT-sub-withdraw")
+def test_on_the_board_attacking_subs_withdraw_to_the_zone_they_came_from() -> None:
+    game = position(GER, "combat-move", {"Baltic Sea Zone": "Germany: 1 submarine",
+                                         "Karelia Sea Zone": "Germany: 1 submarine",
+                                         "North Sea Zone": "United Kingdom: 1 battleship"},
+                    dice=[6, 6, 6, 6, 6], rules=RULES)
+    move(game, "1 submarine", "Baltic Sea Zone", "North Sea Zone")
+    move(game, "1 submarine", "Karelia Sea Zone", "North Sea Zone")
+    to_combat(game)
+    game.apply({"type": "fight", "space": "North Sea Zone"})
+    pending = game.state.pending
+    assert pending is not None and pending["kind"] == "submerge" and pending["side"] == "attacker"
+    assert pending["destinations"] == ["Baltic Sea Zone", "Karelia Sea Zone"]
+    _refused(game, {"type": "submerge", "units": "2 submarines", "to": "Baltic Sea Zone"},
+             "CL-NAVALCOMBAT-sub-withdraw", "1 came from Baltic Sea Zone")
+    _refused(game, {"type": "submerge", "units": "1 submarine", "to": "West Spain Sea Zone"},
+             "CL-NAVALCOMBAT-sub-withdraw")
+    game.apply({"type": "submerge", "units": "1 submarine", "to": "Baltic Sea Zone"})
+    game.apply({"type": "press"})  # round 2: the other sub and the battleship miss again
+    game.apply({"type": "submerge", "units": "1 submarine", "to": "Karelia Sea Zone"})
+    assert game.state.pending is None
+    assert _units(game, "North Sea Zone") == {(UK, "battleship")}
+    assert _units(game, "Baltic Sea Zone") == {(GER, "submarine")}
+    assert _units(game, "Karelia Sea Zone") == {(GER, "submarine")}
 
 
 @pytest.mark.rule("CL-NAVALCOMBAT-carrier-sunk-fighters")

@@ -99,23 +99,23 @@ def test_a_zone_cleared_in_combat_is_open_in_non_combat_movement() -> None:
     rejected(cleared, mv("1 battleship", "North Sea Zone", "Baltic Sea Zone"), "CL-TURN-combat-move-then-noncombat")
 
 
-@pytest.mark.rule("CL-SEAMOVE-leave-contested-zone")
-def test_no_sea_zone_holds_both_sides_when_a_turn_ends_but_for_withdrawn_submarines() -> None:
-    result = play_game("classic-2e", seed=5, rounds=2)
-    assert not result.violations and not result.stuck
+@pytest.mark.rule("CL-SEAMOVE-leave-contested-zone", "CL-NAVALCOMBAT-sub-withdraw")
+def test_no_sea_zone_holds_both_sides_when_a_turn_ends() -> None:
     board = load_ruleset("classic-2e").board
     seas = [s for s, space in board.spaces.items() if space.is_sea]
-    state, checked = result.log.initial, 0
-    for entry in result.log.entries:
-        state = apply_events(state, entry.events)
-        if not any(e.type == "phase_entered" for e in entry.events) or state.phase != "collect-income":
-            continue
-        checked += 1
-        for sea in seas:
-            # where the power whose turn ends has units; submarines that withdrew from a battle stay submerged in
-            # its zone (CL-NAVALCOMBAT-sub-withdraw)
-            if not any(s.owner == state.nation for s in state.stacks(sea)):
+    checked = withdrawals = 0
+    for seed in (5, 11):
+        result = play_game("classic-2e", seed=seed, rounds=3)
+        assert not result.violations and not result.stuck
+        state = result.log.initial
+        for entry in result.log.entries:
+            state = apply_events(state, entry.events)
+            action = entry.action or {}
+            withdrawals += action.get("type") == "submerge" and bool(action.get("to"))
+            if not any(e.type == "phase_entered" for e in entry.events) or state.phase != "collect-income":
                 continue
-            sides = {board.side_of(s.owner) for s in state.stacks(sea) if not flags.submerged(s)}
-            assert len(sides) <= 1, (state.round, state.nation, sea, state.stacks(sea))
-    assert checked >= 5
+            checked += 1
+            for sea in seas:  # withdrawn submarines left the zone too (CL-NAVALCOMBAT-sub-withdraw)
+                sides = {board.side_of(s.owner) for s in state.stacks(sea)}
+                assert len(sides) <= 1, (state.round, state.nation, sea, state.stacks(sea))
+    assert checked >= 10 and withdrawals

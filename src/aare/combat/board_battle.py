@@ -195,6 +195,11 @@ def _grouped(fates: list[tuple[Stack, Fate]]) -> list[tuple[Stack, Fate]]:
 Routes = tuple[tuple[str, str, int], ...]
 
 
+def withdraw_key(side: str) -> str:
+    """The key of `side`'s withdrawn submarines' routes (those that submerged into another sea zone)."""
+    return f"{side} withdrawn"
+
+
 class Outcome:
     """Builds the events of a finished battle against a working state."""
 
@@ -263,13 +268,18 @@ class Outcome:
                 stack, after = self._route(side, stack, after)
                 if not stack.count:
                     continue
+            if fate.status == "submerged" and withdraw_key(side) in self.routes:
+                stack, after = self._route(withdraw_key(side), stack, after)
+                if not stack.count:
+                    continue
             move_air = units[stack.unit].domain != "air"
             to = self.to if fate.status == "retreated" and move_air and self.to else ""
             if after != stack or to:
                 self.emit(UnitsChanged(space, stack, after, to_space=to))
 
-    def _route(self, side: Side, stack: Stack, after: Stack) -> tuple[Stack, Stack]:
-        """Send the retreating `stack` along its side's routes; what is left of it (no route: count 0 if none).
+    def _route(self, side: str, stack: Stack, after: Stack) -> tuple[Stack, Stack]:
+        """Send the retreating `stack` along the routes under `side` (a side, or its `withdraw_key`); what is
+        left of it (no route: count 0 if none).
         Units that retreat into another sea zone are marked `flags.RETREATED`: they take no part in a battle
         there."""
         space = self.site.space

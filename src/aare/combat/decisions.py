@@ -38,7 +38,8 @@ class ChooseSubmerge:
 
     `stage` says when: "end of cycle" (LHTR), "after opening fire" (AARe undetected subs) or "start of battle"
     (before any fire). Subs with a flag in `exclude_flags` cannot be chosen; with `mark_stayers`, the subs that
-    could go and stay get that flag (AARe: an undetected sub that stays becomes detected).
+    could go and stay get that flag (AARe: an undetected sub that stays becomes detected). `destinations`: the
+    sea zones the subs withdraw to, one of which the answer names (none: they stay in the battle's zone).
     """
 
     side: Side
@@ -47,6 +48,7 @@ class ChooseSubmerge:
     stage: str = "end of cycle"
     exclude_flags: tuple[str, ...] = ()
     mark_stayers: str = ""
+    destinations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

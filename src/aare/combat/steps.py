@@ -393,8 +393,11 @@ def submerge_available(battle: Battle, side: Side) -> int:
     return sum(n for k, n in present(battle, side) if battle.setup.unit(k).has("submerge") and not k.marked)
 
 
-def submerge_step(side: Side, rule: str, stage: str = "end of cycle") -> Callable[[Battle], StepResult]:
-    """A step offering `side`'s submarines to submerge (`ChooseSubmerge` at `stage`), when they may."""
+def submerge_step(side: Side, rule: str, stage: str = "end of cycle", withdraw: bool = False
+                  ) -> Callable[[Battle], StepResult]:
+    """A step offering `side`'s submarines to submerge (`ChooseSubmerge` at `stage`), when they may; with
+    `withdraw` they leave for another sea zone: the attacker's retreat destinations or the defender's
+    (`BattleSetup.retreat_to`, `defender_retreat_to`) are offered."""
 
     def run(battle: Battle) -> StepResult:
         rules = battle.setup.rules
@@ -402,7 +405,9 @@ def submerge_step(side: Side, rule: str, stage: str = "end of cycle") -> Callabl
         n = submerge_available(battle, side) if allowed else 0
         if not n or not combat_units(battle, other(side)):
             return battle.state, []
-        return battle.state.evolve(pending=ChooseSubmerge(side, n, rule, stage)), []
+        setup = battle.setup
+        places = (setup.retreat_to if side == "attacker" else setup.defender_retreat_to) if withdraw else ()
+        return battle.state.evolve(pending=ChooseSubmerge(side, n, rule, stage, destinations=tuple(places))), []
 
     return run
 

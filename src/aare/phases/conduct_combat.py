@@ -28,6 +28,7 @@ from aare.combat.board_battle import (
     deciding_power,
     outcome_events,
     units_text,
+    withdraw_key,
 )
 from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.events import DiceRolled as EngineDiceRolled
@@ -206,7 +207,45 @@ def _answer(ctx: TurnContext, site: BattleSite, battle: Battle, action: Any
             raise IllegalAction("there is no retreat to make now", _rule(decision))
         return _retreat(ctx, site, battle, decision, action)
     answer, to = _plain_answer(ctx, battle, action)
+    if isinstance(action, Submerge) and isinstance(decision, dec.ChooseSubmerge):
+        return answer, None, _withdrawal(ctx, site, battle, decision, action)
     return answer, to, None
+
+
+def _withdrawal(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.ChooseSubmerge, action: Submerge
+                ) -> Routes | None:
+    """Where submarines that leave the battle go, when the rules make submerging a withdrawal into another sea
+    zone (`ChooseSubmerge.destinations`): the zone the answer names (the only one, when there is one), the
+    ruleset's `retreat_routes` hook checking it (called with `withdrawing`)."""
+    wanted = dict(parse_units(action.units, ctx.ruleset.units)) if action.units else {}
+    if not decision.destinations:
+        if action.to:
+            raise IllegalAction("submarines that submerge stay in the battle's sea zone", decision.rule)
+        return None
+    if not sum(wanted.values()):
+        return None
+    to = ctx.ruleset.board.resolve(action.to) if action.to else None
+    if to is None and len(decision.destinations) == 1:
+        to = decision.destinations[0]
+    if to not in decision.destinations:
+        raise IllegalAction(f"withdrawing submarines go to one of {', '.join(decision.destinations)}", decision.rule)
+    routes: Routes | None = ctx.ruleset.modify("retreat_routes", None, state=ctx.state, site=site, battle=battle,
+                                               side=decision.side, to=to, split={to: wanted}, withdrawing=True)
+    return routes if routes is not None else tuple((to, u, n) for u, n in sorted(wanted.items()))
+
+
+def _add_routes(routes: Mapping[str, Routes], side: str, action: Any, routed: Routes | None) -> dict[str, Routes]:
+    """The routes of each side's retreat, with those of an answer: a retreat's replace the side's, a
+    withdrawal's add to the side's withdrawals (`withdraw_key`)."""
+    out = dict(routes)
+    if routed is None:
+        return out
+    if isinstance(action, Submerge):
+        key = withdraw_key(side)
+        out[key] = (*out.get(key, ()), *routed)
+    else:
+        out[side] = routed
+    return out
 
 
 def _retreat(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.PressOrRetreat, action: Retreat
@@ -303,7 +342,9 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
             out.append(Retreat())
         return out
     if isinstance(decision, dec.ChooseSubmerge):
-        return [Submerge(units=f"{n} submarine" if n else "") for n in range(decision.available + 1)]
+        places = decision.destinations or ("",)
+        return [Submerge(), *(Submerge(units=f"{n} submarine", to=d) for n in range(1, decision.available + 1)
+                              for d in places)]
     if isinstance(decision, dec.ChooseTargets):
         from aare.combat.policy import default_targets
 
@@ -368,6 +409,8 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
             "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
             "available": decision.available,
         }
+        if decision.destinations:
+            view["destinations"] = list(decision.destinations)
     view["options"] = [a.to_json() for a in decision_candidates(ctx, battle)]
     return view
 
@@ -411,8 +454,7 @@ class ConductCombat(PhaseHandler):
             answer, to, routed = _answer(ctx, site, battle, action)
             battle, _ = apply_answer(battle, answer)
             current = {**current, "answers": [*current["answers"], action.to_json()]}
-            if routed is not None:
-                routes = {**routes, side: routed}
+            routes = _add_routes(routes, side, action, routed)
             self._run(ctx, site, battle, current, to or earlier, routes)
             return
         if isinstance(action, Rocket):
@@ -483,10 +525,10 @@ class ConductCombat(PhaseHandler):
         routes: dict[str, Routes] = {}
         for raw in current["answers"]:
             side = getattr(battle.state.pending, "side", "attacker")
-            answer, to, routed = _answer(ctx, site, battle, parse_action(raw))
+            action = parse_action(raw)
+            answer, to, routed = _answer(ctx, site, battle, action)
             retreated = to or retreated
-            if routed is not None:
-                routes[side] = routed
+            routes = _add_routes(routes, side, action, routed)
             battle, _ = apply_answer(battle, answer)
             battle, _ = advance(battle, dice)
         return site, battle, retreated, routes

@@ -1,7 +1,7 @@
 """Classic combat (module `classic_combat`): the combat switches of the 2nd-edition rules, the sea battle's cycle
 (attacking submarines strike first every round, defending ones fire with the other defenders, either side's
-submarines may withdraw), AA guns, shore bombardment, strategic bombing out of the treasury and the combat
-effects of Jet Power, Super Submarines and Heavy Bombers."""
+submarines may withdraw into a neighbouring sea zone, `withdrawal.py`), AA guns, shore bombardment, strategic
+bombing out of the treasury and the combat effects of Jet Power, Super Submarines and Heavy Bombers."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from aare.movement.situation import Situation
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.classic.withdrawal import WITHDRAW_RULE, battle_inputs, retreat_routes
 
 SNEAK_RULE = "CL-NAVALCOMBAT-sub-sneak-attack"
-WITHDRAW_RULE = "CL-NAVALCOMBAT-sub-withdraw"
 BLITZ_RULE = "CL-LANDMOVE-blitz-blockers"
 NO_TERRITORY_CAP = 1_000_000  # CL-SBR-no-territory-cap: more than any treasury holds
 
@@ -81,10 +81,10 @@ AMPHIBIOUS_AIR_RETREAT = OptionSpec(
 )
 
 SNEAK_ATTACK = replace(s.ATTACKER_SUBS, rule=SNEAK_RULE, model=s.ATTACKER_SUBS.name)
-ATTACKER_WITHDRAW = replace(s.ATTACKER_SUBMERGE, run=s.submerge_step("attacker", WITHDRAW_RULE), rule=WITHDRAW_RULE,
-                            model=s.ATTACKER_SUBMERGE.name)
-DEFENDER_WITHDRAW = replace(s.DEFENDER_SUBMERGE, run=s.submerge_step("defender", WITHDRAW_RULE), rule=WITHDRAW_RULE,
-                            model=s.DEFENDER_SUBMERGE.name)
+ATTACKER_WITHDRAW = replace(s.ATTACKER_SUBMERGE, run=s.submerge_step("attacker", WITHDRAW_RULE, withdraw=True),
+                            rule=WITHDRAW_RULE, model=s.ATTACKER_SUBMERGE.name)
+DEFENDER_WITHDRAW = replace(s.DEFENDER_SUBMERGE, run=s.submerge_step("defender", WITHDRAW_RULE, withdraw=True),
+                            rule=WITHDRAW_RULE, model=s.DEFENDER_SUBMERGE.name)
 
 
 def _option(ruleset: Any, spec: OptionSpec) -> bool:
@@ -185,7 +185,7 @@ MODULE = register_module(
             "CL-WEAPONS-heavy-bombers",
         ),
         hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "flyover_aa": _flyover_aa,
-               "rule_ids": _rule_ids},
+               "rule_ids": _rule_ids, "battle_inputs": battle_inputs, "retreat_routes": retreat_routes},
         effects=(Effect("damage_cap", "*", "set", NO_TERRITORY_CAP, "CL-SBR-no-territory-cap",
                         "raid losses are capped only by the treasury"),),
         options=(ATTACKER_SUBS_WITHDRAW, DEFENDING_SUBS_WITHDRAW, AMPHIBIOUS_AIR_RETREAT),

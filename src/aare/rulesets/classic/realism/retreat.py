@@ -27,6 +27,7 @@ from aare.movement.rules import MovementRules
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
+from aare.rulesets.classic.sea_passage import closed_passage
 from aare.state.game_state import GameState
 
 ANY_ROUND = "REAL98-RETREAT-attacker-any-round"
@@ -111,11 +112,14 @@ def air_destinations(state: GameState, ruleset: Ruleset, site: BattleSite, power
     return tuple(sorted(t for t, d in found.items() if d == closest))
 
 
-def sea_destinations(site: BattleSite, ruleset: Ruleset) -> tuple[str, ...]:
+def sea_destinations(state: GameState, ruleset: Ruleset, site: BattleSite, power: str) -> tuple[str, ...]:
     """Every adjacent sea zone, enemy-occupied or embattled alike, and the zone itself (breaking off contact)
-    (REAL98-RETREAT-ships-any-adjacent, REAL98-RETREAT-break-off-contact)."""
+    (REAL98-RETREAT-ships-any-adjacent, REAL98-RETREAT-break-off-contact); not through a canal closed to
+    `power`'s side (a zone its ships could not enter by movement)."""
     graph = graph_of(ruleset.board)
-    return tuple(sorted({site.space, *graph.sea_nbrs.get(site.space, ())}))
+    near = [z for z in graph.sea_nbrs.get(site.space, ())
+            if closed_passage(state, ruleset, power, site.space, z) is None]
+    return tuple(sorted({site.space, *near}))
 
 
 def _defender(state: GameState, ruleset: Ruleset, site: BattleSite) -> str:
@@ -141,8 +145,8 @@ def _battle_inputs(inputs: dict[str, Any], ruleset: Ruleset, state: GameState, s
                    ) -> dict[str, Any]:
     """Each side's retreat destinations, and the defending aircraft that cannot retreat."""
     if site.kind == "sea":
-        zones = sea_destinations(site, ruleset)
-        return {**inputs, "retreat_to": zones, "defender_retreat_to": zones}
+        return {**inputs, "retreat_to": sea_destinations(state, ruleset, site, site.attacker),
+                "defender_retreat_to": sea_destinations(state, ruleset, site, _defender(state, ruleset, site))}
     if site.kind not in ("land", "amphibious"):
         return inputs
     out = dict(inputs)
@@ -182,10 +186,12 @@ def _retreating(battle: Battle, side: Side) -> Counter[str]:
 
 
 def _retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, site: BattleSite, battle: Battle,
-                    side: Side, to: str | None, split: Mapping[str, Mapping[str, int]], **_: Any) -> Routes | None:
+                    side: Side, to: str | None, split: Mapping[str, Mapping[str, int]], withdrawing: bool = False,
+                    **_: Any) -> Routes | None:
     """Route every retreating unit: the player's `split` (which must send all of them), else everything to `to`
-    (aircraft of a land battle's defender to a place they may reach when `to` is not one)."""
-    if site.kind not in ("land", "amphibious", "sea"):
+    (aircraft of a land battle's defender to a place they may reach when `to` is not one). Submarines never
+    withdraw alone here (`withdrawing`: nothing to do)."""
+    if site.kind not in ("land", "amphibious", "sea") or withdrawing:
         return routes
     going = _retreating(battle, side)
     units = ruleset.units
@@ -204,7 +210,7 @@ def _retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, s
     out: list[tuple[str, str, int]] = []
     power = site.attacker if side == "attacker" else _defender(state, ruleset, site)
     land_ok = (land_destinations(state, ruleset, site, power, side == "defender") if site.kind != "sea"
-               else sea_destinations(site, ruleset))
+               else sea_destinations(state, ruleset, site, power))
     for place, parts in sorted(wanted.items()):
         for unit, n in sorted(parts.items()):
             if not n:
@@ -215,6 +221,9 @@ def _retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, s
                 if place not in allowed and air_free and allowed and place in land_ok:  # aircraft fly on
                     out.append((allowed[0], unit, n))
                     continue
+            closed = closed_passage(state, ruleset, power, site.space, place) if site.kind == "sea" else None
+            if closed is not None:
+                raise IllegalAction(f"{units[unit].display_plural} cannot retreat to {place}: {closed[0]}", closed[1])
             if place not in allowed:
                 rule = AIRCRAFT if units[unit].domain == "air" else INTO_BATTLE if place in _embattled(
                     state, ruleset, site) else SPLIT
