@@ -373,3 +373,28 @@ def test_the_usual_exception_aircraft_of_an_amphibious_assault_retreat_alone() -
     # the Classic options for submarines withdrawing alone and for this exception are not offered
     keys = {spec.key for spec in load_ruleset(RULES).spec.option_specs}
     assert keys.isdisjoint({"attacking_subs_withdraw", "defending_subs_withdraw", "amphibious_air_retreat"})
+
+
+EAST_MED, CENTRAL_MED, RED_SEA = "East Mediterranean Sea Zone", "Central Mediterranean Sea Zone", "Red Sea Zone"
+SUEZ_HELD = {"Anglo Sudan Egypt": "United Kingdom", "Syria Jordan": "United Kingdom"}
+
+
+@pytest.mark.rule("REAL98-RETREAT-ships-any-adjacent", "CL-SEAMOVE-suez")
+def test_ships_retreat_through_a_canal_only_when_their_side_may_pass_it() -> None:
+    units = {CENTRAL_MED: "Germany: 2 battleship", EAST_MED: "United Kingdom: 1 battleship"}
+    game = position(GER, units, owners=SUEZ_HELD)
+    move(game, "2 battleship", CENTRAL_MED, EAST_MED)
+    fight(game, EAST_MED)
+    view = pending(game)
+    assert view["side"] == "attacker" and RED_SEA not in view["destinations"]
+    assert CENTRAL_MED in view["destinations"]
+    refused(game, {"type": "retreat", "to": RED_SEA}, "CL-SEAMOVE-suez")
+    refused(game, {"type": "retreat", "split": {RED_SEA: "1 battleship", CENTRAL_MED: "1 battleship"}},
+            "CL-SEAMOVE-suez")
+    assert not [a for a in game.legal_actions() if a.type == "retreat" and RED_SEA in (a.to, *a.split)]
+    game.apply({"type": "press"})
+    view = pending(game)
+    assert view["side"] == "defender" and RED_SEA in view["destinations"]  # the British hold the canal
+    game.apply({"type": "retreat", "to": RED_SEA})
+    assert here(game, RED_SEA) == {"battleship": 1}
+    assert here(game, EAST_MED) == {"battleship": 2}
