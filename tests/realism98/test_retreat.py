@@ -398,3 +398,24 @@ def test_ships_retreat_through_a_canal_only_when_their_side_may_pass_it() -> Non
     game.apply({"type": "retreat", "to": RED_SEA})
     assert here(game, RED_SEA) == {"battleship": 1}
     assert here(game, EAST_MED) == {"battleship": 2}
+
+
+@pytest.mark.rule("REAL98-RETREAT-split-destinations")
+def test_split_retreats_are_offered_a_few_at_a_time_and_each_one_is_legal() -> None:
+    game = karelia_attack()
+    offered = [a for a in game.legal_actions() if a.type == "retreat"]
+    splits = [a for a in offered if a.split]
+    assert {a.to for a in offered if not a.split} == {EAST_EUROPE, "Finland Norway", UKRAINE}
+    assert 2 <= len(splits) <= 6  # a pair of destinations each way: halves, or by unit type
+    for action in splits:
+        assert sum(int(text.split()[0]) for part in action.split.values() for text in part.split(", ")) == 4
+    halves = next(a for a in splits if set(a.split) == {EAST_EUROPE, "Finland Norway"}
+                  and a.split[EAST_EUROPE] == "1 infantry, 1 armour")
+    game.apply(halves)
+    assert here(game, EAST_EUROPE) == {"infantry": 1, "armour": 1}
+    assert here(game, "Finland Norway") == {"infantry": 1, "armour": 1}
+    # a single retreating unit has no split
+    game = position(GER, {EAST_EUROPE: "Germany: 1 armour", KARELIA: "Russia: 3 infantry"})
+    move(game, "1 armour", EAST_EUROPE, KARELIA)
+    fight(game, KARELIA)
+    assert not [a for a in game.legal_actions() if a.type == "retreat" and a.split]

@@ -42,7 +42,7 @@ from aare.movement import flags
 from aare.movement.battles import BattleSite, pending_battles
 from aare.movement.graph import graph_of
 from aare.movement.situation import situation
-from aare.phases.base import PhaseHandler, TurnContext, register_phase
+from aare.phases.base import PhaseHandler, TurnContext, phase_handler, register_phase
 from aare.state.game_state import GameState
 
 KEY = "combat"
@@ -575,6 +575,16 @@ class ConductCombat(PhaseHandler):
                 if alive:
                     after = replace(stack, flags=tuple(f for f in stack.flags if f != mark))
                     ctx.emit(UnitsChanged(space, stack.with_count(alive), after.with_count(alive)))
+
+
+def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:
+    """The battle waiting for an answer, rebuilt from its record (None: no battle in progress)."""
+    current = combat_record(ctx.state)["current"]
+    if current is None:
+        return None
+    handler = phase_handler(ctx.state.phase)
+    site, battle, _, _ = (handler if isinstance(handler, ConductCombat) else ConductCombat())._replay(ctx, current)
+    return site, battle
 
 
 register_phase(ConductCombat())

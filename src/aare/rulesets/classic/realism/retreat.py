@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from aare.actions import Retreat
+from aare.board.notation import format_units
 from aare.combat import steps as s
 from aare.combat.battle_state import Side
 from aare.combat.rules import CombatRules
@@ -24,6 +26,7 @@ from aare.errors import IllegalAction
 from aare.movement.battles import BattleSite
 from aare.movement.graph import graph_of
 from aare.movement.rules import MovementRules
+from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
@@ -250,6 +253,69 @@ def _text(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {u}" for u, n in sorted(counts.items()) if n) or "nothing"
 
 
+# ---------------------------------------------------------------- split retreats offered to players and bots
+
+
+class SplitRetreats(PhaseExtension):
+    """Conduct combat: besides a retreat to each destination, a few split retreats (REAL98-RETREAT-split-
+    destinations): for each pair of the first three destinations, every unit type halved between them, and the
+    first unit type to one, the rest to the other. Defending aircraft of a land battle go where they may. The
+    phase's own answer checks each (those the rules refuse are not offered)."""
+
+    name = "realism-split-retreats"
+
+    def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
+        pending = ctx.state.pending
+        if not pending or pending.get("kind") != "press_or_retreat" or len(pending.get("destinations", ())) < 2:
+            return []
+        from aare.phases.conduct_combat import battle_in_progress
+
+        found = battle_in_progress(ctx)
+        if found is None:
+            return []
+        site, battle = found
+        side: Side = "defender" if pending.get("side") == "defender" else "attacker"
+        going = _retreating(battle, side)
+        units = ctx.ruleset.units
+        power = site.attacker if side == "attacker" else _defender(ctx.state, ctx.ruleset, site)
+        fixed: dict[str, Counter[str]] = {}
+        if site.kind != "sea":  # aircraft fly where they may, not split
+            for unit in [u for u in going if units[u].domain == "air"]:
+                allowed = air_destinations(ctx.state, ctx.ruleset, site, power, unit)
+                if allowed:
+                    fixed.setdefault(allowed[0], Counter())[unit] += going.pop(unit)
+        if sum(going.values()) < 2:
+            return []
+        places = list(pending["destinations"])[:3]
+        out: list[Retreat] = []
+        for i, a in enumerate(places):
+            for b in places[i + 1:]:
+                halves = ({u: n // 2 for u, n in going.items()}, {u: n - n // 2 for u, n in going.items()})
+                first = sorted(going)[0]
+                by_type = ({first: going[first]}, {u: n for u, n in going.items() if u != first})
+                for to_a, to_b in (halves, by_type):
+                    split = _merge(fixed, {a: Counter(to_a), b: Counter(to_b)})
+                    if len(split) > 1:
+                        out.append(Retreat(split={p: format_units(dict(c), units) for p, c in split.items()}))
+        return list(dict.fromkeys(out))
+
+
+def _merge(*parts: Mapping[str, Counter[str]]) -> dict[str, Counter[str]]:
+    out: dict[str, Counter[str]] = {}
+    for part in parts:
+        for place, counts in part.items():
+            out.setdefault(place, Counter()).update(+counts)
+    return {p: c for p, c in out.items() if +c}
+
+
+SPLIT_RETREATS = SplitRetreats()
+
+
+def _phase_actions(found: list[PhaseExtension], phase: str, **_: Any) -> list[PhaseExtension]:
+    """The split retreats, in every combat phase (conduct combat and the armour's second combat)."""
+    return [*found, SPLIT_RETREATS] if phase in ("conduct-combat", "armour-combat") else found
+
+
 def _movement_rules(rules: MovementRules, **_: Any) -> MovementRules:
     """Opposing fleets may share a sea zone: the power to move attacks them, leaves the zone or stays there
     without a battle (breaking off contact) as it chooses (REAL98-RETREAT-shared-zone-next-player)."""
@@ -279,7 +345,8 @@ MODULE = register_module(RuleModule(
     rule_ids=(ANY_ROUND, DEFENDER, SPLIT, ALL_UNITS, INTO_BATTLE, AIRCRAFT, SHIPS, BREAK_OFF, NEXT_PLAYER,
               NEW_SHIPS),
     hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence, "battle_inputs": _battle_inputs,
-           "retreat_routes": _retreat_routes, "movement_rules": _movement_rules, "rule_ids": _rule_ids},
+           "retreat_routes": _retreat_routes, "movement_rules": _movement_rules, "rule_ids": _rule_ids,
+           "phase_actions": _phase_actions},
     options=(NEW_SHIPS_OPTION,),
     replaces_options=REPLACED_OPTIONS,
 ))
