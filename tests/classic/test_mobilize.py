@@ -165,6 +165,21 @@ def test_fighters_do_not_wait_at_sea_for_a_carrier_bought_this_turn() -> None:
     assert {s.unit for s in decked.state.stacks("Japan Sea Zone")} == {"carrier", "fighter"}
 
 
+@pytest.mark.rule("CL-MOBILIZE-new-fighters-not-on-carriers", "CL-COMBATMOVE-air-landing-plan")
+def test_no_attack_counts_on_landing_on_a_carrier_bought_this_turn() -> None:
+    units = {"East Indies": "Japan: 1 fighter", "Japan": "Japan: 1 factory",
+             "Philippines Sea Zone": "United States: 1 transport"}
+    path = ["East Indies", "East Indies Sea Zone", "Borneo Sea Zone", "Philippines Sea Zone"]
+    for bought, rule in (({"carrier": 1}, "CL-MOBILIZE-new-fighters-not-on-carriers"),
+                         ({}, "CL-COMBATMOVE-air-landing-plan")):
+        game = scenario(RULES, nation="Japan", phase="combat-move", clear=True, units=units,
+                        owners={"Philippines": "United States"}, extra={"purchased": {"Japan": bought}})
+        before = game.state
+        with pytest.raises(IllegalAction) as info:  # 1 move left: only Japan Sea Zone, next to Japan's complex
+            game.apply({"type": "move", "units": "1 fighter", "path": path})
+        assert info.value.rule_id == rule and game.state == before
+
+
 @pytest.mark.rule("CL-MOBILIZE-naval-adjacent")
 def test_new_ships_go_next_to_the_complex_and_not_among_enemy_ships() -> None:
     game = mobilize("United Kingdom", {"battleship": 2})
