@@ -307,6 +307,9 @@ def format_decision(decision: Mapping[str, Any]) -> str:
         what = f"{decision['power']} presses the attack or retreats"
     elif kind == "submerge":
         what = f"{decision['power']} may submerge up to {decision['available']} submarine(s)"
+        if decision.get("destinations"):
+            what = (f"{decision['power']} may withdraw up to {decision['available']} submarine(s) to "
+                    f"{' or '.join(decision['destinations'])}")
     elif kind == "treaty_infantry":
         what = f"{decision['power']} places {decision['count']} free infantry of the broken or void treaty"
     elif kind == "research_chart":

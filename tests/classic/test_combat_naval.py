@@ -10,6 +10,7 @@ from tests.aa50.common import battle as any_battle
 from tests.aa50.common import ended, fire, left, move, position, to_combat
 from tests.combat.helpers import play, steps
 
+from aare.action_text import format_action, format_decision, parse_action_text
 from aare.combat.decisions import ChooseCasualties, ChooseSubmerge, Press, PressOrRetreat, Submerge
 from aare.combat.engine import decide
 from aare.errors import IllegalAction, UnknownName
@@ -245,3 +246,15 @@ def test_on_the_board_a_fighter_chosen_for_a_sub_hit_is_refused() -> None:
         game.apply({"type": "choose_casualties", "units": "1 fighter"})
     assert err.value.rule_id == "CL-COMBAT-owner-chooses-casualties" and game.state == before
     game.apply({"type": "choose_casualties", "units": "1 carrier"})
+
+
+@pytest.mark.rule("CL-NAVALCOMBAT-sub-withdraw")
+def test_a_withdrawal_in_text() -> None:
+    ruleset = load_ruleset(RULES)
+    action = parse_action_text("submerge 1 submarine to Baltic Sea Zone", ruleset)
+    assert action == {"type": "submerge", "units": "1 submarine", "to": "Baltic Sea Zone"}
+    assert format_action(action) == "submerge 1 submarine to Baltic Sea Zone"
+    assert parse_action_text("submerge 1 submarine", ruleset) == {"type": "submerge", "units": "1 submarine"}
+    line = format_decision({"kind": "submerge", "power": GER, "available": 1, "space": "North Sea Zone",
+                            "destinations": ["Baltic Sea Zone", "East Canada Sea Zone"]})
+    assert "withdraw up to 1 submarine(s) to Baltic Sea Zone or East Canada Sea Zone" in line
