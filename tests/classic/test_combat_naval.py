@@ -198,11 +198,13 @@ def test_on_the_board_attacking_subs_withdraw_to_the_zone_they_came_from() -> No
     assert pending is not None and pending["kind"] == "submerge" and pending["side"] == "attacker"
     assert pending["destinations"] == ["Baltic Sea Zone", "Karelia Sea Zone"]
     _refused(game, {"type": "submerge", "units": "2 submarines", "to": "Baltic Sea Zone"},
-             "CL-NAVALCOMBAT-sub-withdraw", "1 came from Baltic Sea Zone")
+             "CL-NAVALCOMBAT-sub-withdraw", "1 more came from Baltic Sea Zone")
     _refused(game, {"type": "submerge", "units": "1 submarine", "to": "West Spain Sea Zone"},
              "CL-NAVALCOMBAT-sub-withdraw")
     game.apply({"type": "submerge", "units": "1 submarine", "to": "Baltic Sea Zone"})
     game.apply({"type": "press"})  # round 2: the other sub and the battleship miss again
+    _refused(game, {"type": "submerge", "units": "1 submarine", "to": "Baltic Sea Zone"},
+             "CL-NAVALCOMBAT-sub-withdraw", "0 more came from Baltic Sea Zone")  # that one withdrew already
     game.apply({"type": "submerge", "units": "1 submarine", "to": "Karelia Sea Zone"})
     assert game.state.pending is None
     assert _units(game, "North Sea Zone") == {(UK, "battleship")}

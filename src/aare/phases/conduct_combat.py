@@ -197,10 +197,10 @@ def _casualties(ctx: TurnContext, battle: Battle, side: Side, text: str) -> dec.
     return dec.Casualties(tuple(sorted(hits)))
 
 
-def _answer(ctx: TurnContext, site: BattleSite, battle: Battle, action: Any
-            ) -> tuple[dec.Answer, str | None, Routes | None]:
+def _answer(ctx: TurnContext, site: BattleSite, battle: Battle, action: Any,
+            routes: Mapping[str, Routes] | None = None) -> tuple[dec.Answer, str | None, Routes | None]:
     """The engine's answer to the pending decision, where a retreat goes and, where the ruleset routes the
-    retreating units (the `retreat_routes` hook), where each goes."""
+    retreating units (the `retreat_routes` hook), where each goes; `routes`: those of the answers so far."""
     decision = battle.state.pending
     if isinstance(action, Retreat):
         if not isinstance(decision, dec.PressOrRetreat):
@@ -208,15 +208,17 @@ def _answer(ctx: TurnContext, site: BattleSite, battle: Battle, action: Any
         return _retreat(ctx, site, battle, decision, action)
     answer, to = _plain_answer(ctx, battle, action)
     if isinstance(action, Submerge) and isinstance(decision, dec.ChooseSubmerge):
-        return answer, None, _withdrawal(ctx, site, battle, decision, action)
+        earlier = (routes or {}).get(withdraw_key(decision.side), ())
+        return answer, None, _withdrawal(ctx, site, battle, decision, action, earlier)
     return answer, to, None
 
 
-def _withdrawal(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.ChooseSubmerge, action: Submerge
-                ) -> Routes | None:
+def _withdrawal(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.ChooseSubmerge, action: Submerge,
+                earlier: Routes = ()) -> Routes | None:
     """Where submarines that leave the battle go, when the rules make submerging a withdrawal into another sea
     zone (`ChooseSubmerge.destinations`): the zone the answer names (the only one, when there is one), the
-    ruleset's `retreat_routes` hook checking it (called with `withdrawing`)."""
+    ruleset's `retreat_routes` hook checking it (called with `withdrawing` and the `earlier` withdrawals' routes
+    of the side)."""
     wanted = dict(parse_units(action.units, ctx.ruleset.units)) if action.units else {}
     if not decision.destinations:
         if action.to:
@@ -230,7 +232,8 @@ def _withdrawal(ctx: TurnContext, site: BattleSite, battle: Battle, decision: de
     if to not in decision.destinations:
         raise IllegalAction(f"withdrawing submarines go to one of {', '.join(decision.destinations)}", decision.rule)
     routes: Routes | None = ctx.ruleset.modify("retreat_routes", None, state=ctx.state, site=site, battle=battle,
-                                               side=decision.side, to=to, split={to: wanted}, withdrawing=True)
+                                               side=decision.side, to=to, split={to: wanted}, withdrawing=True,
+                                               earlier=earlier)
     return routes if routes is not None else tuple((to, u, n) for u, n in sorted(wanted.items()))
 
 
@@ -451,7 +454,7 @@ class ConductCombat(PhaseHandler):
                 raise IllegalAction("no battle is waiting for an answer", ORDER_RULE)
             site, battle, earlier, routes = self._replay(ctx, current)
             side = getattr(battle.state.pending, "side", "attacker")
-            answer, to, routed = _answer(ctx, site, battle, action)
+            answer, to, routed = _answer(ctx, site, battle, action, routes)
             battle, _ = apply_answer(battle, answer)
             current = {**current, "answers": [*current["answers"], action.to_json()]}
             routes = _add_routes(routes, side, action, routed)
@@ -526,7 +529,7 @@ class ConductCombat(PhaseHandler):
         for raw in current["answers"]:
             side = getattr(battle.state.pending, "side", "attacker")
             action = parse_action(raw)
-            answer, to, routed = _answer(ctx, site, battle, action)
+            answer, to, routed = _answer(ctx, site, battle, action, routes)
             retreated = to or retreated
             routes = _add_routes(routes, side, action, routed)
             battle, _ = apply_answer(battle, answer)

@@ -85,17 +85,18 @@ def battle_inputs(inputs: dict[str, Any], ruleset: Ruleset, state: GameState, si
 
 def retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, site: BattleSite, battle: Battle,
                    side: str, to: str | None, split: Mapping[str, Mapping[str, int]], withdrawing: bool = False,
-                   **_: Any) -> Routes | None:
-    """Check a withdrawal: attacking submarines go to a zone some of them came from, as many as came from it;
-    defending ones to one of the defender's zones; none into an embattled or enemy-held zone."""
+                   earlier: Routes = (), **_: Any) -> Routes | None:
+    """Check a withdrawal: attacking submarines go to a zone some of them came from, as many as came from it
+    (counting those `earlier` withdrawals sent there); defending ones to one of the defender's zones; none into
+    an embattled or enemy-held zone."""
     if not withdrawing or site.kind != "sea" or to is None:
         return routes
     count = sum(n for parts in split.values() for n in parts.values())
     if side == "attacker":
-        came = origins(site, ruleset.units).get(to, 0)
+        came = origins(site, ruleset.units).get(to, 0) - sum(n for place, _, n in earlier if place == to)
         if count > came:
-            raise IllegalAction(f"attacking submarines withdraw to the sea zone they came from: {came} came from "
-                                f"{to}", WITHDRAW_RULE)
+            raise IllegalAction(f"attacking submarines withdraw to the sea zone they came from: {max(0, came)} more "
+                                f"came from {to}", WITHDRAW_RULE)
         power = site.attacker
     else:
         power = deciding_power(state, ruleset, site, "defender")
