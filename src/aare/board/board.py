@@ -42,11 +42,17 @@ class Space:
 
 @dataclass(frozen=True)
 class Canal:
-    """A canal joining two adjacent sea zones; a side passes only while it controls all of `requires`."""
+    """A canal joining two adjacent sea zones; a side passes only while it controls all of `requires`. With
+    `into` (one of the two seas) it bars only ships entering that sea zone, not ships leaving it (a strait)."""
 
     name: str
     seas: tuple[str, str]
     requires: tuple[str, ...]
+    into: str | None = None
+
+    def bars(self, a: str, b: str) -> bool:
+        """Whether a ship moving from sea zone `a` to `b` needs the canal's territories."""
+        return self.into is None or b == self.into
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,9 @@ class SetupUnits:
 
 class Board:
     """A loaded board: spaces in file order (land, then sea), powers in turn order, canals and set-up.
+
+    `no_transport` holds the adjacent land-sea pairs that transports may not load or unload across (amphibious
+    assaults included), from a ruleset's board changes (`apply_changes`).
 
     A board file may hold several set-ups (scenarios); the board is loaded with one of them: its name is
     `scenario` (None for a file with a single set-up), and it gives the turn order of `powers`, the starting
@@ -81,8 +90,10 @@ class Board:
         setup: tuple[SetupUnits, ...],
         owners: dict[str, str] | None = None,
         scenario: str | None = None,
+        no_transport: frozenset[frozenset[str]] = frozenset(),
     ) -> None:
         self.id, self.name, self.path = id, name, path
+        self.no_transport = no_transport
         self.spaces, self.powers, self.canals = spaces, powers, canals
         self.bank, self.setup, self.scenario = bank, setup, scenario
         self.owners = owners if owners is not None else {s.name: s.owner for s in spaces.values() if s.owner}
@@ -218,7 +229,7 @@ _SEA: _Spec = {
     "aliases": ("strs", False),
     "neighbors": ("strs", True),
 }
-_CANAL: _Spec = {"name": ("str", True), "seas": ("strs", True), "requires": ("strs", True)}
+_CANAL: _Spec = {"name": ("str", True), "seas": ("strs", True), "requires": ("strs", True), "into": ("str", False)}
 _SETUP_UNITS: _Spec = {"space": ("str", True), "power": ("str", True), "units": ("str", True)}
 _SETUP_FIELDS = ("bank", "owners", "units", "order")
 
@@ -479,8 +490,29 @@ class _Loader:
             for territory in requires:
                 if not spaces[territory].is_land:
                     self.fail(f"{key}.requires", f"{territory} is not a land territory")
-            canals.append(Canal(entry["name"], (seas[0], seas[1]), requires))
+            into = None
+            if "into" in entry:
+                into = self.resolve(self.space_index, entry["into"], f"{key}.into", "space")
+                if into not in seas:
+                    self.fail(f"{key}.into", f"{into} is not one of the canal's sea zones")
+            canals.append(Canal(entry["name"], (seas[0], seas[1]), requires, into))
         return tuple(canals)
+
+    def pairs(self, raw: Mapping[str, Any], key: str) -> list[tuple[str, str, str]]:
+        """The `key` list of [space, space] pairs of a changes file, resolved to canonical names, each with its
+        key (`remove[0]`)."""
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(_is("strs", v) and len(v) == 2 for v in value):
+            self.fail(key, f"expected a list of [space, space] pairs, got {value!r}")
+        found: list[tuple[str, str, str]] = []
+        for i, (a, b) in enumerate(value):
+            where = f"{key}[{i}]"
+            first = self.resolve(self.space_index, a, where, "space")
+            second = self.resolve(self.space_index, b, where, "space")
+            if first == second:
+                self.fail(where, f"{first} cannot be its own neighbor")
+            found.append((where, first, second))
+        return found
 
     def chosen_setup(self, raw: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:
         """The set-up table to load and its key: the plain `[setup]`, or `[setup.<scenario>]` of a file with
@@ -561,7 +593,8 @@ class _Loader:
         seen: dict[tuple[str, str], int] = {}
         side = {p.name: p.side for p in powers}
         for i, entry in enumerate(self.tables(setup, "units", required=False)):
-            where = f"{key}.units[{i}]"
+            prefix = f"{key}.units" if key else "units"
+            where = f"{prefix}[{i}]"
             self.check(entry, where, _SETUP_UNITS)
             space = spaces[self.resolve(self.space_index, entry["space"], f"{where}.space", "space")]
             power = self.resolve(self.power_index, entry["power"], f"{where}.power", "power")
@@ -573,7 +606,7 @@ class _Loader:
                 self.fail(f"{where}.units", "empty unit list")
             if (space.name, power) in seen:
                 earlier = seen[space.name, power]
-                self.fail(where, f"{power} units in {space.name} are already listed at {key}.units[{earlier}]")
+                self.fail(where, f"{power} units in {space.name} are already listed at {prefix}[{earlier}]")
             seen[space.name, power] = i
             owner = owners.get(space.name)
             if space.is_land and (owner is None or side[owner] != side[power]):
@@ -635,3 +668,80 @@ class _Loader:
                     f"{team} {riders} in {sea} need {holders[:-1]} room {amount}, "
                     f"but {team} {holders} there have room {room.get((sea, team), 0)}",
                 )
+
+
+# --- board changes ---------------------------------------------------------------------------------------------
+
+_CHANGES_TOP = ("remove", "add", "no_transport", "canal", "units")
+
+
+def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
+    """`board` with a ruleset's changes file applied; a bad file raises DataFileError naming the key at fault.
+
+    The file (`data/board_changes/<name>.toml`, named by a ruleset file's `board_changes`) may hold `remove` and
+    `add` (lists of [space, space] connections taken away or added, both ways), `no_transport` ([land, sea]
+    connections transports may not load or unload across, amphibious assaults included; ships, aircraft and land
+    units are not affected), `[[canal]]` tables as in a board file (with `into`, a strait barring only entry into
+    that sea zone) and `[[units]]` tables as in a set-up (added to the set-up, in territories the unit's side
+    holds at the start)."""
+    loader = _Loader(Path(path), units, board.scenario)
+    try:
+        raw = tomllib.loads(loader.path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise DataFileError(str(path), "<file>", str(exc)) from None
+    unknown = sorted(set(raw) - set(_CHANGES_TOP))
+    if unknown:
+        loader.fail("<file>", f"unknown top-level key(s) {unknown}; known: {list(_CHANGES_TOP)}")
+    loader.space_index = dict(board._space_index)
+    loader.power_index = dict(board._power_index)
+    neighbors = {name: list(space.neighbors) for name, space in board.spaces.items()}
+    for where, a, b in loader.pairs(raw, "remove"):
+        if b not in neighbors[a]:
+            loader.fail(where, f"{a} and {b} are not adjacent on the board: nothing to remove")
+        neighbors[a].remove(b)
+        neighbors[b].remove(a)
+    for where, a, b in loader.pairs(raw, "add"):
+        if b in neighbors[a]:
+            loader.fail(where, f"{a} and {b} are already adjacent")
+        neighbors[a].append(b)
+        neighbors[b].append(a)
+    closed: set[frozenset[str]] = set(board.no_transport)
+    for where, a, b in loader.pairs(raw, "no_transport"):
+        if {board.spaces[a].kind, board.spaces[b].kind} != {"land", "sea"} or b not in neighbors[a]:
+            loader.fail(where, f"{a} and {b} are not an adjacent territory and sea zone")
+        closed.add(frozenset((a, b)))
+    spaces = {name: replace(space, neighbors=tuple(neighbors[name])) for name, space in board.spaces.items()}
+    canals = board.canals + loader.canals(raw, spaces)
+    for canal in canals[len(board.canals):]:
+        if any(c.name == canal.name or set(c.seas) == set(canal.seas) for c in board.canals):
+            loader.fail(f"canal.{canal.name}", "the board already has a canal of that name or between those seas")
+    added = loader.placements(raw, "", spaces, board.owners, board.powers)
+    return Board(
+        id=board.id,
+        name=board.name,
+        path=board.path,
+        spaces=spaces,
+        powers=board.powers,
+        canals=canals,
+        bank=dict(board.bank),
+        setup=_merged(board.setup, added, units),
+        owners=dict(board.owners),
+        scenario=board.scenario,
+        no_transport=frozenset(closed),
+    )
+
+
+def _merged(
+    setup: tuple[SetupUnits, ...], added: tuple[SetupUnits, ...], units: UnitCatalogue
+) -> tuple[SetupUnits, ...]:
+    """The set-up with `added` units joined to a power's units already in the same space."""
+    merged = {(s.space, s.power): dict(s.units) for s in setup}
+    for extra in added:
+        have = merged.setdefault((extra.space, extra.power), {})
+        for unit, count in extra.units.items():
+            have[unit] = have.get(unit, 0) + count
+    order = {u: i for i, u in enumerate(units.ids)}
+    return tuple(
+        SetupUnits(space, power, dict(sorted(found.items(), key=lambda kv: order[kv[0]])))
+        for (space, power), found in merged.items()
+    )

@@ -20,13 +20,15 @@ class Graph:
         self.air: dict[str, tuple[str, ...]] = {}
         self.land_nbrs: dict[str, tuple[str, ...]] = {}
         self.sea_nbrs: dict[str, tuple[str, ...]] = {}
-        self.coast: dict[str, tuple[str, ...]] = {}  # sea zone -> adjacent land territories, and back
+        # sea zone -> adjacent land territories transports load from and unload to, and back (Board.no_transport)
+        self.coast: dict[str, tuple[str, ...]] = {}
         for space in spaces.values():
             passable = tuple(n for n in space.neighbors if n not in self.neutral)
             self.air[space.name] = passable
             self.land_nbrs[space.name] = tuple(n for n in passable if n in self.land)
             self.sea_nbrs[space.name] = tuple(n for n in passable if n in self.sea)
-            self.coast[space.name] = self.land_nbrs[space.name] if space.is_sea else self.sea_nbrs[space.name]
+            shore = self.land_nbrs[space.name] if space.is_sea else self.sea_nbrs[space.name]
+            self.coast[space.name] = tuple(n for n in shore if frozenset((space.name, n)) not in board.no_transport)
         self.canals: dict[frozenset[str], Canal] = {frozenset(c.seas): c for c in board.canals}
 
     def canal(self, a: str, b: str) -> Canal | None:

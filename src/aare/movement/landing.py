@@ -99,7 +99,7 @@ def carrier_lost_spots(view: Situation, sea: str) -> tuple[str, ...]:
     """Where fighters of `view.power` that survive the sinking of their carrier in `sea` may go: one space,
     to a territory their side has held since the turn began or to a friendly carrier with room in an adjacent
     sea zone (LHTR-AIRMOVE-defending-carrier-lost)."""
-    spots = [t for t in view.graph.coast[sea] if view.held_since_start(t)]
+    spots = [t for t in view.graph.land_nbrs[sea] if view.held_since_start(t)]
     for zone in view.graph.sea_nbrs[sea]:
         stacks = view.stacks(zone)
         room = sum(view.unit(s).carrier_capacity * s.count for s in stacks if view.friend(s.owner))

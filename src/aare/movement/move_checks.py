@@ -158,11 +158,12 @@ def canals(leg: Leg) -> Violation | None:
     view = leg.view
     for a, b in zip(leg.path, leg.path[1:], strict=False):
         canal = view.graph.canal(a, b)
-        if canal is not None and not view.canal_open(canal):
+        if canal is not None and canal.bars(a, b) and not view.canal_open(canal):
             needs = " and ".join(canal.requires)
             slug = canal.name.split()[0].lower()
+            since = "" if view.rules.control_in_real_time else " since the turn began"
             return Violation(
-                f"the {canal.name} is closed: {view.side} have not held {needs} since the turn began",
+                f"the {canal.name} is closed: {view.side} have not held {needs}{since}",
                 f"LHTR-SEAMOVE-{slug}-canal",
             )
     return None

@@ -101,7 +101,7 @@ def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> fro
                 continue
             for nxt in graph.sea_nbrs[here]:
                 canal = graph.canal(here, nxt)
-                if nxt in seen or (canal is not None and not view.canal_open(canal)):
+                if nxt in seen or (canal is not None and canal.bars(here, nxt) and not view.canal_open(canal)):
                     continue
                 if view.blocks(nxt) and not end_hostile:
                     continue

@@ -17,7 +17,10 @@ class MovementRules:
     its units there must fight. `blitz_through_infrastructure`: an enemy AA gun or industrial
     complex alone does not stop a blitz; the armour takes the territory with them. `allied_transports`: land units
     may board an ally's transports (False: only their own power's). `unload_after_sea_battle`: a transport that
-    moved into a sea battle in combat move and did not retreat may unload in non-combat move."""
+    moved into a sea battle in combat move and did not retreat may unload in non-combat move.
+    `control_in_real_time`: a territory's control counts from the moment it changes, so a canal captured this turn
+    opens at once and aircraft land in a territory captured this turn (by default both need control since the turn
+    began)."""
 
     # the mover's own fighters aboard a carrier that moves ride along as cargo (spending no movement), as far as the
     # moving carriers have room, unless they moved in combat move (by default only allied fighters ride)
@@ -28,3 +31,4 @@ class MovementRules:
     blitz_through_infrastructure: bool = False
     allied_transports: bool = True
     unload_after_sea_battle: bool = False
+    control_in_real_time: bool = False

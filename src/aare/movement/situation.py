@@ -104,7 +104,10 @@ class Situation:
         return space in self.graph.land and self.friend(self.state.owners.get(space))
 
     def held_since_start(self, space: str) -> bool:
-        """Friendly now and when the turn began (LHTR-AIRMOVE-land-friendly-since-start)."""
+        """Friendly now and when the turn began (LHTR-AIRMOVE-land-friendly-since-start), or only now when the
+        ruleset counts control in real time (`MovementRules.control_in_real_time`)."""
+        if self.rules.control_in_real_time:
+            return self.friendly_land(space)
         return self.friendly_land(space) and self.friend(self.start_owners.get(space))
 
     @cached_property
@@ -145,7 +148,8 @@ class Situation:
         return sea in self.blocking_seas
 
     def canal_open(self, canal: Canal) -> bool:
-        """The mover's side has held every territory the canal needs since the turn began."""
+        """The mover's side has held every territory the canal needs since the turn began (or holds them now, when
+        control counts in real time)."""
         return all(self.held_since_start(t) for t in canal.requires)
 
     # --- units ---------------------------------------------------------------------------------------------

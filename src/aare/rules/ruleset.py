@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from aare.board.board import Board, load_board
+from aare.board.board import Board, apply_changes, load_board
 from aare.board.units import UnitCatalogue, load_units
 from aare.errors import DataFileError, UnknownName
 from aare.rules.effects import Effect, Explained, modify_value
@@ -34,6 +34,7 @@ class RulesetSpec:
     modules: tuple[RuleModule, ...]
     path: str
     setup: str | None = None  # the board's set-up (scenario) for a board file with several
+    board_changes: str | None = None  # data/board_changes/<name>.toml applied to the board (apply_changes)
 
     @property
     def option_specs(self) -> tuple[OptionSpec, ...]:
@@ -72,7 +73,7 @@ class Ruleset:
         self.log_rule_ids: dict[str, str] = self.modify("log_rule_ids", {})
         base_units = load_units(data_file("units", spec.units))
         self.units: UnitCatalogue = self.modify("unit_catalogue", base_units)
-        self.board: Board = _board(spec.board, spec.units, spec.setup)
+        self.board: Board = _board(spec.board, spec.units, spec.setup, spec.board_changes)
 
     def modify(self, hook: str, value: Any, **context: Any) -> Any:
         """Fold every active module's `hook` over `value`, in module order."""
@@ -157,7 +158,17 @@ def load_spec(ruleset_id: str) -> RulesetSpec:
     setup = raw.get("setup")
     if setup is not None and not isinstance(setup, str):
         raise DataFileError(str(path), "setup", "expected a string: the board's set-up (scenario) to play")
-    return RulesetSpec(raw["id"], raw["title"], raw["board"], raw["units"], tuple(chosen), str(path), setup)
+    changes = raw.get("board_changes")
+    if changes is not None:
+        if not isinstance(changes, str):
+            raise DataFileError(str(path), "board_changes", "expected a string: the board changes file to apply")
+        try:
+            data_file("board_changes", changes)
+        except UnknownName as exc:
+            raise DataFileError(str(path), "board_changes", str(exc)) from None
+    return RulesetSpec(
+        raw["id"], raw["title"], raw["board"], raw["units"], tuple(chosen), str(path), setup, changes
+    )
 
 
 def load_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -173,5 +184,10 @@ def _cached(ruleset_id: str, options: tuple[tuple[str, OptionValue], ...]) -> Ru
 
 
 @cache
-def _board(board_id: str, units_id: str, setup: str | None = None) -> Board:
-    return load_board(data_file("boards", board_id), load_units(data_file("units", units_id)), setup)
+def _board(board_id: str, units_id: str, setup: str | None = None, changes: str | None = None) -> Board:
+    """The board of a ruleset: its file, the chosen set-up, then the ruleset's board changes if it names any."""
+    units = load_units(data_file("units", units_id))
+    board = load_board(data_file("boards", board_id), units, setup)
+    if changes is not None:
+        board = apply_changes(board, data_file("board_changes", changes), units)
+    return board

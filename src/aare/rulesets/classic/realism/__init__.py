@@ -1,3 +1,10 @@
 """Enhanced Realism Rules (1998), Section I, on the Classic rules: the ruleset `realism-98`."""
 
-from aare.rulesets.classic.realism import air, armour, economy, retreat, standing  # noqa: F401  (each registers its module)
+from aare.rulesets.classic.realism import (  # noqa: F401  (each registers its module)
+    air,
+    armour,
+    economy,
+    map,
+    retreat,
+    standing,
+)
