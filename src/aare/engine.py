@@ -357,18 +357,28 @@ class Game:
             return Turn((power,))
 
     def _next_turn(self, ctx: TurnContext) -> None:
-        """The turn after the current one; after the round's last turn the victory check, then a new round."""
+        """The turn after the current one; after the round's last turn the victory check, then a new round. A
+        power's own turn that the ruleset skips (the `turn_skip` hook) is passed over, at most one round of them."""
         ruleset, state = ctx.ruleset, ctx.state
         order = ruleset.turn_order(state.round)
         index = order.index_of(state.nation) + 1
         round_ = state.round
-        if index == len(order.turns):
-            winner = ruleset.modify("victory", None, state=state)
-            if winner is not None:
-                ctx.emit(game_won(ruleset, state, winner))
-                return
-            round_, index = round_ + 1, 0
-            order = ruleset.turn_order(round_)
+        for _ in range(len(order.turns) + 1):
+            if index == len(order.turns):
+                winner = ruleset.modify("victory", None, state=ctx.state)
+                if winner is not None:
+                    ctx.emit(game_won(ruleset, ctx.state, winner))
+                    return
+                round_, index = round_ + 1, 0
+                order = ruleset.turn_order(round_)
+            turn = order.turns[index]
+            skip = None if turn.is_team else ruleset.modify("turn_skip", None, state=ctx.state, power=turn.powers[0])
+            if skip is None:
+                break
+            ctx.emit(*skip)
+            index += 1
+        else:
+            index %= len(order.turns)
         self._start_turn(ctx, round_, order.turns[index])
 
     def _start_turn(self, ctx: TurnContext, round_: int, turn: Turn) -> None:

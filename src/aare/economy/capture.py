@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from aare.economy.complex_damage import damage_rules
 from aare.errors import IllegalAction
 from aare.events import BankChanged, ControlChanged, Event, UnitsChanged
 from aare.rules.ruleset import Ruleset
@@ -66,14 +67,17 @@ def capture_territory_events(state: GameState, ruleset: Ruleset, territory: str,
 
 
 def _hand_over(state: GameState, ruleset: Ruleset, territory: str, controller: str, enemies_only: bool) -> list[Event]:
-    """Complexes and AA guns in `territory` change owner to `controller` (those of enemies, or of anyone)."""
+    """Complexes and AA guns in `territory` change owner to `controller` (those of enemies, or of anyone); their
+    damage goes with them unless the damage rules clear it on capture."""
     board, units = ruleset.board, ruleset.units
     side = board.side_of(controller)
+    clear = damage_rules(ruleset, state).cleared_on_capture
     events: list[Event] = []
     for stack in state.stacks(territory):
         if stack.owner == controller or not units[stack.unit].has("captured"):
             continue
         if enemies_only and board.side_of(stack.owner) == side:
             continue
-        events.append(UnitsChanged(territory, stack, replace(stack, owner=controller)))
+        after = replace(stack, owner=controller, damage=0 if clear else stack.damage)
+        events.append(UnitsChanged(territory, stack, after))
     return events

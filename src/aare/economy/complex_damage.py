@@ -25,13 +25,20 @@ from aare.state.unit_stacks import Stack
 @dataclass(frozen=True)
 class DamageRules:
     """How raids and rockets hurt; the defaults are LHTR's economic damage. Each rule id names the rule an
-    event follows: the damage of a raid or a rocket, a repair."""
+    event follows: the damage of a raid or a rocket, a repair.
+
+    With `on_complex`, `income_loss` makes the points on a complex income its owner loses rather than lost
+    production: they are taken off the owner's next income and then cleared (`loss_rule`), never lower what the
+    complex mobilises and cannot be repaired. `cleared_on_capture`: a complex changing hands loses its points."""
 
     on_complex: bool = False
     cap_factor: int = 2
     raid_rule: str = "LHTR-SBR-damage-roll"
     rocket_rule: str = "LHTR-TECH-rockets-damage"
     repair_rule: str = "LHTR-ECON-economic-damage-from-treasury"  # LHTR: nothing stays to repair
+    income_loss: bool = False
+    loss_rule: str = ""
+    cleared_on_capture: bool = False
 
 
 def damage_rules(ruleset: Ruleset, state: GameState | None = None) -> DamageRules:
@@ -96,6 +103,8 @@ def repair_events(state: GameState, ruleset: Ruleset, power: str, territory: str
     nothing (or less) to repair, or the treasury is short."""
     rules = damage_rules(ruleset, state)
     territory = ruleset.board.resolve(territory)
+    if rules.income_loss:
+        raise IllegalAction("bombing losses come off the next income; complexes are not repaired", rules.repair_rule)
     stack = complex_stack(state, ruleset, territory)
     if stack is None or stack.owner != power or not stack.damage:
         raise IllegalAction(f"{power} has no damaged industrial complex in {territory} to repair", rules.repair_rule)
@@ -117,3 +126,20 @@ def damage_view(state: GameState, ruleset: Ruleset, territory: str) -> dict[str,
     if not damage:
         return None
     return {"damage": damage, "cap": complex_cap(ruleset, territory, damage_rules(ruleset, state))}
+
+
+def income_loss_events(state: GameState, ruleset: Ruleset, power: str, income: int) -> tuple[int, list[Event]]:
+    """Under `DamageRules.income_loss`: `income` less the points standing on `power`'s complexes (never below
+    0), and the events clearing those points; otherwise `income` unchanged and no events."""
+    rules = damage_rules(ruleset, state)
+    if not (rules.on_complex and rules.income_loss):
+        return income, []
+    events: list[Event] = []
+    lost = 0
+    for space in sorted(state.units):
+        for stack in state.units[space]:
+            if stack.owner == power and stack.damage and ruleset.units[stack.unit].has("bombing_target"):
+                for _ in range(stack.count):
+                    lost += stack.damage
+                    events.append(UnitDamaged(space, stack.with_count(1), -stack.damage, rules.loss_rule))
+    return max(0, income - lost), events

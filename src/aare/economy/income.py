@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from aare.economy.complex_damage import income_loss_events
 from aare.economy.summary import income_bonuses, territory_income
 from aare.events import BankChanged, Event, UnitsChanged
 from aare.rules.ruleset import Ruleset
@@ -14,10 +15,12 @@ TURN_FLAG = "turn:"
 
 
 def income_events(state: GameState, ruleset: Ruleset, power: str) -> list[Event]:
-    """`power` adds its income (LHTR-ECON-income-sum; rule modules adjust it through the `income` hook), then
-    each named bonus on its own, its reason `income: <title>` (the `income_bonuses` hook)."""
-    amount = territory_income(state, ruleset, power)
+    """`power` adds its income (LHTR-ECON-income-sum; rule modules adjust it through the `income` hook) less the
+    bombing losses standing on its complexes where the damage rules make them income losses (which are then
+    cleared), then each named bonus on its own, its reason `income: <title>` (the `income_bonuses` hook)."""
+    amount, cleared = income_loss_events(state, ruleset, power, territory_income(state, ruleset, power))
     events: list[Event] = [BankChanged(power, amount, "income", "LHTR-ECON-income-sum")] if amount > 0 else []
+    events += cleared
     for bonus in income_bonuses(state, ruleset, power):
         events.append(BankChanged(power, bonus.amount, f"income: {bonus.title}", bonus.rule_id))
     return events

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from aare.economy.complex_damage import complex_damage
+from aare.economy.complex_damage import complex_damage, damage_rules
 from aare.economy.turn import held_since_turn_start
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -46,11 +46,13 @@ def producers(state: GameState, ruleset: Ruleset, power: str) -> dict[str, int]:
 
 def capacity(state: GameState, ruleset: Ruleset, power: str, space: str) -> int:
     """The units the complex in `space` may mobilise this turn: the territory's IPC value as `production`
-    effects change it, less the damage points on the complex, never below 0."""
+    effects change it, less the damage points on the complex (unless they are income losses), never below 0."""
     ipc = ruleset.board.spaces[space].ipc
     cap = ruleset.value("production", space, ipc, "LHTR-MOBILIZE-capacity-ipc-value", power=power, state=state,
                         territory=space)
-    return max(0, cap.value - complex_damage(state, ruleset, space))
+    rules = damage_rules(ruleset, state)
+    damage = 0 if rules.income_loss else complex_damage(state, ruleset, space)
+    return max(0, cap.value - damage)
 
 
 def sea_producers(ruleset: Ruleset, producing: Iterable[str], sea: str) -> list[str]:

@@ -27,16 +27,21 @@ def order_cost(state: GameState, ruleset: Ruleset, power: str, units: Mapping[st
 
 
 def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
+    """Refuse a purchase the rules forbid now: by default while the capital is enemy-held (the
+    ``purchase_refusal`` hook may lift or replace that)."""
     capital = ruleset.board.capital_of(power)
+    refusal: tuple[str, str] | None = None
     if capital is not None and state.owners.get(capital) != power:
-        raise IllegalAction(
-            f"{power} cannot buy units while {capital} is held by the enemy", "LHTR-PURCHASE-needs-capital"
-        )
+        refusal = (f"{power} cannot buy units while {capital} is held by the enemy", "LHTR-PURCHASE-needs-capital")
+    refusal = ruleset.modify("purchase_refusal", refusal, state=state, power=power)
+    if refusal is not None:
+        raise IllegalAction(*refusal)
 
 
 def repair_candidates(state: GameState, ruleset: Ruleset, power: str) -> list[Repair]:
     """Repairs `power` can afford: one point, and as many as it can pay for, at each damaged complex."""
-    if not damage_rules(ruleset, state).on_complex:
+    rules = damage_rules(ruleset, state)
+    if not rules.on_complex or rules.income_loss:
         return []
     bank = state.banks.get(power, 0)
     out = []

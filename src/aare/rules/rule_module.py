@@ -88,6 +88,10 @@ HOOKS: dict[str, str] = {
     "treasury (the default) or damage points on the industrial complex, context: state (may be None)",
     "keep_unplaced": "whether units still waiting in the purchase pool when mobilize ends stay there for a later "
     "turn (bool; default False: they are lost), context: state, power",
+    "purchase_refusal": "why `power` may not buy units now: (reason, rule id), or None to allow it; the default "
+    "refuses while its capital is enemy-held (LHTR-PURCHASE-needs-capital), context: state, power",
+    "turn_skip": "whether a power's own turn is skipped as it would begin: None (the default) to play it, else the "
+    "events recording why (a list, may be empty; e.g. the power eliminated), context: state, power",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }

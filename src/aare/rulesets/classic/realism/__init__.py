@@ -3,8 +3,10 @@
 from aare.rulesets.classic.realism import (  # noqa: F401  (each registers its module)
     air,
     armour,
+    development,
     economy,
     map,
     retreat,
     standing,
+    victory,
 )
