@@ -6,6 +6,7 @@ from aare.rulesets.classic.realism import (  # noqa: F401  (each registers its m
     development,
     economy,
     map,
+    neutrals,
     retreat,
     standing,
     victory,
