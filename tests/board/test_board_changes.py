@@ -99,3 +99,17 @@ def test_bad_entries_name_the_key(tmp_path: Path, board: Board, units: UnitCatal
     foe = next(p.name for p in board.powers if p.side != board.side_of(enemy.power))
     fails(tmp_path, board, units, f'[[units]]\nspace = "{enemy.space}"\npower = "{foe}"\nunits = "1 infantry"\n',
           "units[0]", "cannot start with units")
+
+
+def test_a_canal_of_the_board_is_replaced_by_name(tmp_path: Path, board: Board, units: UnitCatalogue) -> None:
+    canal = board.canals[0]
+    seas = ", ".join(f'"{s}"' for s in canal.seas)
+    needs = ", ".join(f'"{t}"' for t in canal.requires)
+    new = changed(tmp_path, board, units, f'[[canal]]\nname = "{canal.name}"\nseas = [{seas}]\nrequires = [{needs}]\n'
+                  "joins = true\n")
+    assert len(new.canals) == len(board.canals)
+    found = new.canal_between(*canal.seas)
+    assert found is not None and found.joins and not canal.joins
+    other = next(n for n in board.spaces[canal.seas[0]].neighbors if board.spaces[n].is_sea and n != canal.seas[1])
+    fails(tmp_path, board, units, f'[[canal]]\nname = "{canal.name}"\nseas = ["{canal.seas[0]}", "{other}"]\n'
+          f'requires = [{needs}]\n', f"canal.{canal.name}.seas", "joins")

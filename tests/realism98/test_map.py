@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
+from aare.engine import Game
 from aare.rules.ruleset import load_ruleset
 from tests.movement.helpers import boat, ld, legal, move, mv, rejected, units_in
 from tests.realism98.common import CLASSIC, REALISM, at
@@ -142,3 +143,29 @@ def test_aircraft_land_in_a_territory_captured_this_turn() -> None:
               owners={"Ukraine S.S.R.": "Germany"}, turn_owners={"Ukraine S.S.R.": "Russia"})
     base.apply({"type": "end_phase"})
     assert units_in(base, "Ukraine S.S.R.") == {"infantry": 1}
+
+
+def _moved(game: Game, space: str, unit: str) -> int:
+    return next(s.moved for s in game.state.stacks(space) if s.unit == unit)
+
+
+@pytest.mark.rule("REAL98-MAP-panama", "REAL98-MAP-changes-table")
+def test_the_panama_canal_makes_its_two_sea_zones_one_for_its_side() -> None:
+    path = ["Caribbean Sea Zone", "West Panama Sea Zone", "Peru Sea Zone"]
+    ships = {path[0]: "United States: 1 transport"}
+    game = at("United States", "non-combat-move", ships)
+    move(game, "1 transport", *path)
+    assert _moved(game, "Peru Sea Zone", "transport") == 1  # the base counts 2
+    base = at("United States", "non-combat-move", ships, rules=CLASSIC)
+    move(base, "1 transport", *path)
+    assert _moved(base, "Peru Sea Zone", "transport") == 2
+    # with a move of 2 the transport goes one zone further than in the base
+    far = [*path, "East Pacific Sea Zone"]
+    assert legal(at("United States", "non-combat-move", ships), mv("1 transport", *far))
+    assert not legal(at("United States", "non-combat-move", ships, rules=CLASSIC), mv("1 transport", *far))
+    # the Axis hold Panama: the US ship cannot pass, a Japanese one treats the zones as one
+    axis = {"Panama": "Japan"}
+    assert not legal(at("United States", "non-combat-move", ships, owners=axis), mv("1 transport", *path))
+    japan = at("Japan", "non-combat-move", {path[0]: "Japan: 1 transport"}, owners=axis)
+    move(japan, "1 transport", *far)
+    assert units_in(japan, far[-1]) == {"transport": 1}

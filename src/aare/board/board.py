@@ -43,12 +43,14 @@ class Space:
 @dataclass(frozen=True)
 class Canal:
     """A canal joining two adjacent sea zones; a side passes only while it controls all of `requires`. With
-    `into` (one of the two seas) it bars only ships entering that sea zone, not ships leaving it (a strait)."""
+    `into` (one of the two seas) it bars only ships entering that sea zone, not ships leaving it (a strait). With
+    `joins` the side that may pass counts the two sea zones as one for movement: passing costs no movement."""
 
     name: str
     seas: tuple[str, str]
     requires: tuple[str, ...]
     into: str | None = None
+    joins: bool = False
 
     def bars(self, a: str, b: str) -> bool:
         """Whether a ship moving from sea zone `a` to `b` needs the canal's territories."""
@@ -229,7 +231,8 @@ _SEA: _Spec = {
     "aliases": ("strs", False),
     "neighbors": ("strs", True),
 }
-_CANAL: _Spec = {"name": ("str", True), "seas": ("strs", True), "requires": ("strs", True), "into": ("str", False)}
+_CANAL: _Spec = {"name": ("str", True), "seas": ("strs", True), "requires": ("strs", True), "into": ("str", False),
+                  "joins": ("bool", False)}
 _SETUP_UNITS: _Spec = {"space": ("str", True), "power": ("str", True), "units": ("str", True)}
 _SETUP_FIELDS = ("bank", "owners", "units", "order")
 
@@ -495,7 +498,7 @@ class _Loader:
                 into = self.resolve(self.space_index, entry["into"], f"{key}.into", "space")
                 if into not in seas:
                     self.fail(f"{key}.into", f"{into} is not one of the canal's sea zones")
-            canals.append(Canal(entry["name"], (seas[0], seas[1]), requires, into))
+            canals.append(Canal(entry["name"], (seas[0], seas[1]), requires, into, entry.get("joins", False)))
         return tuple(canals)
 
     def pairs(self, raw: Mapping[str, Any], key: str) -> list[tuple[str, str, str]]:
@@ -682,7 +685,8 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
     `add` (lists of [space, space] connections taken away or added, both ways), `no_transport` ([land, sea]
     connections transports may not load or unload across, amphibious assaults included; ships, aircraft and land
     units are not affected), `[[canal]]` tables as in a board file (with `into`, a strait barring only entry into
-    that sea zone) and `[[units]]` tables as in a set-up (added to the set-up, in territories the unit's side
+    that sea zone; with `joins`, two zones counted as one; one named like a canal of the board replaces it) and
+    `[[units]]` tables as in a set-up (added to the set-up, in territories the unit's side
     holds at the start)."""
     loader = _Loader(Path(path), units, board.scenario)
     try:
@@ -711,10 +715,17 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
             loader.fail(where, f"{a} and {b} are not an adjacent territory and sea zone")
         closed.add(frozenset((a, b)))
     spaces = {name: replace(space, neighbors=tuple(neighbors[name])) for name, space in board.spaces.items()}
-    canals = board.canals + loader.canals(raw, spaces)
-    for canal in canals[len(board.canals):]:
-        if any(c.name == canal.name or set(c.seas) == set(canal.seas) for c in board.canals):
-            loader.fail(f"canal.{canal.name}", "the board already has a canal of that name or between those seas")
+    canals = list(board.canals)
+    for canal in loader.canals(raw, spaces):
+        same = next((i for i, c in enumerate(canals) if c.name == canal.name), None)
+        if same is not None and set(canals[same].seas) != set(canal.seas):
+            loader.fail(f"canal.{canal.name}.seas", f"the board's {canal.name} joins {' and '.join(canals[same].seas)}")
+        if same is None and any(set(c.seas) == set(canal.seas) for c in canals):
+            loader.fail(f"canal.{canal.name}", "the board already has a canal between those seas")
+        if same is None:
+            canals.append(canal)
+        else:
+            canals[same] = canal
     added = loader.placements(raw, "", spaces, board.owners, board.powers)
     return Board(
         id=board.id,
@@ -722,7 +733,7 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
         path=board.path,
         spaces=spaces,
         powers=board.powers,
-        canals=canals,
+        canals=tuple(canals),
         bank=dict(board.bank),
         setup=_merged(board.setup, added, units),
         owners=dict(board.owners),

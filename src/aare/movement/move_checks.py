@@ -58,7 +58,7 @@ class Leg:
 
     @property
     def cost(self) -> int:
-        return len(self.path) - 1
+        return self.view.path_cost(self.path, self.domain)
 
     @property
     def name(self) -> str:

@@ -200,7 +200,7 @@ def after_move(view: Situation, combat: bool, stack: Stack, path: tuple[str, ...
     add += view.ruleset.modify("moved_flags", [], view=view, stack=stack, path=path, combat=combat, raid=raid,
                                riding=False)
     moved = flags.with_flags(stack, add, [flags.FROM] if combat else [])
-    return replace(moved, moved=stack.moved + len(path) - 1)
+    return replace(moved, moved=stack.moved + view.path_cost(path, unit.domain))
 
 
 def move_events(view: Situation, combat: bool, path: tuple[str, ...], picked: Picked, raid: bool) -> list[Event]:

@@ -93,7 +93,7 @@ def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> fro
     only when open; such zones count as ends only if `end_hostile`."""
     graph = view.graph
     seen = {start}
-    frontier = [start]
+    frontier = _joined(view, [start], seen, start, end_hostile)
     for _ in range(steps):
         nxt_frontier = []
         for here in frontier:
@@ -107,5 +107,22 @@ def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> fro
                     continue
                 seen.add(nxt)
                 nxt_frontier.append(nxt)
-        frontier = nxt_frontier
+        frontier = _joined(view, nxt_frontier, seen, start, end_hostile)
     return frozenset(seen)
+
+
+def _joined(view: Situation, zones: list[str], seen: set[str], start: str, end_hostile: bool) -> list[str]:
+    """`zones` with the sea zones that open joining canals make one with them (`Canal.joins`), added to `seen`."""
+    out = list(zones)
+    for here in out:
+        if here != start and view.blocks(here):
+            continue
+        for nxt in view.graph.sea_nbrs[here]:
+            canal = view.graph.canal(here, nxt)
+            if canal is None or not canal.joins or nxt in seen or not view.canal_open(canal):
+                continue
+            if view.blocks(nxt) and not end_hostile:
+                continue
+            seen.add(nxt)
+            out.append(nxt)
+    return out

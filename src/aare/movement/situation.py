@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 from aare.board.board import Canal
@@ -146,6 +147,17 @@ class Situation:
         """A sea zone whose enemy ships stop ships passing through and bar peaceful moves and (un)loading there:
         a hostile one, less the enemy ships the ruleset lets pass (`MovementRules.passable_enemy_ships`)."""
         return sea in self.blocking_seas
+
+    def path_cost(self, path: tuple[str, ...] | list[str], domain: str) -> int:
+        """Movement a path costs: one a step, none for a ship passing a canal that joins its two sea zones into one
+        for the side that may pass (`Canal.joins`)."""
+        cost = len(path) - 1
+        if domain == "sea":
+            for a, b in pairwise(path):
+                canal = self.graph.canal(a, b)
+                if canal is not None and canal.joins and self.canal_open(canal):
+                    cost -= 1
+        return cost
 
     def canal_open(self, canal: Canal) -> bool:
         """The mover's side has held every territory the canal needs since the turn began (or holds them now, when
