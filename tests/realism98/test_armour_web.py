@@ -12,7 +12,7 @@ from tests.web.test_pages import CSRF, act, client, create, player, server  # no
 def test_the_table_shows_the_armour_move_with_its_moves(player: TestClient) -> None:  # noqa: F811
     game_id = create(player, CSRF[0], ruleset="realism-98")
     side = ""
-    for _ in range(4):  # develop weapons, purchase, combat move, combat: nothing done
+    for _ in range(5):  # count income, develop weapons, purchase, combat move, combat: nothing done
         side = act(player, game_id, {"type": "end_phase"})
     assert "Second armour move" in side
     side = player.get(f"/play/{game_id}/side", params={"space": "Karelia S.S.R."}).text

@@ -11,7 +11,7 @@ from aare.economy.capture import capture_territory_events
 from aare.economy.complex_damage import complex_damage, complex_stack
 from aare.economy.damage import bombing_damage_events
 from aare.events import UnitDamaged, apply_events
-from tests.movement.helpers import rejected, to_phase
+from tests.movement.helpers import legal, rejected, to_phase
 from tests.realism98.common import CLASSIC, at
 
 
@@ -42,7 +42,12 @@ def test_every_complex_places_at_most_its_territory_value(power: str, territory:
     game.apply(buy(f"{value + 1} infantry"))
     game = to_phase(game, "mobilize")
     game.apply(place(f"{value} infantry", territory))
-    rejected(game, place("1 infantry", territory), "LHTR-MOBILIZE-capacity-ipc-value")
+    rejected(game, place("1 infantry", territory), "REAL98-IC-placement-limit")
+    # the base places any number at a complex of the starting set-up (Germany) or its value elsewhere (India)
+    base = at(power, "purchase", {}, banks={power: 100}, clear=False, rules=CLASSIC)
+    base.apply(buy(f"{value + 1} infantry"))
+    base = to_phase(base, "mobilize")
+    assert legal(base, place(f"{value + 1} infantry", territory)) == (territory == "Germany")
 
 
 @pytest.mark.rule("REAL98-IC-bombing-cap")

@@ -15,18 +15,21 @@ from tests.movement.helpers import rejected
 from tests.realism98.common import REALISM, at
 
 
-def research(tech: str = "jet_fighters", dice: int = 1) -> dict[str, Any]:
-    return {"type": "research", "dice": dice, "tech": tech}
+def research(dice: int = 1) -> dict[str, Any]:
+    return {"type": "research", "dice": dice}
 
 
 @pytest.mark.rule("REAL98-TECH-mode")
 def test_free_roll_mode_gives_one_free_die_a_turn() -> None:
-    game = at("Germany", "develop-weapons", {}, banks={"Germany": 32}, clear=False, dice=[3])
+    game = at("Germany", "develop-weapons", {}, banks={"Germany": 32}, clear=False, dice=[6, 2])
     rejected(game, research(dice=2), "REAL98-TECH-mode", "one free")
     game.apply(research())
-    assert game.state.banks["Germany"] == 32  # the roll is free
-    assert [e.values for e in game.log.entries[-1].events if e.type == "dice_rolled"] == [(3,)]
-    rejected(game, research("rockets"), "REAL98-TECH-mode", "has made its free")
+    assert game.state.banks["Germany"] == 32  # the die is free
+    rejected(game, research(), "REAL98-TECH-mode", "has made its free")
+    game.apply({"type": "end_phase"})  # the die is rolled (the base procedure): a 6, then the chart's 2
+    assert [e.values for e in game.log.entries[-1].events if e.type == "dice_rolled"] == [(6,), (2,)]
+    assert "rockets" in game.state.techs["Germany"]
+    assert game.state.banks["Germany"] == 32
 
 
 @pytest.mark.rule("REAL98-TECH-mode")

@@ -60,7 +60,7 @@ def test_a_power_without_its_capital_collects_and_spends() -> None:
     assert game.state.banks["United Kingdom"] == 22 - 6
     base = at("United Kingdom", "purchase", {}, owners={"United Kingdom": "Germany"}, rules=CLASSIC, clear=False,
               banks={"United Kingdom": 20})
-    rejected(base, {"type": "purchase", "units": "2 infantry"}, "LHTR-PURCHASE-needs-capital")
+    rejected(base, {"type": "purchase", "units": "2 infantry"}, "CL-ECON-no-income-without-capital")
 
 
 @pytest.mark.rule("REAL98-VICTORY-income-conditions")

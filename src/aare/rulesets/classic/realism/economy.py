@@ -7,9 +7,7 @@ income losses; the extra complexes are board data (`data/board_changes/realism-9
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from aare.actions import Purchase
@@ -19,7 +17,6 @@ from aare.economy.summary import base_income
 from aare.errors import IllegalAction
 from aare.events import BankChanged
 from aare.phases.base import PhaseExtension, TurnContext
-from aare.rules.effects import Effect
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec
 
@@ -31,7 +28,6 @@ LIMIT_RULE = "REAL98-IC-placement-limit"
 NEUTRAL_VALUE_RULE = "REAL98-NEUTRAL-value"
 NEUTRAL_VALUE = 1
 INCOME_PHASE = "collect-income"
-BOARD_FILE = Path(__file__).resolve().parent.parent / "data" / "boards" / "classic.toml"
 
 
 def _phase_table(phases: list[PhaseSpec], **_: Any) -> list[PhaseSpec]:
@@ -120,22 +116,17 @@ NO_NEW_COMPLEXES = NoNewComplexes()
 UNSPENT_LOST = UnspentLost()
 
 
+def _rule_ids(ids: dict[str, str], **_: Any) -> dict[str, str]:
+    """A complex's placement limit names REAL98-IC-placement-limit."""
+    return {**ids, "LHTR-MOBILIZE-capacity-ipc-value": LIMIT_RULE}
+
+
 def _phase_actions(extensions: list[PhaseExtension], phase: str, **_: Any) -> list[PhaseExtension]:
     if phase == "purchase":
         return [*extensions, NO_NEW_COMPLEXES]
     if phase == "mobilize":
         return [*extensions, UNSPENT_LOST]
     return extensions
-
-
-def _placement_limits() -> tuple[Effect, ...]:
-    """Every complex places at most its territory's value each turn (REAL98-IC-placement-limit): a `production`
-    ceiling on each territory of the Classic board, over any unlimited production of original complexes."""
-    land = tomllib.loads(BOARD_FILE.read_text(encoding="utf-8"))["land"]
-    return tuple(
-        Effect("production", t["name"], "min", t["ipc"], LIMIT_RULE, "a complex places at most its territory's value")
-        for t in land
-    )
 
 
 MODULE = register_module(
@@ -162,7 +153,11 @@ MODULE = register_module(
             "damage_rules": _damage_rules,
             "purchase_refusal": _purchase_refusal,
             "phase_actions": _phase_actions,
+            "rule_ids": _rule_ids,
         },
-        effects=_placement_limits(),
+        # Every complex places at most its territory's value (REAL98-IC-placement-limit): the base's unlimited
+        # starting complexes are replaced; none is bought (REAL98-IC-no-new), so the printed optional rule is
+        # meaningless; a lost capital's income stays with its power (REAL98-VICTORY-capital-loss).
+        replaces_options=("starting_complexes_unlimited", "no_new_complexes", "income_to_capital_holder"),
     )
 )
