@@ -40,16 +40,20 @@ class RestrictedAttack(PhaseExtension):
 
 
 class NoNewComplexes(PhaseExtension):
-    """No New Complexes: industrial complexes cannot be bought."""
+    """No New Complexes: industrial complexes cannot be bought (refused with `reason` under `rule_id`)."""
 
     name = "no-new-complexes"
+
+    def __init__(self, rule_id: str = R_OPTIONAL,
+                 reason: str = "No New Complexes: industrial complexes cannot be bought") -> None:
+        self.rule_id, self.reason = rule_id, reason
 
     def before(self, ctx: TurnContext, action: Any) -> None:
         if not isinstance(action, Purchase):
             return
         units = ctx.ruleset.units
         if any(units[u].has("factory") for u in parse_units(action.units, units)):
-            raise IllegalAction("No New Complexes: industrial complexes cannot be bought", R_OPTIONAL)
+            raise IllegalAction(self.reason, self.rule_id)
 
 
 class IncomeToCapitalHolder(PhaseExtension):

@@ -10,15 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from aare.actions import Purchase
-from aare.board.notation import parse_units
 from aare.economy.complex_damage import DamageRules
 from aare.economy.summary import base_income
-from aare.errors import IllegalAction
 from aare.events import BankChanged
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec
+from aare.rulesets.classic.optional import NoNewComplexes
 
 START_RULE = "REAL98-INCOME-start-of-turn"
 SAVINGS_RULE = "REAL98-INCOME-no-savings"
@@ -88,19 +86,6 @@ def _purchase_refusal(refusal: tuple[str, str] | None, ruleset: Any, state: Any,
     return None
 
 
-class NoNewComplexes(PhaseExtension):
-    """Purchase: industrial complexes cannot be bought (REAL98-IC-no-new)."""
-
-    name = "purchase"
-
-    def before(self, ctx: TurnContext, action: Any) -> None:
-        if not isinstance(action, Purchase):
-            return
-        units = ctx.ruleset.units
-        if any(units[u].has("factory") for u in parse_units(action.units, units)):
-            raise IllegalAction("no new industrial complexes may be built", NO_NEW_RULE)
-
-
 class UnspentLost(PhaseExtension):
     """End of mobilize, the end of the turn: IPCs not spent are lost (REAL98-INCOME-no-savings)."""
 
@@ -112,7 +97,7 @@ class UnspentLost(PhaseExtension):
             ctx.emit(BankChanged(ctx.power, -left, "rule: unspent IPCs lost", SAVINGS_RULE))
 
 
-NO_NEW_COMPLEXES = NoNewComplexes()
+NO_NEW_COMPLEXES = NoNewComplexes(NO_NEW_RULE, "no new industrial complexes may be built")  # REAL98-IC-no-new
 UNSPENT_LOST = UnspentLost()
 
 
