@@ -8,8 +8,10 @@ import pytest
 from aare.engine import Game
 from aare.events import UnitsAdded
 from aare.rulesets.classic.realism.neutrals import granting_power
-from tests.movement.helpers import move, units_in
+from tests.movement.helpers import move, rejected, units_in
 from tests.realism98.common import at
+
+AUTO = {"neutral_grant": "infantry"}  # the grant bought by rule, not chosen
 
 
 def granted(game: Game) -> list[tuple[str, str, str, int]]:
@@ -24,7 +26,7 @@ def rolled(game: Game) -> list[tuple[int, ...]]:
 @pytest.mark.rule("REAL98-NEUTRAL-no-penalty", "REAL98-NEUTRAL-defence-trigger")
 def test_attacking_a_neutral_costs_nothing_and_calls_in_the_closest_opponent() -> None:
     game = at("Germany", "combat-move", {"Finland Norway": "Germany: 2 infantry"}, banks={"Germany": 10},
-              owners={"Finland Norway": "Germany"}, dice=[3, 3, 3])
+              owners={"Finland Norway": "Germany"}, dice=[3, 3, 3], options=AUTO)
     move(game, "2 infantry", "Finland Norway", "Sweden")
     assert game.state.banks["Germany"] == 10
     # Sweden: Russia and the United Kingdom are 3 spaces away; the tie goes to the one playing first after Germany
@@ -39,7 +41,7 @@ def test_attacking_a_neutral_costs_nothing_and_calls_in_the_closest_opponent() -
 def test_flying_over_a_neutral_is_a_violation() -> None:
     # Japan flies over Mongolia: the Allied power with the closest capital is Russia
     game = at("Japan", "combat-move", {"Manchuria": "Japan: 1 fighter", "China": "Russia: 1 infantry"},
-              owners={"China": "Russia"}, dice=[2, 2, 2])
+              owners={"China": "Russia"}, dice=[2, 2, 2], options=AUTO)
     move(game, "1 fighter", "Manchuria", "Mongolia", "China")
     assert granted(game) == [("Mongolia", "Russia", "infantry", 2)]
     assert units_in(game, "Mongolia") == {"infantry": 2}
@@ -53,10 +55,35 @@ def test_flying_over_a_neutral_is_a_violation() -> None:
     ("Switzerland", "South Europe", [3, 3, 3], 9),
 ])
 def test_three_dice_six_for_turkey_and_spain(neutral: str, start: str, dice: list[int], ipcs: int) -> None:
-    game = at("Germany", "combat-move", {start: "Germany: 1 infantry"}, owners={start: "Germany"}, dice=dice)
+    game = at("Germany", "combat-move", {start: "Germany: 1 infantry"}, owners={start: "Germany"}, dice=dice,
+              options=AUTO)
     move(game, "1 infantry", start, neutral)
     assert rolled(game) == [tuple(dice)]
     assert sum(count * 3 for *_, count in granted(game)) == ipcs  # all infantry at 3
+
+
+@pytest.mark.rule("REAL98-NEUTRAL-defence-spend")
+def test_the_granting_power_chooses_its_defenders_at_once() -> None:
+    # Japan attacks Mongolia; Russia receives 11 IPCs and buys 2 infantry and 1 armour before the battle
+    game = at("Japan", "combat-move", {"Manchuria": "Japan: 2 infantry"}, dice=[5, 4, 2])
+    move(game, "2 infantry", "Manchuria", "Mongolia")
+    pending = game.state.pending
+    assert pending is not None
+    assert (pending["kind"], pending["power"], pending["ipcs"]) == ("neutral_grant", "Russia", 11)
+    assert game.to_act() == ["Russia"]  # play waits for Russia
+    offered = [a.units for a in game.legal_actions(power="Russia")]
+    assert "3 infantry" in offered and all(a.type == "purchase" for a in game.legal_actions(power="Russia"))
+    rejected(game, {"type": "purchase", "units": "1 transport", "power": "Russia"}, "REAL98-NEUTRAL-defence-spend",
+             "land and air units only")
+    rejected(game, {"type": "purchase", "units": "3 armour", "power": "Russia"}, "REAL98-NEUTRAL-defence-spend",
+             "the grant is 11")
+    rejected(game, {"type": "move", "units": "1 infantry", "path": ["Manchuria", "China"]},
+             "CL-COMBAT-owner-chooses-casualties", "Russia must first answer")
+    banks = dict(game.state.banks)
+    game.apply({"type": "purchase", "units": "2 infantry, 1 armour", "power": "Russia"})
+    assert units_in(game, "Mongolia", "Russia") == {"infantry": 2, "armour": 1}
+    assert game.state.pending is None and game.state.banks == banks
+    assert game.to_act() == ["Japan"]
 
 
 @pytest.mark.rule("REAL98-NEUTRAL-defence-spend")
@@ -76,7 +103,7 @@ def test_the_grant_is_spent_at_once_on_defenders(grant: str, expected: dict[str,
 
 @pytest.mark.rule("REAL98-NEUTRAL-defence-trigger")
 def test_only_the_first_violation_of_a_neutral_calls_a_grant() -> None:
-    game = at("Japan", "combat-move", {"Manchuria": "Japan: 2 infantry"}, dice=[1, 1, 1])
+    game = at("Japan", "combat-move", {"Manchuria": "Japan: 2 infantry"}, dice=[1, 1, 1], options=AUTO)
     move(game, "1 infantry", "Manchuria", "Mongolia")
     move(game, "1 infantry", "Manchuria", "Mongolia")
     assert granted(game) == [] and rolled(game) == []

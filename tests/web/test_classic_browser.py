@@ -94,7 +94,8 @@ def test_russia_plays_a_realism_turn_on_the_classic_map(server: str, browser: Br
         expect(page.locator("#your-move")).to_be_visible()
         expect(page.locator("#live")).to_have_text("live")
         expect(page.locator("#turn .turn-head .badge")).to_have_text("Russia")
-        expect(page.locator("#turn .phase")).to_have_text(_titles()["develop-weapons"])
+        # Realism counts income as the turn begins (REAL98-INCOME-start-of-turn): the turn opens on it
+        expect(page.locator("#turn .phase")).to_have_text(_titles()["collect-income"])
         expect(page.locator("#nations")).not_to_contain_text("Victory cities")  # the board has none
         _settled(page)
         page.screenshot(path=str(tmp_path / "realism98-start.png"))
@@ -116,7 +117,7 @@ def test_russia_plays_a_realism_turn_on_the_classic_map(server: str, browser: Br
         _click_space(page, "Russia")
         expect(page.locator("#placement form#place-form")).to_have_count(0)  # both infantry are placed
         expect(page.locator("#map g.tokens[data-space='Russia']")).to_contain_text("11 inf")
-        _end_phase(page, "collect-income")
+        _end_phase(page, "collect-income")  # the end of Russia's turn: Germany counts its income
         _settled(page)
         page.screenshot(path=str(tmp_path / "realism98-russia.png"))
         page.locator("button[data-zoom='fit']").click()
