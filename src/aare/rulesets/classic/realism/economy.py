@@ -141,8 +141,9 @@ MODULE = register_module(
             "rule_ids": _rule_ids,
         },
         # Every complex places at most its territory's value (REAL98-IC-placement-limit): the base's unlimited
-        # starting complexes are replaced; none is bought (REAL98-IC-no-new), so the printed optional rule is
-        # meaningless; a lost capital's income stays with its power (REAL98-VICTORY-capital-loss).
-        replaces_options=("starting_complexes_unlimited", "no_new_complexes", "income_to_capital_holder"),
+        # starting complexes are replaced; none is bought (REAL98-IC-no-new), so the printed optional rule and the
+        # building rule are meaningless; a lost capital's income stays with its power (REAL98-VICTORY-capital-loss).
+        replaces_options=("starting_complexes_unlimited", "no_new_complexes", "complex_needs_ipc",
+                          "income_to_capital_holder"),
     )
 )
