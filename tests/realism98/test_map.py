@@ -62,7 +62,7 @@ def test_south_africa_is_not_next_to_the_mozambique_sea_zone() -> None:
     sea = "Mozambique Sea Zone"
     cargo = [(sea, boat("United Kingdom", "United Kingdom:infantry"))]
     game = at("United Kingdom", "non-combat-move", {}, stacks=cargo)
-    rejected(game, mv("1 infantry", sea, "South Africa"), "LHTR-TRANSPORT-ncm-unload-captured", "not a territory next")
+    rejected(game, mv("1 infantry", sea, "South Africa"), "CL-TRANSPORT-load-unload", "not a territory next")
     base = at("United Kingdom", "non-combat-move", {}, stacks=cargo, rules=CLASSIC)
     move(base, "1 infantry", sea, "South Africa")
     assert units_in(base, "South Africa") == {"infantry": 1}
@@ -73,11 +73,11 @@ def test_transports_cannot_unload_or_load_between_west_canada_and_the_east_canad
     sea = "East Canada Sea Zone"
     cargo = [(sea, boat("United Kingdom", "United Kingdom:infantry"))]
     game = at("United Kingdom", "non-combat-move", {}, stacks=cargo)
-    rejected(game, mv("1 infantry", sea, "West Canada"), "LHTR-TRANSPORT-ncm-unload-captured", "not a territory next")
+    rejected(game, mv("1 infantry", sea, "West Canada"), "CL-TRANSPORT-load-unload", "not a territory next")
     assert legal(game, mv("1 infantry", sea, "East Canada"))
     attack = at("United Kingdom", "combat-move", {"West Canada": "Germany: 1 infantry"},
                 owners={"West Canada": "Germany"}, stacks=cargo)
-    rejected(attack, mv("1 infantry", sea, "West Canada"), "LHTR-TRANSPORT-amphibious-assault", "not a territory next")
+    rejected(attack, mv("1 infantry", sea, "West Canada"), "CL-TRANSPORT-amphibious-assault", "not a territory next")
     loading = at("United Kingdom", "non-combat-move", {"West Canada": "United Kingdom: 1 infantry"},
                  stacks=[(sea, boat("United Kingdom"))])
     assert not legal(loading, ld("1 infantry", "West Canada", sea))

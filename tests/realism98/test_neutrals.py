@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from aare.engine import Game
+from aare.errors import MalformedInput
 from aare.events import UnitsAdded
+from aare.rules.ruleset import load_ruleset
 from aare.rulesets.classic.realism.neutrals import granting_power
 from tests.movement.helpers import move, rejected, units_in
-from tests.realism98.common import at
+from tests.realism98.common import CLASSIC, REALISM, at
 
 AUTO = {"neutral_grant": "infantry"}  # the grant bought by rule, not chosen
 
@@ -35,10 +37,21 @@ def test_attacking_a_neutral_costs_nothing_and_calls_in_the_closest_opponent() -
     assert "Sweden" not in game.state.owners  # still neutral, now defended: the attack is a battle
     game.apply({"type": "end_phase"})
     assert [a.space for a in game.legal_actions() if a.type == "fight"] == ["Sweden"]
+    # the base charges 3 IPCs; Realism fixes the fee at 0
+    base = at("Germany", "combat-move", {"Finland Norway": "Germany: 2 infantry"}, banks={"Germany": 10},
+              owners={"Finland Norway": "Germany"}, rules=CLASSIC)
+    move(base, "2 infantry", "Finland Norway", "Sweden")
+    assert base.state.banks["Germany"] == 7
+    with pytest.raises(MalformedInput, match="neutral_entry_fee"):
+        load_ruleset(REALISM, {"neutral_entry_fee": 3})
 
 
 @pytest.mark.rule("REAL98-NEUTRAL-defence-trigger", "REAL98-NEUTRAL-overflight-allowed")
 def test_flying_over_a_neutral_is_a_violation() -> None:
+    base = at("Japan", "combat-move", {"Manchuria": "Japan: 1 fighter", "China": "Russia: 1 infantry"},
+              owners={"China": "Russia"}, rules=CLASSIC)
+    rejected(base, {"type": "move", "units": "1 fighter", "path": ["Manchuria", "Mongolia", "China"]},
+             "CL-NEUTRAL-no-overflight", "may not fly over")
     # Japan flies over Mongolia: the Allied power with the closest capital is Russia
     game = at("Japan", "combat-move", {"Manchuria": "Japan: 1 fighter", "China": "Russia: 1 infantry"},
               owners={"China": "Russia"}, dice=[2, 2, 2], options=AUTO)

@@ -1,7 +1,8 @@
 """Enhanced Realism '98 neutrals (module `realism_neutrals`): attacking a neutral costs nothing, but attacking it
 or flying over it gives the mover's opponent whose capital is closest a grant of 3 dice of IPCs (6 for Turkey or
 Spain), spent at once on units placed in the neutral to defend it. A held neutral's value of 1 is counted by the
-economy module (`realism`).
+economy module (`realism`). The Classic fee and ban on overflight (module `classic_movement`, options
+`neutral_entry_fee` and `neutral_overflight`) are fixed at 0 and allowed.
 
 By default the granting power chooses what the grant buys: play waits for its decision (`state.pending`, kind
 `neutral_grant`), answered with one `purchase` of land and air units; the option `neutral_grant` may instead buy
@@ -190,6 +191,11 @@ MODULE = register_module(
         rule_ids=("REAL98-NEUTRAL-no-penalty", TRIGGER_RULE, OVERFLIGHT_RULE, DICE_RULE, SPEND_RULE),
         hooks={"phase_actions": _phase_actions},
         options=(
+            # the Classic entry fee and ban on overflight (module classic_movement) are fixed off here
+            OptionSpec("neutral_entry_fee", int, 0, "IPCs a power pays to enter a neutral: none in Realism '98",
+                       "REAL98-NEUTRAL-no-penalty", choices=(0,)),
+            OptionSpec("neutral_overflight", bool, True, "aircraft may fly over neutrals (a violation, which calls "
+                       "in the defence grant)", OVERFLIGHT_RULE, choices=(True,)),
             OptionSpec(GRANT, str, CHOICE, "how a neutral defence grant is spent: chosen by the granting power, or "
                        "bought by rule: all infantry, or armour first and infantry with the rest (the remainder is "
                        "lost)", SPEND_RULE, choices=(CHOICE, *BUYS)),
