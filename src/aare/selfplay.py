@@ -131,7 +131,7 @@ def selfplay(
         "invariant_violations": len(violations),
         "violation_examples": violations[:10],
         "dead_ends": sum(len(r.stuck) for r in results),
-        "dead_end_examples": sorted({s for r in results for s in r.stuck})[:10],
+        "dead_end_examples": sorted({f"seed {r.seed}: {s}" for r in results for s in r.stuck})[:10],
         "actions": sum(r.actions for r in results),
         "seconds_per_game": round(seconds / games, 4) if games else 0.0,
     }

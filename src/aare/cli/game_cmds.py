@@ -201,6 +201,9 @@ def rulesets(as_json: bool) -> None:
     console = Console()
     for r in out:
         console.print(f"[bold]{r['id']}[/bold]: {r['title']} (board {r['board']}; modules {', '.join(r['modules'])})")
+        if r.get("parts"):
+            parts = "; ".join(f"{p['name']} ({'in' if p['present'] else 'not in'} the ruleset)" for p in r["parts"])
+            console.print(f"  parts of the rules: {parts}")
         for o in r["option_specs"]:
             choices = f" one of {o['choices']}" if o["choices"] else ""
             console.print(f"  --option {o['key']}=… (default {o['default']}{choices}): {o['help']}")

@@ -35,6 +35,8 @@ class RulesetSpec:
     path: str
     setup: str | None = None  # the board's set-up (scenario) for a board file with several
     board_changes: str | None = None  # data/board_changes/<name>.toml applied to the board (apply_changes)
+    # the parts of the source rules, each with whether the ruleset implements it (a file's [[part]] tables)
+    parts: tuple[tuple[str, bool], ...] = ()
 
     @property
     def option_specs(self) -> tuple[OptionSpec, ...]:
@@ -126,6 +128,7 @@ class Ruleset:
             "board": self.board.id,
             "modules": [m.id for m in self.modules],
             "options": self.options,
+            **({"parts": [{"name": n, "present": p} for n, p in self.spec.parts]} if self.spec.parts else {}),
         }
 
 
@@ -167,8 +170,22 @@ def load_spec(ruleset_id: str) -> RulesetSpec:
         except UnknownName as exc:
             raise DataFileError(str(path), "board_changes", str(exc)) from None
     return RulesetSpec(
-        raw["id"], raw["title"], raw["board"], raw["units"], tuple(chosen), str(path), setup, changes
+        raw["id"], raw["title"], raw["board"], raw["units"], tuple(chosen), str(path), setup, changes,
+        _parts(str(path), raw.get("part", [])),
     )
+
+
+def _parts(path: str, raw: Any) -> tuple[tuple[str, bool], ...]:
+    """The `[[part]]` tables of a ruleset file: `name` and `present` (whether the ruleset implements it)."""
+    if not isinstance(raw, list):
+        raise DataFileError(path, "part", "expected [[part]] tables")
+    parts = []
+    for i, part in enumerate(raw):
+        if not isinstance(part, dict) or not isinstance(part.get("name"), str) or not isinstance(
+                part.get("present"), bool):
+            raise DataFileError(path, f"part[{i}]", "expected name = \"...\" and present = true/false")
+        parts.append((part["name"], part["present"]))
+    return tuple(parts)
 
 
 def load_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
