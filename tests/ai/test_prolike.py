@@ -8,37 +8,18 @@ from pathlib import Path
 import pytest
 
 import aare
-from aare.actions import EndPhase, Fight, Move
+from aare.actions import EndPhase
 from aare.ai import ProlikeBot, make_bot
 from aare.ai.prolike.odds import Judge, estimate, runs_for
 from aare.ai.prolike.purchase import efficiency
 from aare.economy.pool import pool
-from aare.engine import Game
 from aare.odds import odds
 from aare.rules.ruleset import available_rulesets, load_ruleset
 from aare.scenario import scenario
 from aare.selfplay import play_game
+from tests.ai.positions import EAST, KARELIA, battle_after_one_round, combat_move, moves_into
 
 AI = Path(aare.__file__).resolve().parent / "ai"
-EAST, KARELIA = "Eastern Europe", "Karelia S.S.R."
-
-
-def combat_move(units: dict[str, str]) -> Game:
-    return scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=True,
-                    units={"Germany": "Germany: 4 infantry", **units})
-
-
-def moves_into(game: Game, bot: ProlikeBot, target: str) -> list[Move]:
-    """The moves the bot makes into `target` before it ends the phase (each applied)."""
-    found = []
-    for _ in range(50):
-        action = bot.choose(game)
-        if isinstance(action, EndPhase):
-            break
-        if isinstance(action, Move) and action.path[-1] == target:
-            found.append(action)
-        game.apply(action)
-    return found
 
 
 def test_monte_carlo_runs_and_the_no_chance_estimate() -> None:
@@ -114,29 +95,15 @@ def test_prolike_buys_land_units_by_attack_efficiency() -> None:
     assert pool(again.state, "Germany") == bought
 
 
-def battle_after_one_round(dice: list[int]) -> Game:
-    """Germany's 3 infantry attack 2 Russian infantry; the scripted dice decide the first round."""
-    game = scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=True, dice=dice,
-                    units={"Germany": "Germany: 2 infantry", EAST: "Germany: 3 infantry",
-                           KARELIA: "Russia: 2 infantry"})
-    game.apply(Move(units="3 infantry", path=[EAST, KARELIA]))
-    game.apply(EndPhase())
-    game.apply(Fight(space=KARELIA))
-    bot = ProlikeBot()
-    while game.state.pending is not None and game.state.pending["kind"] != "press_or_retreat":
-        game.apply(bot.choose(game))
-    return game
-
-
 def test_prolike_retreats_when_the_swing_turns() -> None:
-    game = battle_after_one_round([6, 6, 6, 1, 1])  # all three miss, both defenders hit: 1 against 2
+    game = battle_after_one_round([6, 6, 6, 1, 1], ProlikeBot())  # all three miss, both defenders hit: 1 against 2
     assert game.state.pending is not None and game.state.pending["attacker"] == {"Germany": "1 infantry"}
     action = ProlikeBot().choose(game)
     assert action.type == "retreat" and action.to == EAST
 
 
 def test_prolike_presses_on_with_the_upper_hand() -> None:
-    game = battle_after_one_round([1, 6, 6, 6, 6])  # one hit, no loss: 3 against 1, estimate above 50
+    game = battle_after_one_round([1, 6, 6, 6, 6], ProlikeBot())  # one hit, no loss: 3 against 1, estimate above 50
     assert game.state.pending is not None and game.state.pending["defender"] == {"Russia": "1 infantry"}
     assert ProlikeBot().choose(game).type == "press"
 

@@ -1,4 +1,4 @@
-"""Battle decisions: press or retreat by the description's formula, cheapest casualties, submerge when able."""
+"""Battle decisions: press or retreat by the description's formula (the others as `greedy` answers them)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aare.ai.bot import legal_or_stuck
-from aare.ai.greedy import GreedyBot, side_units
+from aare.ai.greedy import side_units
 from aare.ai.prolike.odds import Judge, estimate
 from aare.ai.prolike.reading import has_factory, units_at, value_of
 from aare.engine import Game
@@ -46,20 +46,12 @@ def retreat_to(options: list[Any], state: GameState, ruleset: Ruleset, me: str) 
                                        if a.to else 0, a.to))
 
 
-def decide(judge: Judge, game: Game, state: GameState, ruleset: Ruleset, me: str) -> Any:
-    """The answer to the pending decision."""
+def press_or_retreat(judge: Judge, game: Game, state: GameState, ruleset: Ruleset, me: str) -> Any:
+    """The answer to a press-or-retreat decision: the attacker retreats by `retreats`, else presses on."""
     pending = state.pending or {}
     legal = legal_or_stuck(game)
-    kind = pending.get("kind")
-    if kind == "choose_casualties":
-        return min(legal, key=lambda a: GreedyBot._cost(getattr(a, "units", ""), ruleset))
-    if kind == "press_or_retreat":
-        press = [a for a in legal if a.type == "press"]
-        back = [a for a in legal if a.type == "retreat"]
-        if press and back and pending.get("side") == "attacker" and retreats(pending, state, ruleset, judge):
-            return retreat_to(back, state, ruleset, me)
-        return (press or legal)[0]
-    if kind == "submerge":
-        submerge = [a for a in legal if a.type == "submerge" and getattr(a, "units", "")]
-        return (submerge or legal)[0]
-    return legal[0]
+    press = [a for a in legal if a.type == "press"]
+    back = [a for a in legal if a.type == "retreat"]
+    if press and back and pending.get("side") == "attacker" and retreats(pending, state, ruleset, judge):
+        return retreat_to(back, state, ruleset, me)
+    return (press or legal)[0]

@@ -46,4 +46,8 @@ class ProlikeBot(GreedyBot):
         return []
 
     def _decide(self, game: Game, state: GameState, ruleset: Ruleset) -> Any:
-        return battle.decide(self.judge, game, state, ruleset, power_of(game))
+        """Press or retreat by the description's formula; casualties (the cheapest offered), submerging and
+        the other decisions as `greedy` answers them."""
+        if (state.pending or {}).get("kind") == "press_or_retreat":
+            return battle.press_or_retreat(self.judge, game, state, ruleset, power_of(game))
+        return super()._decide(game, state, ruleset)
