@@ -20,11 +20,11 @@ from aare.state.game_state import GameState
 
 class ProlikeBot(GreedyBot):
     """Plays every power by the pipeline in the package docstring. `min_win`: the attack bar (0.65); `hold_at`:
-    the chance a territory must be held with to be defended (the same bar)."""
+    the hold chance at which a territory counts as held (0.35: the enemy's win chance below its attack bar)."""
 
     name = "prolike"
 
-    def __init__(self, seed: int = 0, min_win: float = 0.65, hold_at: float = 0.65) -> None:
+    def __init__(self, seed: int = 0, min_win: float = 0.65, hold_at: float = 0.35) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
         self.judge = Judge(seed + 1)
@@ -40,7 +40,7 @@ class ProlikeBot(GreedyBot):
             return placement.plan(self.judge, legal, state, ruleset, me, self.hold_at)
         reach = self._reach((a for a in legal if isinstance(a, Move) and not a.raid), ruleset)
         if isinstance(handler, CombatMove):
-            return list(combat_move.plan(self.judge, reach, state, ruleset, me, self.min_win))
+            return list(combat_move.plan(self.judge, reach, state, ruleset, me, self.min_win, self.hold_at))
         if isinstance(handler, NonCombatMove):
             return list(noncombat_move.plan(self.judge, reach, state, ruleset, me, self.hold_at))
         return []

@@ -36,18 +36,42 @@ def capital_superiority(state: GameState, ruleset: Ruleset, me: str, radius: int
     return strength(ours, ruleset, False) >= strength(theirs, ruleset, True)
 
 
-def spare_units(state: GameState, ruleset: Ruleset, me: str, starts: set[str]) -> dict[str, Units]:
-    """`me`'s units free to attack, by space: all, but the capital's land units stay when the capital lacks
-    local land superiority (the defensive stance)."""
+def prioritised(state: GameState, ruleset: Ruleset, me: str) -> list[str]:
+    """`me`'s capital, complexes and victory cities, the capital first, then by production."""
     capital = ruleset.board.capital_of(me)
-    stance = not capital_superiority(state, ruleset, me)
+    cities = ruleset.victory_cities()
+    graph = graph_of(ruleset.board)
+    return sorted((t for t, o in state.owners.items() if o == me and t in graph.land
+                   and (t == capital or has_factory(state, ruleset, t) or t in cities)),
+                  key=lambda t: (t != capital, -ruleset.board.spaces[t].ipc, t))
+
+
+def spare_units(judge: Judge, state: GameState, ruleset: Ruleset, me: str, starts: set[str],
+                hold_at: float) -> dict[str, Units]:
+    """`me`'s units free to attack, by space. The defensive stance: a prioritised territory under threat keeps
+    the land units it needs to hold with `hold_at` (best defence per cost first; all of them if that is not
+    enough), and the capital keeps all its land units when it lacks local land superiority."""
+    units = ruleset.units
+    side = ruleset.board.side_of(me)
+    capital = ruleset.board.capital_of(me)
     spare: dict[str, Units] = {}
-    for start in starts:
-        own: Units = {}
+    for start in starts | set(prioritised(state, ruleset, me)):
+        spare[start] = {}
         for stack in state.units.get(start, ()):
-            if stack.owner == me and not (stance and start == capital and ruleset.units[stack.unit].domain == "land"):
-                own[stack.unit] = own.get(stack.unit, 0) + stack.count
-        spare[start] = own
+            if stack.owner == me:
+                spare[start][stack.unit] = spare[start].get(stack.unit, 0) + stack.count
+    stance = not capital_superiority(state, ruleset, me)
+    for space in prioritised(state, ruleset, me):
+        danger = threat(state, ruleset, side, space)
+        if not danger:
+            continue
+        guard = {u: n for u, n in units_at(state, ruleset, space, side, ours=True).items() if units[u].domain != "land"}
+        for unit in sorted((u for u in spare[space] if units[u].domain == "land"),
+                           key=lambda u: (-units[u].defense / max(1, units[u].cost), u)):
+            while spare[space][unit] > 0 and (
+                    (stance and space == capital) or judge.hold(guard, danger, ruleset) < hold_at):
+                spare[space][unit] -= 1
+                guard[unit] = guard.get(unit, 0) + 1
     return spare
 
 
@@ -85,14 +109,15 @@ def count(options: list[Option]) -> Units:
     return found
 
 
-def plan(judge: Judge, reach: Reach, state: GameState, ruleset: Ruleset, me: str, min_win: float) -> list[Move]:
+def plan(judge: Judge, reach: Reach, state: GameState, ruleset: Ruleset, me: str, min_win: float,
+         hold_at: float) -> list[Move]:
     """The combat moves: targets valued with all that can reach them, then taken in value order, each with the
     fewest units (land first, best attack per cost first, then the rest) that reach `min_win`; an empty territory
     with its cheapest land unit. A target is dropped if even all that can reach it fall short, if no land unit
     can take it, or if it cannot be held next turn and the battle does not pay in unit value."""
     board, units = ruleset.board, ruleset.units
     side = board.side_of(me)
-    spare = spare_units(state, ruleset, me, {start for _, start in reach})
+    spare = spare_units(judge, state, ruleset, me, {start for _, start in reach}, hold_at)
     targets = sorted({d for dests in reach.values() for d in dests
                       if board.spaces[d].is_land and state.owners.get(d) is not None
                       and not friendly(state, ruleset, side, d)})

@@ -4,9 +4,9 @@ be, the rest towards the best strategic value."""
 from __future__ import annotations
 
 from aare.actions import Move
-from aare.ai.prolike.combat_move import Reach, capital_superiority
+from aare.ai.prolike.combat_move import Reach, capital_superiority, prioritised
 from aare.ai.prolike.odds import Judge
-from aare.ai.prolike.reading import Units, friendly, has_factory, strategic_values, threat, units_at
+from aare.ai.prolike.reading import Units, friendly, strategic_values, threat, units_at
 from aare.board.notation import format_units
 from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
@@ -58,10 +58,7 @@ def plan(judge: Judge, reach: Reach, state: GameState, ruleset: Ruleset, me: str
             send(options[0][0], options[0][1], space)
     # 2. hold the prioritised territories (capital, complexes, victory cities) where they can be held
     capital = board.capital_of(me)
-    cities = ruleset.victory_cities()
-    kept = sorted((t for t, o in state.owners.items() if o == me and t in graph.land
-                   and (t == capital or has_factory(state, ruleset, t) or t in cities)),
-                  key=lambda t: (t != capital, -board.spaces[t].ipc, t))
+    kept = prioritised(state, ruleset, me)
     for space in kept:
         danger = threat(state, ruleset, side, space)
         if not danger:
