@@ -8,34 +8,16 @@ from pathlib import Path
 import pytest
 
 import aare
-from aare.actions import EndPhase, Fight, Move
+from aare.actions import EndPhase
 from aare.ai import GreedyBot
 from aare.economy.pool import pool
-from aare.engine import Game
 from aare.odds import odds
 from aare.rules.ruleset import available_rulesets
 from aare.scenario import scenario
 from aare.selfplay import play_game
+from tests.ai.positions import battle_after_one_round, combat_move, moves_into
 
 AI = Path(aare.__file__).resolve().parent / "ai"
-
-
-def combat_move(units: dict[str, str]) -> Game:
-    return scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=True,
-                    units={"Germany": "Germany: 4 infantry", **units})
-
-
-def moves_into(game: Game, bot: GreedyBot, target: str) -> list[Move]:
-    """The moves the bot makes into `target` before it ends the phase (each applied)."""
-    found = []
-    for _ in range(50):
-        action = bot.choose(game)
-        if isinstance(action, EndPhase):
-            break
-        if isinstance(action, Move) and action.path[-1] == target:
-            found.append(action)
-        game.apply(action)
-    return found
 
 
 def test_greedy_takes_an_undefended_territory_with_one_cheap_unit() -> None:
@@ -96,28 +78,14 @@ def test_greedy_plays_every_ruleset_without_refusals_or_dead_ends(rules: str) ->
     assert result.violations == [] and result.stuck == [] and result.rounds_played == 1
 
 
-def battle_after_one_round(dice: list[int]) -> Game:
-    """Germany's 3 infantry attack 2 Russian infantry; the scripted dice decide the first round."""
-    game = scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=True, dice=dice,
-                    units={"Germany": "Germany: 2 infantry", "Eastern Europe": "Germany: 3 infantry",
-                           "Karelia S.S.R.": "Russia: 2 infantry"})
-    game.apply(Move(units="3 infantry", path=["Eastern Europe", "Karelia S.S.R."]))
-    game.apply(EndPhase())
-    game.apply(Fight(space="Karelia S.S.R."))
-    bot = GreedyBot()
-    while game.state.pending is not None and game.state.pending["kind"] != "press_or_retreat":
-        game.apply(bot.choose(game))
-    return game
-
-
 def test_greedy_retreats_when_the_exact_odds_turn() -> None:
-    game = battle_after_one_round([6, 6, 6, 1, 1])  # all three miss, both defenders hit: 1 against 2
+    game = battle_after_one_round([6, 6, 6, 1, 1], GreedyBot())  # all three miss, both defenders hit: 1 against 2
     assert game.state.pending is not None and game.state.pending["attacker"] == {"Germany": "1 infantry"}
     assert odds("1 infantry", "2 infantry", "lhtr-1.3").capture < 0.5
     assert GreedyBot().choose(game).type == "retreat"
 
 
 def test_greedy_presses_on_while_the_odds_hold() -> None:
-    game = battle_after_one_round([1, 6, 6, 6, 6])  # one hit, no loss: 3 against 1
+    game = battle_after_one_round([1, 6, 6, 6, 6], GreedyBot())  # one hit, no loss: 3 against 1
     assert game.state.pending is not None and game.state.pending["defender"] == {"Russia": "1 infantry"}
     assert GreedyBot().choose(game).type == "press"

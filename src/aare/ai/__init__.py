@@ -10,10 +10,11 @@ from collections.abc import Callable
 from aare.ai.bot import Bot, NoLegalAction
 from aare.ai.greedy import GreedyBot
 from aare.ai.pass_bot import PassBot
+from aare.ai.prolike import ProlikeBot
 from aare.ai.random_bot import RandomBot
 
-__all__ = ["Bot", "GreedyBot", "NoLegalAction", "PassBot", "RandomBot", "bot_names", "make_bot", "register_bot",
-           "unregister_bot"]
+__all__ = ["Bot", "GreedyBot", "NoLegalAction", "PassBot", "ProlikeBot", "RandomBot", "bot_names", "make_bot",
+           "register_bot", "unregister_bot"]
 
 Factory = Callable[[int, float | None, int | None], Bot]
 
@@ -21,6 +22,7 @@ _BOTS: dict[str, Factory] = {
     "random": lambda seed, budget, work: RandomBot(seed),
     "pass": lambda seed, budget, work: PassBot(),
     "greedy": lambda seed, budget, work: GreedyBot(seed),
+    "prolike": lambda seed, budget, work: ProlikeBot(seed),
 }
 
 
