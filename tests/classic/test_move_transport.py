@@ -191,3 +191,21 @@ def test_unloading_after_a_won_sea_battle_is_an_option_and_never_after_a_retreat
         else:
             rejected(game, mv("2 infantry", "Baltic Sea Zone", "Karelia S.S.R."), "CL-TRANSPORT-after-sea-battle")
         rejected(game, mv("2 infantry", "North Sea Zone", "United Kingdom"), "CL-TRANSPORT-after-sea-battle")
+
+
+@pytest.mark.rule("CL-TURN-combat-move-purpose", "CL-TRANSPORT-amphibious-assault")
+def test_cargo_left_aboard_when_its_one_landing_was_taken_by_a_blitz() -> None:
+    """A transport that put one infantry ashore in an empty enemy territory may land nowhere else this turn;
+    once armour blitzes through that territory it is friendly, and the second infantry stays aboard: combat
+    move may end (self-play found this position)."""
+    units = {"Ukraine S.S.R.": "Germany: 2 infantry, 1 armour", "Black Sea Zone": "Germany: 1 transport",
+             "Russia": "Russia: 1 infantry"}
+    game = at("Germany", "combat-move", units, owners={"Ukraine S.S.R.": "Germany"})
+    game.apply({"type": "load", "units": "2 infantry", "territory": "Ukraine S.S.R.", "sea_zone": "Black Sea Zone"})
+    move(game, "1 infantry", "Black Sea Zone", "Caucasus")
+    move(game, "1 armour", "Ukraine S.S.R.", "Caucasus", "Russia")
+    assert game.state.owners["Caucasus"] == "Germany"
+    assert cargo_of(game, "Black Sea Zone") == [["infantry"]]
+    assert game.is_legal({"type": "end_phase"})
+    end(game)
+    assert game.state.phase == "conduct-combat"

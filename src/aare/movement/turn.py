@@ -33,8 +33,9 @@ def start_of_turn_events(state: GameState) -> list[Event]:
 
 def combat_move_violation(view: Situation) -> Violation | None:
     """What stops combat move from ending: cargo loaded in combat move still aboard while an enemy coast is
-    still in reach (when other moves took every coast it could reach, the cargo stays aboard; see
-    docs/rulings.md), transports or warships that moved without an attack or amphibious assault to make (or a
+    still in reach (when other moves took every coast it could reach, or the one territory the transport already
+    unloaded into this turn, the cargo stays aboard; see docs/rulings.md), transports or warships that moved
+    without an attack or amphibious assault to make (or a
     purpose the ruleset gives them, the ``combat_move_supported`` hook)."""
     supported: set[str] = view.ruleset.modify("combat_move_supported", set(), view=view)
     for space in sorted(view.graph.sea):
@@ -45,7 +46,10 @@ def combat_move_violation(view: Situation) -> Violation | None:
                 mine = [e for e in flags.cargo_list(stack, flags.BOARDED) if view.moves_for(e[0])]
                 aboard = flags.minus(mine, [e for e in flags.cargo_list(stack, flags.DROPPED) if view.moves_for(e[0])])
                 loaded = bool(aboard and Counter(aboard) & Counter(flags.cargo(stack)))
-                stranded = loaded and not can_reach_assault(view, space, assault_moves_left(view, stack, space))
+                done = flags.value(stack, flags.UNLOADED)  # one territory per turn: only there, if still enemy
+                reach = (view.enemy_land(done) and done not in view.refused()) if done is not None else \
+                    can_reach_assault(view, space, assault_moves_left(view, stack, space))
+                stranded = loaded and not reach
                 if loaded and not stranded:
                     what = ", ".join(u for _, u in aboard)
                     reason = f"units loaded in combat move ({what}, in {space}) must go ashore in an amphibious assault"
