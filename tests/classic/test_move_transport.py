@@ -209,3 +209,25 @@ def test_cargo_left_aboard_when_its_one_landing_was_taken_by_a_blitz() -> None:
     assert game.is_legal({"type": "end_phase"})
     end(game)
     assert game.state.phase == "conduct-combat"
+
+
+@pytest.mark.rule("CL-TURN-combat-move-purpose", "CL-TRANSPORT-amphibious-assault")
+def test_a_transport_whose_target_coast_was_blitzed_may_stay_loaded() -> None:
+    """A transport carrying infantry from an earlier turn sails to the Black Sea to land them in the Caucasus;
+    armour then blitzes through the Caucasus, leaving no enemy coast in its reach (Turkey cannot be paid for):
+    combat move may still end, the infantry aboard. A transport sailing to a zone with no assault to make is
+    refused as it moves."""
+    units = {"Ukraine S.S.R.": "Germany: 1 armour", "Russia": "Russia: 1 infantry"}
+    loaded = [("West Mediterranean Sea Zone", boat("Germany", "Germany:infantry"))]
+    game = at("Germany", "combat-move", units, owners={"Ukraine S.S.R.": "Germany"}, banks={"Germany": 0},
+              stacks=loaded)
+    move(game, "1 infantry, 1 transport", "West Mediterranean Sea Zone", "Central Mediterranean Sea Zone",
+         "Black Sea Zone")
+    move(game, "1 armour", "Ukraine S.S.R.", "Caucasus", "Russia")
+    assert game.state.owners["Caucasus"] == "Germany"
+    end(game)
+    assert game.state.phase == "conduct-combat"
+    idle = at("Germany", "combat-move", {"Russia": "Russia: 1 infantry"}, owners={"Ukraine S.S.R.": "Germany",
+              "Caucasus": "Germany"}, banks={"Germany": 0}, stacks=loaded)
+    rejected(idle, mv("1 infantry, 1 transport", "West Mediterranean Sea Zone", "Central Mediterranean Sea Zone",
+                      "Black Sea Zone"), "CL-TURN-combat-move-purpose", "no amphibious assault")

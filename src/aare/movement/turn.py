@@ -49,7 +49,8 @@ def combat_move_violation(view: Situation) -> Violation | None:
                 done = flags.value(stack, flags.UNLOADED)  # one territory per turn: only there, if still enemy
                 reach = (view.enemy_land(done) and done not in view.refused()) if done is not None else \
                     can_reach_assault(view, space, assault_moves_left(view, stack, space))
-                stranded = loaded and not reach
+                # cargo aboard with nowhere left to land: loaded this turn, or carried to a coast taken meanwhile
+                stranded = bool(flags.cargo(stack)) and not reach and (loaded or _coast_taken(view, space))
                 if loaded and not stranded:
                     what = ", ".join(u for _, u in aboard)
                     reason = f"units loaded in combat move ({what}, in {space}) must go ashore in an amphibious assault"
@@ -64,6 +65,12 @@ def combat_move_violation(view: Situation) -> Violation | None:
                 reason = f"the {unit.display} moved to {space} in combat move but there is nothing to attack or support"
                 return Violation(reason, "LHTR-TURN-combat-move-attack-only")
     return None
+
+
+def _coast_taken(view: Situation, sea: str) -> bool:
+    """A territory on the coast of `sea` held by an enemy at the start of the turn is now the mover's side's."""
+    return any(view.start_owners.get(t) is not None and not view.friend(view.start_owners.get(t))
+               and view.friendly_land(t) for t in view.graph.coast[sea])
 
 
 def landing_events(view: Situation) -> list[Event]:
