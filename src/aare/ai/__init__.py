@@ -10,11 +10,12 @@ from collections.abc import Callable
 from aare.ai.bot import Bot, NoLegalAction
 from aare.ai.greedy import GreedyBot
 from aare.ai.pass_bot import PassBot
+from aare.ai.planner import PlannerBot
 from aare.ai.prolike import ProlikeBot
 from aare.ai.random_bot import RandomBot
 
-__all__ = ["Bot", "GreedyBot", "NoLegalAction", "PassBot", "ProlikeBot", "RandomBot", "bot_names", "make_bot",
-           "register_bot", "unregister_bot"]
+__all__ = ["Bot", "GreedyBot", "NoLegalAction", "PassBot", "PlannerBot", "ProlikeBot", "RandomBot", "bot_names",
+           "make_bot", "register_bot", "unregister_bot"]
 
 Factory = Callable[[int, float | None, int | None], Bot]
 
@@ -23,6 +24,7 @@ _BOTS: dict[str, Factory] = {
     "pass": lambda seed, budget, work: PassBot(),
     "greedy": lambda seed, budget, work: GreedyBot(seed),
     "prolike": lambda seed, budget, work: ProlikeBot(seed),
+    "planner": lambda seed, budget, work: PlannerBot(seed, budget, work),
 }
 
 

@@ -1,0 +1,111 @@
+"""The planner: a bot that plans each phase with a threat map, a value of the position and exact battle odds.
+
+Per phase, once when it starts (the plan's actions are then played while they stay legal, as `GreedyBot` does):
+
+- **threat** (`threat.py`): what the enemy can bring to each territory on its next turn;
+- **value** (`value.py`): a position's and a territory's worth (unit value, income with the ruleset's bonuses,
+  victory cities, capitals, the `victory_standing` objectives);
+- **purchase** (`purchase.py`), **combat move** (`combat_plan.py`), **non-combat move** (`noncombat.py`),
+  **placement** (`placement.py`) and **battle decisions** (`battle.py`).
+
+Garrisons: land units leave the capital and the victory cities the power holds only as long as those that stay
+would hold against the threat map (its chance to take the territory at most `noncombat.HOLD`; one stays).
+
+Its effort per power-turn is bounded by a `Budget`: `work` exact-odds evaluations (reproducible: the same seed
+and work give the same game) and/or `budget` seconds. It names no ruleset, power, territory or unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aare.actions import Move, Place, Purchase
+from aare.ai.bot import legal_or_stuck
+from aare.ai.greedy import GreedyBot
+from aare.ai.planner import battle
+from aare.ai.planner.budget import Budget
+from aare.ai.planner.combat_plan import plan_attacks
+from aare.ai.planner.noncombat import HOLD, plan_noncombat
+from aare.ai.planner.oracle import Oracle
+from aare.ai.planner.placement import plan_placement
+from aare.ai.planner.purchase import plan_purchase
+from aare.ai.planner.threat import threat_map
+from aare.engine import Acting, Game
+from aare.phases.base import phase_handler
+from aare.phases.combat_move import CombatMove
+from aare.phases.noncombat_move import NonCombatMove
+from aare.player_view import visible_state
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+__all__ = ["Budget", "PlannerBot"]
+
+Units = dict[str, int]
+
+
+class PlannerBot(GreedyBot):
+    """Plays every power by the plans of the modules named in the package docstring."""
+
+    name = "planner"
+
+    def __init__(self, seed: int = 0, budget: float | None = None, work: int | None = None) -> None:
+        super().__init__(seed)
+        self.budget = Budget(budget, work)
+        self._oracle: Oracle | None = None
+        self._threat: dict[str, Units] = {}
+
+    def oracle(self, ruleset: Ruleset) -> Oracle:
+        if self._oracle is None or self._oracle.ruleset is not ruleset:
+            self._oracle = Oracle(ruleset, self.budget)
+        return self._oracle
+
+    def choose(self, game: Game) -> Any:
+        me = game.power if isinstance(game, Acting) else next(iter(game.to_act()), game.state.nation)
+        state = game.state
+        self.budget.start_turn((state.round, state.nation, me))
+        if state.pending is not None:
+            view = visible_state(state, me)
+            return battle.decide(legal_or_stuck(game), view.pending or {}, game.ruleset, self.oracle(game.ruleset))
+        return super().choose(game)
+
+    def _make_plan(self, game: Game, state: GameState, ruleset: Ruleset, me: str) -> list[Any]:
+        oracle = self.oracle(ruleset)
+        oracle.clear()
+        self._threat = threat_map(state, ruleset, ruleset.board.side_of(me))
+        handler = phase_handler(state.phase)
+        legal = game.legal_actions()
+        if any(isinstance(a, Purchase) for a in legal):
+            return plan_purchase(legal, state, ruleset, me, self._threat, oracle)
+        if any(isinstance(a, Place) for a in legal):
+            return plan_placement(legal, state, ruleset, me, self._front_distance(state, ruleset, me),
+                                  self._threat, oracle)
+        moves = [a for a in legal if isinstance(a, Move) and not a.raid]
+        if not isinstance(handler, CombatMove | NonCombatMove):
+            return []
+        reach = self._reach(moves, ruleset)
+        spare = {start: self._movable(state, ruleset, me, start) for _, start in reach}
+        if isinstance(handler, CombatMove):
+            return plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
+        return plan_noncombat(reach, spare, self._kept(state, ruleset, me), self._front_distance(state, ruleset, me),
+                              state, ruleset, me, self._threat, oracle)
+
+    def _movable(self, state: GameState, ruleset: Ruleset, me: str, space: str) -> Units:
+        """`me`'s units at `space` that may leave it: at a kept territory, all but a garrison of land units (best
+        defenders first) that holds against the threat map (at most HOLD to lose it), at least one."""
+        units: Units = {}
+        for stack in state.units.get(space, ()):
+            if stack.owner == me:
+                units[stack.unit] = units.get(stack.unit, 0) + stack.count
+        if space not in self._kept(state, ruleset, me):
+            return units
+        land = sorted((u for u in units if ruleset.units[u].domain == "land"),
+                      key=lambda u: (-ruleset.units[u].defense / max(1, ruleset.units[u].cost), u))
+        garrison: Units = {}
+        danger = self._threat.get(space, {})
+        oracle = self.oracle(ruleset)
+        for unit in land:
+            while units[unit] > 0:
+                if garrison and (not danger or not self.budget.left() or oracle.capture(danger, garrison) <= HOLD):
+                    break
+                units[unit] -= 1
+                garrison[unit] = garrison.get(unit, 0) + 1
+        return {u: n for u, n in units.items() if n > 0}

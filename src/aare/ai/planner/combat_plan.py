@@ -1,0 +1,130 @@
+"""The combat-move plan: units assigned to target territories by the expected value of each attack, judged with
+the exact outcome distributions of `aare.odds`.
+
+For every enemy land territory the power's spare units can reach, forces are built up one unit at a time (land
+units by attack per cost, then aircraft) and each is judged by its expected value: what the defenders may expect
+to lose, plus the chance to take the territory (a land unit left) times its worth (`value.territory_worth`), minus
+what the attackers may expect to lose, minus the expected loss to the counter-attack the threat map foresees
+there. The best force of the best target is committed, the others are judged again with what is left, until no
+attack has a positive value or the budget is spent. An attack below `min_capture` chance is never made."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aare.actions import Move
+from aare.ai.greedy import enemy_units
+from aare.ai.planner.budget import Budget
+from aare.ai.planner.oracle import Oracle
+from aare.ai.planner.value import territory_worth, units_value
+from aare.board.notation import format_units
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+Units = dict[str, int]
+Option = tuple[str, str, list[str]]  # (unit, from, path)
+Reach = Mapping[tuple[str, str], Mapping[str, list[str]]]
+
+MIN_CAPTURE = 0.55
+MAX_FORCE = 16  # units added one by one to one attack
+
+
+def counter_loss(oracle: Oracle, survivors: Units, threat: Units, worth: float, ruleset: Ruleset) -> float:
+    """The expected loss to the enemy's counter-attack on a taken territory: its chance to retake it against the
+    land units left there times their value and part of the territory's worth (its income is collected first)."""
+    land = {u: n for u, n in survivors.items() if ruleset.units[u].domain == "land" and n > 0}
+    if not threat or not land:
+        return 0.0
+    retake = oracle.capture(threat, land)
+    return retake * (units_value(land, ruleset) + 0.5 * worth)
+
+
+def mean_survivors(found: Any) -> Units:
+    """The attackers' most likely survivors when they win."""
+    best: tuple[float, Units] = (-1.0, {})
+    for units, p in found.attacker_survivors:
+        if units and p > best[0]:
+            best = (p, dict(units))
+    return best[1]
+
+
+def attack_value(oracle: Oracle, force: Units, defenders: Units, worth: float, threat: Units,
+                 ruleset: Ruleset) -> tuple[float, float]:
+    """(expected value in IPCs, capture chance) of `force` attacking `defenders` on a territory worth `worth`."""
+    found = oracle.battle(force, defenders)
+    if found is None:
+        return (float("-inf"), 0.0)
+    value = found.defender_ipc_lost + found.capture * worth - found.attacker_ipc_lost
+    value -= found.capture * counter_loss(oracle, mean_survivors(found), threat, worth, ruleset)
+    return (value, float(found.capture))
+
+
+def best_force(oracle: Oracle, options: list[Option], spare: Mapping[str, Units], defenders: Units, worth: float,
+               threat: Units, ruleset: Ruleset, budget: Budget) -> tuple[float, list[Option]]:
+    """The force from `options` with the best expected value against `defenders` (capture at least
+    MIN_CAPTURE); (0, []) when none is worth making."""
+    units = ruleset.units
+    pool: list[Option] = []
+    for unit, start, path in options:
+        pool += [(unit, start, path)] * spare[start].get(unit, 0)
+    pool.sort(key=lambda o: (units[o[0]].domain != "land", -units[o[0]].attack / max(1, units[o[0]].cost),
+                             units[o[0]].cost, o[1], o[0]))
+    if not any(units[o[0]].domain == "land" for o in pool):
+        return (0.0, [])
+    best: tuple[float, list[Option]] = (0.0, [])
+    force: Units = {}
+    for size, option in enumerate(pool[:MAX_FORCE], start=1):
+        force[option[0]] = force.get(option[0], 0) + 1
+        if not budget.left():
+            break
+        value, capture = attack_value(oracle, force, defenders, worth, threat, ruleset)
+        if capture >= MIN_CAPTURE and value > best[0]:
+            best = (value, pool[:size])
+    return best
+
+
+def plan_attacks(moves: list[Move], reach: Reach, spare: dict[str, Units], state: GameState, ruleset: Ruleset,
+                 me: str, threat: Mapping[str, Units], oracle: Oracle, budget: Budget) -> list[Any]:
+    """The combat moves of `me`: undefended territories taken with one cheap land unit, then the attacks with a
+    positive expected value, best first."""
+    board = ruleset.board
+    side = board.side_of(me)
+    targets = sorted({dest for dests in reach.values() for dest in dests
+                      if board.spaces[dest].is_land and state.owners.get(dest) is not None
+                      and board.side_of(state.owners[dest]) != side})
+    plan: list[Any] = []
+
+    def send(chosen: list[Option]) -> None:
+        for unit, start, path in chosen:
+            spare[start][unit] -= 1
+            plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=path))
+
+    def options_for(target: str) -> list[Option]:
+        return [(unit, start, list(dests[target])) for (unit, start), dests in sorted(reach.items())
+                if target in dests and spare.get(start, {}).get(unit, 0) > 0]
+
+    defended: dict[str, Units] = {}
+    for target in sorted(targets, key=lambda t: (-territory_worth(ruleset, t), t)):
+        defenders = enemy_units(state, board, side, target, ruleset)
+        if defenders:
+            defended[target] = defenders
+            continue
+        land = [o for o in options_for(target) if ruleset.units[o[0]].domain == "land"]
+        if land:
+            send([min(land, key=lambda o: (ruleset.units[o[0]].cost, -ruleset.units[o[0]].defense, o[1]))])
+    while defended and budget.left():
+        scored = []
+        for target, defenders in sorted(defended.items()):
+            worth = territory_worth(ruleset, target)
+            value, chosen = best_force(oracle, options_for(target), spare, defenders, worth,
+                                       threat.get(target, {}), ruleset, budget)
+            if chosen:
+                scored.append((value, target, chosen))
+        if not scored:
+            break
+        value, target, chosen = max(scored, key=lambda s: (s[0], s[1]))
+        send(chosen)
+        del defended[target]
+    return plan
+

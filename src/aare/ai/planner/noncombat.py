@@ -1,0 +1,88 @@
+"""Non-combat moves: hold what the threat map says can be held, reinforce the capital first.
+
+1. The capital, then the victory cities the power holds: land units that can reach one move in until the
+   enemy the threat map foresees there would take it with at most `HOLD` chance (exact odds).
+2. Every other land unit moves to the reachable friendly territory nearest enemy land, nearer than where it
+   stands, that the units gathered there can hold (the threat's chance to take it at most `SAFE`, or no threat
+   at all); if no such territory is nearer, it stays.
+3. Aircraft over enemy territory land where the rules let them, nearest the capital."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aare.actions import Move
+from aare.ai.planner.oracle import Oracle
+from aare.ai.planner.threat import defenders_at
+from aare.board.notation import format_units
+from aare.movement.graph import graph_of
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+Units = dict[str, int]
+Reach = Mapping[tuple[str, str], Mapping[str, list[str]]]
+HOLD = 0.3
+SAFE = 0.6
+
+
+def reinforce(keep: str, reach: Reach, spare: dict[str, Units], state: GameState, ruleset: Ruleset, me: str,
+              threat: Units, oracle: Oracle) -> list[Any]:
+    """Moves of land units into `keep` until `threat` would take it with at most HOLD."""
+    units = ruleset.units
+    if not threat:
+        return []
+    defenders = defenders_at(state, ruleset, ruleset.board.side_of(me), keep)
+    helpers = sorted(((unit, start, list(dests[keep])) for (unit, start), dests in reach.items()
+                      if keep in dests and start != keep and units[unit].domain == "land"),
+                     key=lambda o: (len(o[2]), -units[o[0]].defense / max(1, units[o[0]].cost), o[1], o[0]))
+    plan: list[Any] = []
+    for unit, start, path in helpers:
+        while spare[start].get(unit, 0) > 0 and oracle.budget.left() and oracle.capture(threat, defenders) > HOLD:
+            spare[start][unit] -= 1
+            defenders[unit] = defenders.get(unit, 0) + 1
+            plan.append(Move(units=format_units({unit: 1}, units), path=path))
+    return plan
+
+
+def plan_noncombat(reach: Reach, spare: dict[str, Units], kept: list[str], front: Mapping[str, int],
+                   state: GameState, ruleset: Ruleset, me: str, threat: Mapping[str, Units],
+                   oracle: Oracle) -> list[Any]:
+    """The non-combat moves of `me` (see the module docstring)."""
+    board = ruleset.board
+    side = board.side_of(me)
+    plan: list[Any] = []
+    for keep in kept:
+        plan += reinforce(keep, reach, spare, state, ruleset, me, threat.get(keep, {}), oracle)
+    gathered: dict[str, Units] = {}
+
+    def friendly(space: str) -> bool:
+        owner = state.owners.get(space)
+        return owner is not None and board.side_of(owner) == side
+
+    def holds(space: str, unit: str) -> bool:
+        danger = threat.get(space)
+        if not danger or not oracle.budget.left():
+            return True
+        here = gathered.setdefault(space, defenders_at(state, ruleset, side, space))
+        trial = {**here, unit: here.get(unit, 0) + 1}
+        return oracle.capture(danger, trial) <= SAFE
+
+    capital = board.capital_of(me)
+    home = graph_of(board).distances_from([capital]) if capital is not None else {}
+    for (unit, start), dests in sorted(reach.items()):
+        domain = ruleset.units[unit].domain
+        for _ in range(spare[start].get(unit, 0)):
+            if domain == "land":
+                here = front.get(start, 99)
+                for dest in sorted(dests, key=lambda d: (front.get(d, 99), d)):
+                    if front.get(dest, 99) >= here:
+                        break
+                    if friendly(dest) and holds(dest, unit):
+                        gathered.setdefault(dest, {})[unit] = gathered.get(dest, {}).get(unit, 0) + 1
+                        plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(dests[dest])))
+                        break
+            elif domain == "air" and not friendly(start):
+                best = min(dests, key=lambda d: (home.get(d, 99), d))
+                plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(dests[best])))
+    return plan
