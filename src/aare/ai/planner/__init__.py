@@ -83,10 +83,10 @@ class PlannerBot(GreedyBot):
             return []
         reach = self._reach(moves, ruleset)
         spare = {start: self._movable(state, ruleset, me, start) for _, start in reach}
-        if isinstance(handler, CombatMove):
-            return plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
-        return plan_noncombat(reach, spare, self._kept(state, ruleset, me), self._front_distance(state, ruleset, me),
-                              state, ruleset, me, self._threat, oracle)
+        if isinstance(handler, NonCombatMove):  # a kind of CombatMove: asked first
+            return plan_noncombat(reach, spare, self._kept(state, ruleset, me),
+                                  self._front_distance(state, ruleset, me), state, ruleset, me, self._threat, oracle)
+        return plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
 
     def _movable(self, state: GameState, ruleset: Ruleset, me: str, space: str) -> Units:
         """`me`'s units at `space` that may leave it: at a kept territory, all but a garrison of land units (best
