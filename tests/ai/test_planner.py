@@ -126,6 +126,10 @@ def test_a_budget_counts_work_and_resets_each_turn() -> None:
     budget.start_turn((1, "Germany", "Germany"))
     budget.spend(2)
     assert not budget.left()
+    budget.start_turn((1, "Germany", "Russia"))  # a battle decision of the defender
+    assert budget.left() and budget.used == 0
+    budget.start_turn((1, "Germany", "Germany"))  # the same power-turn goes on
+    assert not budget.left()
     budget.start_turn((1, "Russia", "Russia"))
     assert budget.left() and budget.used == 0
     assert Budget().work is not None and Budget(seconds=1).work is None

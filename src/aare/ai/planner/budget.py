@@ -19,13 +19,23 @@ class Budget:
         self.used = 0
         self.started = time.monotonic()
         self.turn: tuple[int, str, str] | None = None
+        self._seats: dict[str, tuple[int, float]] = {}  # seat -> (work used, seconds used) in this power's turn
 
     def start_turn(self, turn: tuple[int, str, str]) -> None:
-        """Reset the counts when a new power-turn (round, nation, seat) begins."""
-        if turn != self.turn:
-            self.turn = turn
-            self.used = 0
-            self.started = time.monotonic()
+        """Switch to the power-turn (round, nation, seat): a seat's counts run on through its turn, also when
+        another seat answered a battle decision in between, and start afresh with the next power's turn."""
+        if turn == self.turn:
+            return
+        now = time.monotonic()
+        if self.turn is not None:
+            if self.turn[:2] != turn[:2]:
+                self._seats.clear()
+            else:
+                self._seats[self.turn[2]] = (self.used, now - self.started)
+        self.turn = turn
+        used, seconds = self._seats.get(turn[2], (0, 0.0))
+        self.used = used
+        self.started = now - seconds
 
     def spend(self, units: int = 1) -> None:
         self.used += units
