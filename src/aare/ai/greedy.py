@@ -122,10 +122,10 @@ class GreedyBot:
         if any(isinstance(a, Place) for a in legal):
             return self._place_plan(legal, state, ruleset, me)
         moves = [a for a in legal if isinstance(a, Move) and not a.raid]
+        if isinstance(handler, NonCombatMove):  # a kind of CombatMove: asked first
+            return self._advance_plan(moves, state, ruleset, me)
         if isinstance(handler, CombatMove):
             return self._attack_plan(moves, state, ruleset, me)
-        if isinstance(handler, NonCombatMove):
-            return self._advance_plan(moves, state, ruleset, me)
         return []
 
     # -- purchase and placement ------------------------------------------------------------------------------

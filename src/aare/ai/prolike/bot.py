@@ -39,10 +39,10 @@ class ProlikeBot(GreedyBot):
         if any(isinstance(a, Place) for a in legal):
             return placement.plan(self.judge, legal, state, ruleset, me, self.hold_at)
         reach = self._reach((a for a in legal if isinstance(a, Move) and not a.raid), ruleset)
+        if isinstance(handler, NonCombatMove):  # a kind of CombatMove: asked first
+            return list(noncombat_move.plan(self.judge, reach, state, ruleset, me, self.hold_at))
         if isinstance(handler, CombatMove):
             return list(combat_move.plan(self.judge, reach, state, ruleset, me, self.min_win, self.hold_at))
-        if isinstance(handler, NonCombatMove):
-            return list(noncombat_move.plan(self.judge, reach, state, ruleset, me, self.hold_at))
         return []
 
     def _decide(self, game: Game, state: GameState, ruleset: Ruleset) -> Any:
