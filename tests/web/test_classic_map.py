@@ -125,3 +125,13 @@ def test_the_table_opens_on_the_capital_of_the_nation_to_move() -> None:
     assert focus_space(ruleset, seats, "Russia") == "Russia"
     assert focus_space(ruleset, ["Japan"], "Russia") == "Japan"
     assert focus_space(ruleset, ["United States"], "Japan") == "East US"
+
+
+@pytest.mark.rule("REAL98-MAP-turkey-land-attack")
+def test_the_realism_map_draws_the_land_route_into_turkey() -> None:
+    """Realism '98 joins South Europe and Turkey by land; the Classic map has no shared border there, so the
+    Realism map draws the route as a crossing; the Classic one draws none."""
+    realism = render_map(None, load_ruleset("realism-98").board)
+    assert realism.count('class="crossing"') == 1
+    assert "<title>South Europe – Turkey</title>" in realism
+    assert 'class="crossing"' not in render_map(None, load_ruleset("classic-2e").board)

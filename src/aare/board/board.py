@@ -70,7 +70,8 @@ class Board:
     """A loaded board: spaces in file order (land, then sea), powers in turn order, canals and set-up.
 
     `no_transport` holds the adjacent land-sea pairs that transports may not load or unload across (amphibious
-    assaults included), from a ruleset's board changes (`apply_changes`).
+    assaults included), and `added_connections` the pairs a ruleset's board changes joined (`apply_changes`;
+    the map draws them as crossings, the drawn borders being the base board's).
 
     A board file may hold several set-ups (scenarios); the board is loaded with one of them: its name is
     `scenario` (None for a file with a single set-up), and it gives the turn order of `powers`, the starting
@@ -93,9 +94,11 @@ class Board:
         owners: dict[str, str] | None = None,
         scenario: str | None = None,
         no_transport: frozenset[frozenset[str]] = frozenset(),
+        added_connections: frozenset[frozenset[str]] = frozenset(),
     ) -> None:
         self.id, self.name, self.path = id, name, path
         self.no_transport = no_transport
+        self.added_connections = added_connections
         self.spaces, self.powers, self.canals = spaces, powers, canals
         self.bank, self.setup, self.scenario = bank, setup, scenario
         self.owners = owners if owners is not None else {s.name: s.owner for s in spaces.values() if s.owner}
@@ -704,11 +707,13 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
             loader.fail(where, f"{a} and {b} are not adjacent on the board: nothing to remove")
         neighbors[a].remove(b)
         neighbors[b].remove(a)
+    joined: set[frozenset[str]] = set(board.added_connections)
     for where, a, b in loader.pairs(raw, "add"):
         if b in neighbors[a]:
             loader.fail(where, f"{a} and {b} are already adjacent")
         neighbors[a].append(b)
         neighbors[b].append(a)
+        joined.add(frozenset((a, b)))
     closed: set[frozenset[str]] = set(board.no_transport)
     for where, a, b in loader.pairs(raw, "no_transport"):
         if {board.spaces[a].kind, board.spaces[b].kind} != {"land", "sea"} or b not in neighbors[a]:
@@ -739,6 +744,7 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
         owners=dict(board.owners),
         scenario=board.scenario,
         no_transport=frozenset(closed),
+        added_connections=frozenset(joined),
     )
 
 

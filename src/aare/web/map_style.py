@@ -52,6 +52,7 @@ CSS = f"""
 .lines .sea {{ stroke: #ffffff; stroke-opacity: 0.75; stroke-width: 0.9; stroke-dasharray: 3 2.5; }}
 .lines .border {{ stroke: #6b5f4c; stroke-width: 0.7; stroke-opacity: 0.85; }}
 .lines .coast {{ stroke: #41617b; stroke-width: 1.1; }}
+.lines .crossing {{ stroke: #3a3226; stroke-width: 2.2; stroke-dasharray: 5 3; stroke-opacity: 0.9; }}
 .tokens {{ pointer-events: none; }}
 text {{ fill: {TEXT}; }}
 .name {{ font-weight: 600; letter-spacing: 0.02em; paint-order: stroke; stroke: #ffffff; stroke-opacity: 0.55;

@@ -92,6 +92,7 @@ def render_map(
     out.append("</g>")
     out.append('<g id="lines" class="lines">')
     out += [f'<path class="{kind}" d="{d}"/>' for kind, d in geo.lines.items() if d]
+    out += _crossings(board, geo)
     out.append("</g>")
     out.append('<g id="tokens">')
     order = {p.name: i for i, p in enumerate(board.powers)}
@@ -106,6 +107,21 @@ def render_map(
         out.append(_legend(board, state, h, w))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _crossings(board: Board, geo: MapGeometry) -> list[str]:
+    """Connections a ruleset's board changes added (e.g. a land route across a strait), which the map's drawn
+    borders do not show: a dashed line between the two spaces' label points, titled."""
+    drawn = {frozenset(pair) for pair in geo.report.get("extra", [])}
+    out = []
+    for pair in sorted(board.added_connections - drawn, key=sorted):
+        a, b = (geo.spaces[name] for name in sorted(pair))
+        if abs(a.label[0] - b.label[0]) > geo.width / 2:  # across the map's edge: no straight line
+            continue
+        title = escape(" – ".join(sorted(pair)))
+        out.append(f'<path class="crossing" d="M{_n(a.label[0])},{_n(a.label[1])}L{_n(b.label[0])},'
+                   f'{_n(b.label[1])}"><title>{title}</title></path>')
+    return out
 
 
 def _controller(state: GameState | None, space: Space) -> str | None:
