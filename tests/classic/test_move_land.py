@@ -33,11 +33,12 @@ def at(
     dice: Iterable[int] | None = None,
     options: Mapping[str, Any] | None = None,
     rules: str = RULES,
+    extra: Mapping[str, Any] | None = None,
 ) -> Game:
     """An empty Classic board with `units` ("Power: unit list") and extra `stacks`; the turn began with the owners
-    given."""
+    given (`extra`: e.g. the purchase pool)."""
     game = scenario(rules, nation=nation, phase=phase, clear=True, units=units, owners=owners, banks=banks,
-                    options=options)
+                    options=options, extra=extra)
     state = game.state
     state = replace(state, extra={**state.extra, "turn": {**turn_record(state), "owners": dict(state.owners)}})
     for space, stack in stacks:

@@ -6,11 +6,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from aare.dice import ScriptedDice
-from aare.economy.turn import turn_record
 from aare.engine import Game
 from aare.game_log import GameLog
-from aare.scenario import scenario
+from tests.classic.test_move_land import at as classic_at
 
 RULES = "realism-98"
 
@@ -27,11 +25,7 @@ def at(
 ) -> Game:
     """An empty Classic board under Realism '98 with `units` ("Power: unit list"); the turn began with the owners
     given (`extra`: e.g. the purchase pool)."""
-    game = scenario(RULES, nation=nation, phase=phase, clear=True, units=units, owners=owners, options=options,
-                    extra=extra)
-    state = game.state
-    state = replace(state, extra={**state.extra, "turn": {**turn_record(state), "owners": dict(state.owners)}})
-    return Game(GameLog(state), ScriptedDice(list(dice)) if dice is not None else None)
+    return classic_at(nation, phase, units, owners=owners, options=options, extra=extra, dice=dice, rules=RULES)
 
 
 def after_combat(game: Game, *beaten: tuple[str, str]) -> Game:
