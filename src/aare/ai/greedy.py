@@ -19,7 +19,8 @@ stay legal, then the phase ends. Its rules:
    can reach such a territory move into it until the enemy land units within two steps of it would take it with
    at most `hold_threshold` (0.3, exact odds).
 4. **Non-combat move**: every other land unit moves as far as it can towards the nearest enemy land, staying
-   on friendly land; aircraft land where the rules let them (the first legal landing, nearest the capital).
+   on friendly land; aircraft that the rules would lose where they are (`aare.ai.landing`: over enemy land,
+   in a territory taken this turn) land on the legal landing spot nearest the capital.
 5. **Mobilize**: new units go to the capital first, then to the complexes nearest the enemy.
 6. **Battles**: casualties are the cheapest choice offered; an attacker presses on while the exact odds of
    the battle as it stands give it at least an even chance, else retreats; submarines submerge when they
@@ -36,6 +37,7 @@ from typing import Any
 
 from aare.actions import EndPhase, Move, Place, Purchase, Repair
 from aare.ai.bot import legal_or_stuck
+from aare.ai.landing import landing_moves
 from aare.board.notation import format_units, parse_units
 from aare.economy.pool import pool
 from aare.economy.production import producers
@@ -93,7 +95,7 @@ class GreedyBot:
         while self._plan:
             step = self._plan.pop(0)
             if isinstance(step, Bulk):
-                if game.is_legal(step.whole):
+                if step.whole != step.one and game.is_legal(step.whole):
                     return step.whole
                 if step.count > 1:
                     self._plan.insert(0, Bulk(step.one, step.one, step.count - 1))
@@ -304,10 +306,7 @@ class GreedyBot:
                 best = min(dests, key=lambda d: (front.get(d, 99), d))
                 if front.get(best, 99) < here and self._friendly(state, board, me, best):
                     plan += [Move(units=format_units({unit: 1}, ruleset.units), path=dests[best])] * count
-            elif domain == "air" and not self._friendly(state, board, me, start):
-                best = min(dests, key=lambda d: (home.get(d, 99), d))
-                plan += [Move(units=format_units({unit: 1}, ruleset.units), path=dests[best])] * count
-        return plan
+        return plan + landing_moves(reach, state, ruleset, me, lambda d: home.get(d, 99))
 
     def _kept(self, state: GameState, ruleset: Ruleset, me: str) -> list[str]:
         """The territories `me` keeps garrisoned: its capital, then the victory cities it holds."""

@@ -5,7 +5,7 @@
 2. Every other land unit moves to the reachable friendly territory nearest enemy land, nearer than where it
    stands, that the units gathered there can hold (the threat's chance to take it at most `SAFE`, or no threat
    at all); if no such territory is nearer, it stays.
-3. Aircraft over enemy territory land where the rules let them, nearest the capital."""
+3. Aircraft the rules would lose where they are (`aare.ai.landing`) land on the legal spot nearest the capital."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aare.actions import Move
+from aare.ai.landing import landing_moves
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.threat import defenders_at
 from aare.board.notation import format_units
@@ -82,7 +83,4 @@ def plan_noncombat(reach: Reach, spare: dict[str, Units], kept: list[str], front
                         gathered.setdefault(dest, {})[unit] = gathered.get(dest, {}).get(unit, 0) + 1
                         plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(dests[dest])))
                         break
-            elif domain == "air" and not friendly(start):
-                best = min(dests, key=lambda d: (home.get(d, 99), d))
-                plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(dests[best])))
-    return plan
+    return plan + landing_moves(reach, state, ruleset, me, lambda d: home.get(d, 99))
