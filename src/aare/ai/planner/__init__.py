@@ -29,6 +29,7 @@ from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.placement import plan_placement
 from aare.ai.planner.purchase import plan_purchase
 from aare.ai.planner.threat import threat_map
+from aare.economy.production import producers
 from aare.engine import Acting, Game
 from aare.phases.base import phase_handler
 from aare.phases.combat_move import CombatMove
@@ -87,6 +88,11 @@ class PlannerBot(GreedyBot):
             return plan_noncombat(reach, spare, self._kept(state, ruleset, me),
                                   self._front_distance(state, ruleset, me), state, ruleset, me, self._threat, oracle)
         return plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
+
+    def _kept(self, state: GameState, ruleset: Ruleset, me: str) -> list[str]:
+        """The capital, the victory cities held, then the power's other complexes."""
+        kept = super()._kept(state, ruleset, me)
+        return kept + sorted(s for s in producers(state, ruleset, me) if s not in kept)
 
     def _movable(self, state: GameState, ruleset: Ruleset, me: str, space: str) -> Units:
         """`me`'s units at `space` that may leave it: at a kept territory, all but a garrison of land units (best

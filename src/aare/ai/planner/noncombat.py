@@ -4,7 +4,9 @@
    enemy the threat map foresees there would take it with at most `HOLD` chance (exact odds).
 2. Every other land unit moves to the reachable friendly territory nearest enemy land, nearer than where it
    stands, that the units gathered there can hold (the threat's chance to take it at most `SAFE`, or no threat
-   at all); if no such territory is nearer, it stays.
+   at all). If there is none, it stays where it stands unless that cannot be held (the threat's chance above
+   `SAFE`): then it falls back to the reachable friendly territory the threat is least likely to take (a kept
+   territory, a bigger stack first), joining the others there rather than dying alone.
 3. Aircraft the rules would lose where they are (`aare.ai.landing`) land on the legal spot nearest the capital."""
 
 from __future__ import annotations
@@ -61,26 +63,41 @@ def plan_noncombat(reach: Reach, spare: dict[str, Units], kept: list[str], front
         owner = state.owners.get(space)
         return owner is not None and board.side_of(owner) == side
 
-    def holds(space: str, unit: str) -> bool:
+    def here(space: str) -> Units:
+        return gathered.setdefault(space, defenders_at(state, ruleset, side, space))
+
+    def chance(space: str, unit: str | None = None) -> float:
+        """The threat's chance to take `space` from the units gathered there (and `unit` added)."""
         danger = threat.get(space)
         if not danger or not oracle.budget.left():
-            return True
-        here = gathered.setdefault(space, defenders_at(state, ruleset, side, space))
-        trial = {**here, unit: here.get(unit, 0) + 1}
-        return oracle.capture(danger, trial) <= SAFE
+            return 0.0
+        trial = dict(here(space))
+        if unit is not None:
+            trial[unit] = trial.get(unit, 0) + 1
+        return oracle.capture(danger, trial)
 
+    def move(unit: str, start: str, dest: str, path: list[str]) -> None:
+        here(start)[unit] = here(start).get(unit, 0) - 1
+        here(dest)[unit] = here(dest).get(unit, 0) + 1
+        plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(path)))
+
+    untenable = {start for _, start in reach if board.spaces[start].is_land and start not in kept
+                 and chance(start) > SAFE}
     capital = board.capital_of(me)
     home = graph_of(board).distances_from([capital]) if capital is not None else {}
     for (unit, start), dests in sorted(reach.items()):
-        domain = ruleset.units[unit].domain
+        if ruleset.units[unit].domain != "land":
+            continue
         for _ in range(spare[start].get(unit, 0)):
-            if domain == "land":
-                here = front.get(start, 99)
-                for dest in sorted(dests, key=lambda d: (front.get(d, 99), d)):
-                    if front.get(dest, 99) >= here:
-                        break
-                    if friendly(dest) and holds(dest, unit):
-                        gathered.setdefault(dest, {})[unit] = gathered.get(dest, {}).get(unit, 0) + 1
-                        plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(dests[dest])))
-                        break
+            forward = sorted((d for d in dests if front.get(d, 99) < front.get(start, 99) and friendly(d)),
+                             key=lambda d: (front.get(d, 99), d))
+            dest = next((d for d in forward if chance(d, unit) <= SAFE), None)
+            if dest is None and start in untenable:
+                fallback = [d for d in dests if d != start and friendly(d) and board.spaces[d].is_land]
+                scored = sorted((round(chance(d, unit), 2), d not in kept, -sum(here(d).values()), home.get(d, 99), d)
+                                for d in fallback)
+                if scored and scored[0][0] < chance(start):
+                    dest = scored[0][-1]
+            if dest is not None:
+                move(unit, start, dest, dests[dest])
     return plan + landing_moves(reach, state, ruleset, me, lambda d: home.get(d, 99))

@@ -1,5 +1,10 @@
-"""Placement: the capital first when the threat map puts it in danger, else the complexes nearest the enemy
-(the capital among them by its distance)."""
+"""Placement: each unit where it lowers the expected loss to the threat map most, else towards the front.
+
+Units are placed one at a time, best defenders first. For every complex with room left, the expected loss there
+is the threat's exact chance to take the territory times what would be lost (the territory's worth and the
+units defending it); a unit goes where adding it lowers that most. When no complex gains from it, it goes to the
+complex nearest the enemy that the units there would hold (the threat's chance at most `noncombat.SAFE`), else
+to the capital."""
 
 from __future__ import annotations
 
@@ -7,32 +12,65 @@ from collections.abc import Mapping
 from typing import Any
 
 from aare.actions import Place
-from aare.ai.greedy import Bulk
 from aare.ai.planner.oracle import Oracle
-from aare.ai.planner.purchase import DANGER
 from aare.ai.planner.threat import defenders_at
-from aare.board.notation import format_units
+from aare.ai.planner.value import territory_worth, units_value
+from aare.board.notation import format_units, parse_units
 from aare.economy.pool import pool
+from aare.economy.production import producers
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
 Units = dict[str, int]
+SAFE = 0.6  # a complex is a place to build up when the threat would take it with at most this chance
+
+
+def expected_loss(oracle: Oracle, ruleset: Ruleset, space: str, threat: Units, defenders: Units) -> float:
+    """The threat's chance to take `space` times the territory's worth and its defenders' value."""
+    if not threat:
+        return 0.0
+    return oracle.capture(threat, defenders) * (territory_worth(ruleset, space) + units_value(defenders, ruleset))
 
 
 def plan_placement(legal: list[Any], state: GameState, ruleset: Ruleset, me: str, front: Mapping[str, int],
                    threat: Mapping[str, Units], oracle: Oracle) -> list[Any]:
-    """Place every unit waiting, space by space in the order above (as many as each space takes)."""
+    """Place every unit waiting, one at a time, by the rule in the module docstring."""
+    units = ruleset.units
+    side = ruleset.board.side_of(me)
     capital = ruleset.board.capital_of(me)
-    danger = False
-    if capital is not None and threat.get(capital):
-        defenders = defenders_at(state, ruleset, ruleset.board.side_of(me), capital)
-        danger = oracle.capture(threat[capital], defenders) > DANGER
-    spaces = sorted({a.space for a in legal if isinstance(a, Place)},
-                    key=lambda s: (not (danger and s == capital), front.get(s, 99), s))
-    waiting = pool(state, me)
+    offered = {a.space for a in legal if isinstance(a, Place)}
+    room = {s: n for s, n in producers(state, ruleset, me).items() if s in offered}
+    for space in offered - set(room):  # spaces offered for other reasons (sea zones): no known limit
+        room[space] = 99
+    defenders = {s: defenders_at(state, ruleset, side, s) for s in room}
+    waiting = sorted(((u, n) for u, n in pool(state, me).items()),
+                     key=lambda un: (units[un[0]].domain != "land", -units[un[0]].defense, units[un[0]].cost, un[0]))
     plan: list[Any] = []
-    for space in spaces:
-        for unit_id, count in sorted(waiting.items()):
-            plan.append(Bulk(Place(units=format_units({unit_id: count}, ruleset.units), space=space),
-                             Place(units=format_units({unit_id: 1}, ruleset.units), space=space), count))
+    for unit, count in waiting:
+        allowed = {a.space for a in legal if isinstance(a, Place) and unit in parse_units(a.units, units)}
+        for _ in range(count):
+            spaces = [s for s in sorted(room) if room[s] > 0 and s in allowed]
+            if not spaces:
+                break
+            best, gain = spaces[0], 0.0
+            if units[unit].domain == "land":
+                for space in spaces:
+                    if not threat.get(space) or not oracle.budget.left() or not ruleset.board.spaces[space].is_land:
+                        continue
+                    before = expected_loss(oracle, ruleset, space, threat[space], defenders[space])
+                    after = expected_loss(oracle, ruleset, space, threat[space],
+                                          {**defenders[space], unit: defenders[space].get(unit, 0) + 1})
+                    if before - after > gain:
+                        best, gain = space, before - after
+            if gain <= 0.5:
+                best = min(spaces, key=lambda s: (0, front.get(s, 99), s != capital, s) if holds(
+                    oracle, threat.get(s, {}), defenders[s]) else (1, s != capital, front.get(s, 99), s))
+            room[best] -= 1
+            defenders[best][unit] = defenders[best].get(unit, 0) + 1
+            plan.append(Place(units=format_units({unit: 1}, units), space=best))
     return plan
+
+
+def holds(oracle: Oracle, threat: Units, defenders: Units) -> bool:
+    """Whether `defenders` hold against `threat` (its chance to take the territory at most SAFE)."""
+    return not threat or not oracle.budget.left() or oracle.capture(threat, defenders) <= SAFE
