@@ -59,8 +59,7 @@ def test_the_lobby_and_the_table_show_which_bot_holds_each_seat(client: TestClie
     row = lobby[lobby.index(f"/play/{game_id}"):]
     row = row[:row.index("</li>")]
     shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", row))
-    assert "bots: " in shown and all(f"{seat} {bot}" in shown for seat, bot in (
-        ("Germany", "greedy"), ("United Kingdom", "planner"), ("Japan", "prolike")))
+    assert "bots: Germany greedy, United Kingdom planner, Japan prolike" in shown  # in turn order
     assert "United States" not in shown  # an open seat is no bot's
     table = re.sub(r"\s+", " ", client.get(f"/play/{game_id}").text)
     seats = table[table.index('id="seats"'):]

@@ -90,8 +90,14 @@ def _game_rows(ctx: ServerContext, user: User) -> tuple[list[dict[str, Any]], li
 
 
 def _bots_of(game: dict[str, Any]) -> list[dict[str, str]]:
-    """The seats of a listed game that bots hold, with the bot's name."""
-    return [{"seat": s["seat"], "bot": s["bot"]} for s in game["seats"] if s.get("bot")]
+    """The seats of a listed game that bots hold, with the bot's name, in turn order."""
+    try:
+        order = seat_names(game["ruleset"], game["options"], game["seating"])
+    except (AareError, ValueError):
+        order = []
+    held = sorted((s for s in game["seats"] if s.get("bot")),
+                  key=lambda s: (order.index(s["seat"]) if s["seat"] in order else len(order), s["seat"]))
+    return [{"seat": s["seat"], "bot": s["bot"]} for s in held]
 
 
 @router.get("/", response_class=HTMLResponse)
