@@ -1,8 +1,8 @@
 """The browser table end to end: Playwright drives Debian's headless Chromium against a real `aare serve`.
 
-Each scenario registers, creates a game against the random bot, plays Russia's first turn by clicking (buy,
-a combat move composed on the map, the battle with its casualty choices, placement) and watches the bots'
-turns arrive live. Without /usr/bin/chromium (or the playwright package) the tests skip, except under CI,
+Each scenario registers, creates a game against the bots (a bot chosen per seat), plays Russia's first turn
+by clicking (buy, a combat move composed on the map, the battle with its casualty choices, placement) and watches
+the bots' turns arrive live. Without /usr/bin/chromium (or the playwright package) the tests skip, except under CI,
 where they fail. Screenshots go to artifacts/screenshots/.
 """
 
@@ -29,6 +29,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PASSWORD = "correct horse battery"
 WAIT = 30_000  # ms: one page step
 BOTS_WAIT = 240_000  # ms: four bot turns
+BOTS = {"Germany": "planner", "United Kingdom": "greedy", "Japan": "prolike", "United States": "random"}
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 
@@ -60,7 +61,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("aare-data")
     port = _free_port()
     env = {**os.environ, "AARE_BOT_MODE": "background", "AARE_COOKIE_SECURE": "never",
-           "AARE_SQLITE_SYNCHRONOUS": "NORMAL"}
+           "AARE_SQLITE_SYNCHRONOUS": "NORMAL", "AARE_BOT_SECONDS": "2"}
     env.pop("AARE_DATABASE_URL", None)
     log = (data / "server.log").open("w")
     command = [sys.executable, "-c", "from aare.cli.main import main; main()", "serve", "--port", str(port),
@@ -238,7 +239,10 @@ def _fight(page: Page, space: str, shots: dict[str, bool]) -> dict[str, int]:
     return done
 
 
-def _create(page: Page, ruleset: str, options: dict[str, bool] | None = None) -> None:
+def _create(page: Page, ruleset: str, options: dict[str, bool] | None = None, bots: dict[str, str] | None = None,
+            shot: str = "") -> None:
+    """Create a game from the lobby's form: `options` set, `bots` (seat → bot) chosen per nation seat (the
+    others keep the form's default, the planner); `shot`: a screenshot of the form before creating."""
     page.select_option("#ruleset-choice", ruleset)
     fields = page.locator(f".ruleset-fields[data-ruleset='{ruleset}']")
     expect(fields).to_be_visible()
@@ -246,6 +250,12 @@ def _create(page: Page, ruleset: str, options: dict[str, bool] | None = None) ->
         fields.locator("details.options summary").click()
         box = fields.locator(f"input[type=checkbox][name='opt:{ruleset}:{key}']")
         box.set_checked(on)
+    for seat, bot in (bots or {}).items():
+        choice = fields.locator(f"select[name='seat:{ruleset}:nations:{seat}']")
+        choice.select_option(bot)
+        expect(choice).to_have_value(bot)
+    if shot:
+        _shot(page, shot)
     page.click("#create-game")
     expect(page.locator("#your-move")).to_be_visible()
     expect(page.locator("#live")).to_have_text("live")
@@ -323,7 +333,11 @@ def test_lhtr_game_against_the_bot(server: str, browser: Browser) -> None:
     page = _page(browser, 1.25)
     with _shot_on_failure(page, "lhtr"):
         _register(page, server)
-        _create(page, "lhtr-1.3")
+        for seat in ("Germany", "United Kingdom", "Japan", "United States"):  # the strongest bot by default
+            expect(page.locator(f"select[name='seat:lhtr-1.3:nations:{seat}']")).to_have_value("planner")
+        _create(page, "lhtr-1.3", bots=BOTS, shot="lobby-bots")
+        expect(page.locator("#seats")).to_contain_text("greedy bot")
+        expect(page.locator("#seats")).to_contain_text("prolike bot")
         _fits(page)
         _shot(page, "map-start")
         shots: dict[str, bool] = {}
@@ -331,6 +345,7 @@ def test_lhtr_game_against_the_bot(server: str, browser: Browser) -> None:
         _bots_reply_live(page)
         page.goto(server + "/")
         expect(page.locator("#my-games .game-row.your-move")).to_have_count(1)
+        expect(page.locator("#my-games .game-bots")).to_contain_text("Germany planner")
         _shot(page, "lobby")
     assert not page.errors  # type: ignore[attr-defined]
 

@@ -1,7 +1,7 @@
 """Seats: who may act for which power. A game is seated by nation (one seat per power, a power that the board
 says another power's player plays sitting with that player: China with the United States), by side (one seat
 "Allies" and one "Axis", each covering its side's powers) or by power (every power a seat of its own). A seat is
-held by a user, by a bot, or is open; one user may hold several."""
+held by a user, by a bot (any bot `aare.ai.bot_names()` offers), or is open; one user may hold several."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from aare.rules.ruleset import load_ruleset
 from aare.state.game_state import GameState
 
 SEATINGS = ("nations", "sides", "powers")
-BOTS = ("random", "pass")
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, se
 from sqlalchemy.exc import IntegrityError
 
 from aare.actions import parse_action
+from aare.ai import bot_names
 from aare.engine import Game
 from aare.errors import AareError
 from aare.events import apply_events
@@ -40,7 +41,6 @@ from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
 from aare.server.schema import dice_turns, games, log_entries, seats, users
 from aare.server.seats import (
-    BOTS,
     SEATINGS,
     Seat,
     acting_power,
@@ -611,9 +611,10 @@ def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:
         return {"user_id": user_id, "bot": None}
     if spec == "open":
         return {"user_id": None, "bot": None}
-    if name in BOTS:
+    known = bot_names()
+    if name in known:
         return {"user_id": None, "bot": name}
-    raise BadRequest(f"seat {seat!r}: {spec!r} is not 'me', 'open' or a bot ({', '.join(BOTS)})")
+    raise BadRequest(f"seat {seat!r}: {spec!r} is not 'me', 'open' or a known bot (the bots: {', '.join(known)})")
 
 
 def _others_since(live: LiveGame, version: int, power: str) -> bool:

@@ -24,7 +24,9 @@ class Settings:
     `register_address_limit`: registrations per client address in `register_window_seconds` (0: no limit);
     `max_body_bytes`: the largest request body (413 beyond), `max_import_bytes` that of `POST /games/import`;
     `hash_threads`: threads hashing passwords (0: one per core), `hash_queue`: hashes that may wait for one
-    (503 beyond)."""
+    (503 beyond); `bot_seconds`: a searching bot's (the planner's) thinking time per power-turn (0: no bound in
+    seconds), `bot_work`: the same counted in work, so a game replays the same on any machine (None: no bound
+    in work; with neither, the bot's own default)."""
 
     database_url: str
     redis_url: str | None = None
@@ -44,6 +46,8 @@ class Settings:
     max_import_bytes: int = 32_000_000
     hash_threads: int = 0
     hash_queue: int = 16
+    bot_seconds: float = 10.0
+    bot_work: int | None = None
 
     def __post_init__(self) -> None:
         if self.cookie_secure not in COOKIE_MODES:
@@ -54,6 +58,8 @@ class Settings:
             raise ValueError("max_body_bytes and max_import_bytes must be positive")
         if self.hash_threads < 0 or self.hash_queue < 0:
             raise ValueError("hash_threads and hash_queue may not be negative")
+        if self.bot_seconds < 0 or (self.bot_work is not None and self.bot_work < 0):
+            raise ValueError("bot_seconds and bot_work may not be negative")
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, database_url: str | None = None) -> Settings:
@@ -62,7 +68,7 @@ class Settings:
         `AARE_ACTION_THREADS`, `AARE_LOGIN_CACHE_SECONDS`, `AARE_LOGIN_USER_FAILURES`,
         `AARE_LOGIN_ADDRESS_FAILURES`, `AARE_LOGIN_WINDOW_SECONDS`, `AARE_REGISTER_ADDRESS_LIMIT`,
         `AARE_REGISTER_WINDOW_SECONDS`, `AARE_MAX_BODY_BYTES`, `AARE_MAX_IMPORT_BYTES`, `AARE_HASH_THREADS`,
-        `AARE_HASH_QUEUE`."""
+        `AARE_HASH_QUEUE`, `AARE_BOT_SECONDS`, `AARE_BOT_WORK`."""
         env = os.environ
         url = database_url or env.get("AARE_DATABASE_URL") or sqlite_url(data_dir or env.get("AARE_DATA_DIR"))
         return cls(
@@ -83,6 +89,8 @@ class Settings:
             max_import_bytes=int(env.get("AARE_MAX_IMPORT_BYTES", "32000000")),
             hash_threads=int(env.get("AARE_HASH_THREADS", "0")),
             hash_queue=int(env.get("AARE_HASH_QUEUE", "16")),
+            bot_seconds=float(env.get("AARE_BOT_SECONDS", "10")),
+            bot_work=int(env["AARE_BOT_WORK"]) if env.get("AARE_BOT_WORK") else None,
         )
 
 

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from aare.ai import bot_names
 from aare.errors import AareError
 from aare.rules.registry import default_ruleset
 from aare.rules.ruleset import Ruleset, available_rulesets, load_ruleset, load_spec
@@ -21,11 +22,11 @@ from aare.server.api.context import Ctx, ServerContext
 from aare.server.errors import ServiceError
 from aare.server.hashing import ServerBusy
 from aare.server.login_limits import TooManyLogins, TooManyRegistrations
-from aare.server.seats import BOTS, seat_names
+from aare.server.seats import seat_names
 from aare.web.templating import phase_title, power_colours, render
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
-SEAT_CHOICES = [("me", "me"), ("open", "open seat"), *((b, f"{b} bot") for b in BOTS)]
+STRONGEST_BOT = "planner"  # the new-game form's choice for the seats the creator does not take
 GAMES_SHOWN = 30
 
 
@@ -52,6 +53,17 @@ def ruleset_forms() -> list[dict[str, Any]]:
     return out
 
 
+def seat_choices() -> list[tuple[str, str]]:
+    """What a seat of a new game may be: the creator's, open, or any bot on offer (`aare.ai.bot_names`)."""
+    return [("me", "me"), ("open", "open seat"), *((b, f"{b} bot") for b in bot_names())]
+
+
+def default_bot() -> str:
+    """The bot the new-game form offers for the seats the creator does not take: the strongest on offer."""
+    names = bot_names()
+    return STRONGEST_BOT if STRONGEST_BOT in names else names[0]
+
+
 def _ruleset_of(game: dict[str, Any]) -> Ruleset | None:
     """The ruleset a listed game is played under (None if it is no longer installed)."""
     try:
@@ -70,11 +82,22 @@ def _game_rows(ctx: ServerContext, user: User) -> tuple[list[dict[str, Any]], li
         board = rules.board if rules else None
         mine.append({**game, "your_turn": view["your_turn"], "to_act": view["to_act"], "round": s["round"],
                      "phase": phase_title(s["phase"], rules), "colours": power_colours(view["to_act"], board),
-                     "your_seats": view["your_seats"]})
+                     "your_seats": view["your_seats"], "bots": _bots_of(game)})
     ids = {g["id"] for g in mine}
-    open_games = [g for g in ctx.service.list_games(None, GAMES_SHOWN)
+    open_games = [{**g, "bots": _bots_of(g)} for g in ctx.service.list_games(None, GAMES_SHOWN)
                   if g["id"] not in ids and g["winner"] is None and any(s["open"] for s in g["seats"])]
     return mine, open_games
+
+
+def _bots_of(game: dict[str, Any]) -> list[dict[str, str]]:
+    """The seats of a listed game that bots hold, with the bot's name, in turn order."""
+    try:
+        order = seat_names(game["ruleset"], game["options"], game["seating"])
+    except (AareError, ValueError):
+        order = []
+    held = sorted((s for s in game["seats"] if s.get("bot")),
+                  key=lambda s: (order.index(s["seat"]) if s["seat"] in order else len(order), s["seat"]))
+    return [{"seat": s["seat"], "bot": s["bot"]} for s in held]
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -89,8 +112,8 @@ async def _lobby(request: Request, user: User | None, csrf: str | None, ctx: Ser
     if user is not None:
         mine, open_games = await run_in_threadpool(_game_rows, ctx, user)
     return render(request, "lobby.html", status, user=user, csrf=csrf, error=error, games=mine,
-                  open_games=open_games, rulesets=ruleset_forms() if user else [], seat_choices=SEAT_CHOICES,
-                  default_ruleset=default_ruleset())
+                  open_games=open_games, rulesets=ruleset_forms() if user else [], seat_choices=seat_choices(),
+                  default_bot=default_bot(), default_ruleset=default_ruleset())
 
 
 def _signed_in(request: Request, ctx: ServerContext, user: User) -> Response:

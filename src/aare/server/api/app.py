@@ -47,7 +47,7 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     runner_box: list[BotRunner] = []
     service = GameService(engine, broker, on_change=lambda game_id: runner_box[0].notify(game_id),
                           action_threads=settings.action_threads)
-    runner = BotRunner(service, settings.bot_mode)
+    runner = BotRunner(service, settings.bot_mode, budget=settings.bot_seconds or None, work=settings.bot_work)
     runner_box.append(runner)
 
     @asynccontextmanager

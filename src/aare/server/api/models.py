@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from aare.ai import bot_names
 from aare.rules.registry import default_ruleset
 
 
@@ -65,7 +66,8 @@ class SeatOut(BaseModel):
 
 
 SeatSpec = dict[str, str]
-SEAT_SPEC_HELP = 'seat name → "me", "open" or a bot ("random", "pass"); unnamed seats are open'
+SEAT_SPEC_HELP = (f'seat name → "me", "open" or a bot by name ({", ".join(bot_names())}); unnamed '
+                  'seats are open; an unknown bot is refused (400)')
 
 
 class GameCreate(BaseModel):
