@@ -24,7 +24,7 @@ from aare.ai.greedy import GreedyBot
 from aare.ai.planner import battle
 from aare.ai.planner.budget import Budget
 from aare.ai.planner.combat_plan import plan_attacks
-from aare.ai.planner.noncombat import HOLD, plan_noncombat
+from aare.ai.planner.noncombat import ABANDON, HOLD, plan_noncombat
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.placement import plan_placement
 from aare.ai.planner.purchase import plan_purchase
@@ -85,7 +85,7 @@ class PlannerBot(GreedyBot):
         reach = self._reach(moves, ruleset)
         spare = {start: self._movable(state, ruleset, me, start) for _, start in reach}
         if isinstance(handler, NonCombatMove):  # a kind of CombatMove: asked first
-            return plan_noncombat(reach, spare, self._kept(state, ruleset, me),
+            return plan_noncombat(reach, spare, self._guarded(state, ruleset, me),
                                   self._front_distance(state, ruleset, me), state, ruleset, me, self._threat, oracle)
         return plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
 
@@ -94,9 +94,20 @@ class PlannerBot(GreedyBot):
         kept = super()._kept(state, ruleset, me)
         return kept + sorted(s for s in producers(state, ruleset, me) if s not in kept)
 
+    def _guarded(self, state: GameState, ruleset: Ruleset, me: str) -> list[str]:
+        """What the non-combat move holds: the capital, the allies' capitals their side holds, then the rest
+        of `_kept`."""
+        board = ruleset.board
+        kept = self._kept(state, ruleset, me)
+        side = board.side_of(me)
+        allied = sorted(c for c in board.capitals() if c not in kept and state.owners.get(c) is not None
+                        and board.side_of(state.owners[c]) == side)
+        return kept[:1] + allied + kept[1:]
+
     def _movable(self, state: GameState, ruleset: Ruleset, me: str, space: str) -> Units:
         """`me`'s units at `space` that may leave it: at a kept territory, all but a garrison of land units (best
-        defenders first) that holds against the threat map (at most HOLD to lose it), at least one."""
+        defenders first) that holds against the threat map (at most HOLD to lose it), at least one; only one
+        where even all of them would not hold (above ABANDON; the capital excepted)."""
         units: Units = {}
         for stack in state.units.get(space, ()):
             if stack.owner == me:
@@ -108,6 +119,9 @@ class PlannerBot(GreedyBot):
         garrison: Units = {}
         danger = self._threat.get(space, {})
         oracle = self.oracle(ruleset)
+        if (danger and space != ruleset.board.capital_of(me) and self.budget.left()
+                and oracle.capture(danger, {u: units[u] for u in land}) > ABANDON):
+            danger = {}  # not to be held by all there: one stays, the others may go
         for unit in land:
             while units[unit] > 0:
                 if garrison and (not danger or not self.budget.left() or oracle.capture(danger, garrison) <= HOLD):

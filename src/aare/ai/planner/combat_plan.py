@@ -4,9 +4,10 @@ the exact outcome distributions of `aare.odds`.
 For every enemy land territory the power's spare units can reach, forces are built up one unit at a time (land
 units by attack per cost, then aircraft) and each is judged by its expected value: what the defenders may expect
 to lose, plus the chance to take the territory (a land unit left) times its worth (`value.territory_worth`), minus
-what the attackers may expect to lose, minus the expected loss to the counter-attack the threat map foresees
-there. The best force of the best target is committed, the others are judged again with what is left, until no
-attack has a positive value or the budget is spent. An attack below `min_capture` chance is never made."""
+what the attackers may expect to lose, minus what the counter-attack the threat map foresees there may expect to
+win (`counter_loss`). The best force of the best target is committed, the others are judged again with what is
+left, until no attack has a positive value or the budget is spent. An attack below `MIN_CAPTURE` chance is never
+made."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from aare.actions import Move
 from aare.ai.greedy import enemy_units
 from aare.ai.planner.budget import Budget
 from aare.ai.planner.oracle import Oracle
-from aare.ai.planner.value import territory_worth, units_value
+from aare.ai.planner.value import territory_worth
 from aare.board.notation import format_units
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -31,13 +32,16 @@ MAX_FORCE = 16  # units added one by one to one attack
 
 
 def counter_loss(oracle: Oracle, survivors: Units, threat: Units, worth: float, ruleset: Ruleset) -> float:
-    """The expected loss to the enemy's counter-attack on a taken territory: its chance to retake it against the
-    land units left there times their value and part of the territory's worth (its income is collected first)."""
+    """What the enemy's counter-attack on a taken territory may be expected to win: the land units left there
+    lost, its chance to retake the territory times its worth, less what the counter-attack itself may expect to
+    lose. An enemy does not counter-attack at a loss, so this is never below 0."""
     land = {u: n for u, n in survivors.items() if ruleset.units[u].domain == "land" and n > 0}
     if not threat or not land:
         return 0.0
-    retake = oracle.capture(threat, land)
-    return retake * (units_value(land, ruleset) + 0.5 * worth)
+    found = oracle.battle(threat, land)
+    if found is None:
+        return 0.0
+    return max(0.0, found.defender_ipc_lost + found.capture * worth - found.attacker_ipc_lost)
 
 
 def mean_survivors(found: Any) -> Units:

@@ -1,37 +1,45 @@
 """Non-combat moves: hold what the threat map says can be held, reinforce the capital first.
 
-1. The capital, then the victory cities the power holds: land units that can reach one move in until the
-   enemy the threat map foresees there would take it with at most `HOLD` chance (exact odds).
+1. The capital, then the victory cities and complexes the power holds: land units that can reach one move in
+   until the enemy the threat map foresees there would take it with at most `HOLD` chance (exact odds); a
+   territory other than the capital that all of them would not hold (the threat's chance above `ABANDON`) is
+   not reinforced.
 2. Every other land unit moves to the reachable friendly territory nearest enemy land, nearer than where it
    stands, that the units gathered there can hold (the threat's chance to take it at most `SAFE`, or no threat
    at all). If there is none, it stays where it stands unless that cannot be held (the threat's chance above
    `SAFE`): then it falls back to the reachable friendly territory the threat is least likely to take (a kept
    territory, a bigger stack first), joining the others there rather than dying alone.
-3. Aircraft the rules would lose where they are (`aare.ai.landing`) land on the legal spot nearest the capital."""
+3. Aircraft fly to the kept territory (an allied capital among them) where they lower the expected loss to the
+   threat most (`air_cover`); those the rules would lose where they are (`aare.ai.landing`) land on the legal spot
+   nearest the capital."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from aare.actions import Move
-from aare.ai.landing import landing_moves
+from aare.ai.landing import landing_moves, stranded
 from aare.ai.planner.oracle import Oracle
+from aare.ai.planner.placement import expected_loss
 from aare.ai.planner.threat import defenders_at
 from aare.board.notation import format_units
 from aare.movement.graph import graph_of
+from aare.movement.situation import situation
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
 Units = dict[str, int]
 Reach = Mapping[tuple[str, str], Mapping[str, list[str]]]
 HOLD = 0.3
+ABANDON = 0.7  # a kept territory the threat would still take with this chance is not reinforced
 SAFE = 0.6
 
 
 def reinforce(keep: str, reach: Reach, spare: dict[str, Units], state: GameState, ruleset: Ruleset, me: str,
               threat: Units, oracle: Oracle) -> list[Any]:
-    """Moves of land units into `keep` until `threat` would take it with at most HOLD."""
+    """Moves of land units into `keep` until `threat` would take it with at most HOLD; none when all of them would
+    not bring the threat's chance under ABANDON (the capital excepted)."""
     units = ruleset.units
     if not threat:
         return []
@@ -40,6 +48,12 @@ def reinforce(keep: str, reach: Reach, spare: dict[str, Units], state: GameState
                       if keep in dests and start != keep and units[unit].domain == "land"),
                      key=lambda o: (len(o[2]), -units[o[0]].defense / max(1, units[o[0]].cost), o[1], o[0]))
     plan: list[Any] = []
+    if keep != ruleset.board.capital_of(me) and oracle.budget.left():
+        everyone = dict(defenders)
+        for unit, start, _ in helpers:
+            everyone[unit] = everyone.get(unit, 0) + spare[start].get(unit, 0)
+        if oracle.capture(threat, everyone) > ABANDON:
+            return []  # not to be held with all that can come: the units are worth more elsewhere
     for unit, start, path in helpers:
         while spare[start].get(unit, 0) > 0 and oracle.budget.left() and oracle.capture(threat, defenders) > HOLD:
             spare[start][unit] -= 1
@@ -100,4 +114,36 @@ def plan_noncombat(reach: Reach, spare: dict[str, Units], kept: list[str], front
                     dest = scored[0][-1]
             if dest is not None:
                 move(unit, start, dest, dests[dest])
+    plan += air_cover(reach, spare, kept, state, ruleset, me, threat, oracle, here)
     return plan + landing_moves(reach, state, ruleset, me, lambda d: home.get(d, 99))
+
+
+def air_cover(reach: Reach, spare: dict[str, Units], kept: list[str], state: GameState, ruleset: Ruleset, me: str,
+              threat: Mapping[str, Units], oracle: Oracle, here: Callable[[str], Units]) -> list[Any]:
+    """Aircraft that can land where they are fly to the kept territory (held since the turn began) where they
+    lower the expected loss to the threat most (`placement.expected_loss`), if that gain is worth it."""
+    view = situation(state, ruleset, me)
+    lost = stranded(state, ruleset, me)
+    plan: list[Any] = []
+    for (unit, start), dests in sorted(reach.items()):
+        if ruleset.units[unit].domain != "air":
+            continue
+        for _ in range(spare[start].get(unit, 0) - lost.get(start, {}).get(unit, 0)):
+            best, gain = None, 2.0
+            for dest in kept:
+                if dest == start or dest not in dests or not threat.get(dest) or not view.held_since_start(dest):
+                    continue
+                if not oracle.budget.left():
+                    break
+                now = here(dest)
+                after = {**now, unit: now.get(unit, 0) + 1}
+                delta = (expected_loss(oracle, ruleset, dest, threat[dest], now)
+                         - expected_loss(oracle, ruleset, dest, threat[dest], after))
+                if delta > gain:
+                    best, gain = dest, delta
+            if best is None:
+                break
+            here(start)[unit] = here(start).get(unit, 0) - 1
+            here(best)[unit] = here(best).get(unit, 0) + 1
+            plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(dests[best])))
+    return plan

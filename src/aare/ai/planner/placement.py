@@ -13,6 +13,7 @@ from typing import Any
 
 from aare.actions import Place
 from aare.ai.planner.oracle import Oracle
+from aare.ai.planner.purchase import complex_site
 from aare.ai.planner.threat import defenders_at
 from aare.ai.planner.value import territory_worth, units_value
 from aare.board.notation import format_units, parse_units
@@ -62,6 +63,9 @@ def plan_placement(legal: list[Any], state: GameState, ruleset: Ruleset, me: str
                                           {**defenders[space], unit: defenders[space].get(unit, 0) + 1})
                     if before - after > gain:
                         best, gain = space, before - after
+            site = complex_site(state, ruleset, me, threat, oracle) if units[unit].has("factory") else None
+            if site in spaces:
+                best, gain = str(site), 1.0
             if gain <= 0.5:
                 best = min(spaces, key=lambda s: (0, front.get(s, 99), s != capital, s) if holds(
                     oracle, threat.get(s, {}), defenders[s]) else (1, s != capital, front.get(s, 99), s))

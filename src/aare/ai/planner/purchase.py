@@ -1,15 +1,22 @@
-"""Purchase: candidate mixes of land units, each judged with the exact odds of a cheap turn simulation.
+"""Purchase: candidate mixes of units, each judged with the exact odds of a cheap turn simulation.
 
 The candidates mix the cheapest land unit with one other land unit in shares of 0, 1/4, 1/2 and all, filling
-what the power's complexes can place with what it can pay (repairs first when offered). Each mix is judged
-twice: as the capital's extra defenders against what the threat map says the enemy can bring there (their
-chance to hold it, weighted by what the capital is worth, when the capital is in danger), and as an attacking
-army against the strongest enemy stack near the power's land (what it may expect to destroy minus what it may
-expect to lose). The best sum wins; ties go to the mix with more units."""
+what the power's complexes can place with what it can pay (repairs first when offered). Each mix is judged as
+the capital's extra defenders against what the threat map says the enemy can bring there (their chance to hold
+it, weighted by what the capital is worth, when the capital is in danger) and, unless the power is island-bound
+(its land units would not get there), as an attacking army against the strongest enemy stack near the power's
+land (what it may expect to destroy minus what it may expect to lose). The best sum wins; ties go to the mix
+with more units.
+
+Complexes far from enemy land by land (more than `FRONT_REACH` steps) place land units that would not reach the
+front: when the capital is not in danger, the mixes fill only the complexes near the front, and what the far ones
+can place is bought as the aircraft with the best defence per cost (they fly to where they are needed), the rest
+as the cheapest land unit. A power with no complex near the front first buys one (`complex_site`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from aare.actions import Purchase, Repair
@@ -20,6 +27,7 @@ from aare.ai.planner.value import territory_worth, units_value
 from aare.board.notation import format_units, parse_units
 from aare.economy.pool import pool
 from aare.economy.production import producers
+from aare.economy.turn import held_since_turn_start
 from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -27,6 +35,8 @@ from aare.state.game_state import GameState
 Units = dict[str, int]
 SHARES = (0.0, 0.25, 0.5, 1.0)
 DANGER = 0.2  # the capital is in danger when the threat would take it with more than this chance
+SITE_RISK = 0.5  # a new complex's territory may be taken by the threat with at most this chance
+FRONT_REACH = 2  # land steps from enemy land within which a complex serves the front
 
 
 def fill(cheap: Any, other: Any, share: float, room: int, bank: int) -> Units:
@@ -41,15 +51,14 @@ def fill(cheap: Any, other: Any, share: float, room: int, bank: int) -> Units:
     return counts
 
 
-def candidates(legal: list[Any], state: GameState, ruleset: Ruleset, me: str) -> list[Units]:
-    """The mixes the planner considers (distinct, in a fixed order)."""
+def candidates(legal: list[Any], state: GameState, ruleset: Ruleset, me: str, room: int) -> list[Units]:
+    """The mixes of land units the planner considers for `room` units (distinct, in a fixed order)."""
     offered = {u for a in legal if isinstance(a, Purchase) for u in parse_units(a.units, ruleset.units)}
     land = sorted((ruleset.units[u] for u in offered if ruleset.units[u].domain == "land"
                    and ruleset.units[u].cost > 0 and ruleset.units[u].defense > 0), key=lambda u: (u.cost, u.id))
     if not land:
         return []
     cheap = min(land, key=lambda u: (u.cost, -u.defense, u.id))
-    room = sum(producers(state, ruleset, me).values()) - sum(pool(state, me).values())
     bank = state.banks.get(me, 0)
     mixes: list[Units] = []
     for other in land:
@@ -58,6 +67,34 @@ def candidates(legal: list[Any], state: GameState, ruleset: Ruleset, me: str) ->
             if mix and mix not in mixes:
                 mixes.append(mix)
     return mixes
+
+
+def room_split(state: GameState, ruleset: Ruleset, me: str) -> tuple[int, int]:
+    """(units the power's complexes within `FRONT_REACH` land steps of enemy land can place, those the others
+    can), less what already waits to be placed (counted against the first)."""
+    front = front_distance(state, ruleset, ruleset.board.side_of(me))
+    near = far = 0
+    for space, room in producers(state, ruleset, me).items():
+        if front.get(space, 99) <= FRONT_REACH:
+            near += room
+        else:
+            far += room
+    waiting = sum(pool(state, me).values())
+    return max(0, near - waiting), far - max(0, waiting - near)
+
+
+def front_distance(state: GameState, ruleset: Ruleset, side: str) -> dict[str, int]:
+    """Land steps from each land territory to the nearest land the enemies of `side` hold."""
+    board = ruleset.board
+    graph = graph_of(board)
+    enemy = [t for t, o in state.owners.items() if t in graph.land and board.side_of(o) != side]
+    return graph.distances_from(enemy, lambda s: graph.land_nbrs[s])
+
+
+def island_bound(state: GameState, ruleset: Ruleset, me: str) -> bool:
+    """Whether none of the power's complexes is within `FRONT_REACH` land steps of enemy land."""
+    front = front_distance(state, ruleset, ruleset.board.side_of(me))
+    return not any(front.get(s, 99) <= FRONT_REACH for s in producers(state, ruleset, me))
 
 
 def reference_stack(state: GameState, ruleset: Ruleset, me: str) -> Units:
@@ -88,24 +125,84 @@ def mix_score(mix: Units, state: GameState, ruleset: Ruleset, me: str, threat: M
             merged = {u: defenders.get(u, 0) + mix.get(u, 0) for u in {*defenders, *mix}}
             score += (1 - oracle.capture(threat[capital], merged)) * (territory_worth(ruleset, capital)
                                                                       + units_value(merged, ruleset))
-    if reference:
+    if reference and not island_bound(state, ruleset, me):
         found = oracle.battle(mix, reference)
         if found is not None:
             score += found.defender_ipc_lost - found.attacker_ipc_lost
     return score
 
 
+def complex_site(state: GameState, ruleset: Ruleset, me: str, threat: Mapping[str, Units],
+                 oracle: Oracle) -> str | None:
+    """Where a new complex would bring the power's production to the front: only when none of its complexes is
+    within `FRONT_REACH` land steps of enemy land, the territory of its own, without a complex, at most that far
+    from enemy land, that the units there hold against the threat (its chance at most `SITE_RISK`), producing
+    most."""
+    board, units = ruleset.board, ruleset.units
+    graph = graph_of(board)
+    side = board.side_of(me)
+    front = front_distance(state, ruleset, side)
+    if not island_bound(state, ruleset, me):
+        return None
+    built = {s for s, stacks in state.units.items() for st in stacks if units[st.unit].has("factory")}
+    sites = sorted((t for t, o in state.owners.items() if o == me and t in graph.land and t not in built
+                    and board.spaces[t].ipc >= 2 and front.get(t, 99) <= FRONT_REACH
+                    and held_since_turn_start(state, me, t)),
+                   key=lambda t: (-board.spaces[t].ipc, front.get(t, 99), t))
+    for site in sites:
+        danger = threat.get(site)
+        if not danger or (oracle.budget.left()
+                          and oracle.capture(danger, defenders_at(state, ruleset, side, site)) <= SITE_RISK):
+            return site
+    return None
+
+
 def plan_purchase(legal: list[Any], state: GameState, ruleset: Ruleset, me: str, threat: Mapping[str, Units],
                   oracle: Oracle) -> list[Any]:
-    """The purchase plan: a repair if one is offered, then the best candidate mix."""
+    """The purchase plan: a repair if one is offered, a complex where `complex_site` finds one (when the power
+    can pay it and a unit more), then the best candidate mix."""
     plan: list[Any] = sorted((a for a in legal if isinstance(a, Repair)), key=lambda a: -a.points)[:1]
-    mixes = candidates(legal, state, ruleset, me)
-    if not mixes:
-        return plan
-    reference = reference_stack(state, ruleset, me)
-    best = max(mixes, key=lambda m: (mix_score(m, state, ruleset, me, threat, oracle, reference)
-                                     if oracle.budget.left() else 0.0, sum(m.values())))
+    factories = [a for a in legal if isinstance(a, Purchase) and parse_units(a.units, ruleset.units).keys()
+                 and all(ruleset.units[u].has("factory") for u in parse_units(a.units, ruleset.units))
+                 and sum(parse_units(a.units, ruleset.units).values()) == 1]
+    if factories and complex_site(state, ruleset, me, threat, oracle) is not None:
+        factory = factories[0]
+        cost = sum(ruleset.units[u].cost for u in parse_units(factory.units, ruleset.units))
+        if state.banks.get(me, 0) >= cost + 3:
+            plan.append(factory)
+            state = replace(state, banks={**state.banks, me: state.banks.get(me, 0) - cost})
+    near, far = room_split(state, ruleset, me)
+    offered = {u for a in legal if isinstance(a, Purchase) for u in parse_units(a.units, ruleset.units)}
+    air = sorted((ruleset.units[u] for u in offered if ruleset.units[u].domain == "air" and ruleset.units[u].cost > 0),
+                 key=lambda u: (-u.defense / u.cost, -u.attack, u.id))
+    flyers = bool(far and air and not capital_in_danger(state, ruleset, me, threat, oracle))
+    mixes = candidates(legal, state, ruleset, me, near if flyers else near + far)
+    best: Units = {}
+    if mixes:
+        reference = reference_stack(state, ruleset, me)
+        best = max(mixes, key=lambda m: (mix_score(m, state, ruleset, me, threat, oracle, reference)
+                                         if oracle.budget.left() else 0.0, sum(m.values())))
+    if flyers:
+        bank = state.banks.get(me, 0) - int(units_value(best, ruleset))
+        count = min(far, bank // air[0].cost)
+        if count:
+            best[air[0].id] = count
+        cheap = min((u for u in ruleset.units if u.id in offered and u.domain == "land" and u.cost > 0
+                     and u.defense > 0), key=lambda u: (u.cost, -u.defense, u.id), default=None)
+        rest = far - count
+        bank -= count * air[0].cost
+        if cheap is not None and rest > 0 and bank >= cheap.cost:
+            best[cheap.id] = best.get(cheap.id, 0) + min(rest, bank // cheap.cost)
     for unit_id, count in sorted(best.items()):
         plan.append(Bulk(Purchase(units=format_units({unit_id: count}, ruleset.units)),
                          Purchase(units=format_units({unit_id: 1}, ruleset.units)), count))
     return plan
+
+
+def capital_in_danger(state: GameState, ruleset: Ruleset, me: str, threat: Mapping[str, Units],
+                      oracle: Oracle) -> bool:
+    """Whether the threat would take the power's capital with more than `DANGER`."""
+    capital = ruleset.board.capital_of(me)
+    if capital is None or state.owners.get(capital) != me or not threat.get(capital):
+        return False
+    return oracle.capture(threat[capital], defenders_at(state, ruleset, ruleset.board.side_of(me), capital)) > DANGER
