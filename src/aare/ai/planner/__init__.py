@@ -16,6 +16,7 @@ and work give the same game) and/or `budget` seconds. It names no ruleset, power
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from aare.actions import Move, Place, Purchase
@@ -28,6 +29,7 @@ from aare.ai.planner.noncombat import ABANDON, HOLD, plan_noncombat
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.placement import plan_placement
 from aare.ai.planner.purchase import plan_purchase
+from aare.ai.planner.sealift import plan_assaults, plan_ferries
 from aare.ai.planner.threat import threat_map
 from aare.economy.production import producers
 from aare.engine import Acting, Game
@@ -85,9 +87,16 @@ class PlannerBot(GreedyBot):
         reach = self._reach(moves, ruleset)
         spare = {start: self._movable(state, ruleset, me, start) for _, start in reach}
         if isinstance(handler, NonCombatMove):  # a kind of CombatMove: asked first
-            return plan_noncombat(reach, spare, self._guarded(state, ruleset, me),
-                                  self._front_distance(state, ruleset, me), state, ruleset, me, self._threat, oracle)
-        return plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
+            guarded = self._guarded(state, ruleset, me)
+
+            def ferries(here: Callable[[str], Units]) -> list[Any]:
+                return plan_ferries(game, spare, guarded, state, ruleset, me, self._threat, oracle, here)
+
+            return plan_noncombat(reach, spare, guarded, self._front_distance(state, ruleset, me), state, ruleset,
+                                  me, self._threat, oracle, ferries)
+        plan = plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
+        attacked = {step.path[-1] for step in plan if isinstance(step, Move)}
+        return plan + plan_assaults(game, reach, spare, attacked, state, ruleset, me, self._threat, oracle)
 
     def _kept(self, state: GameState, ruleset: Ruleset, me: str) -> list[str]:
         """The capital, the victory cities held, then the power's other complexes."""

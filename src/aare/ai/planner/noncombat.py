@@ -21,7 +21,7 @@ from typing import Any
 from aare.actions import Move
 from aare.ai.landing import landing_moves, stranded
 from aare.ai.planner.oracle import Oracle
-from aare.ai.planner.placement import expected_loss
+from aare.ai.planner.risk import expected_loss
 from aare.ai.planner.threat import defenders_at
 from aare.board.notation import format_units
 from aare.movement.graph import graph_of
@@ -64,8 +64,9 @@ def reinforce(keep: str, reach: Reach, spare: dict[str, Units], state: GameState
 
 def plan_noncombat(reach: Reach, spare: dict[str, Units], kept: list[str], front: Mapping[str, int],
                    state: GameState, ruleset: Ruleset, me: str, threat: Mapping[str, Units],
-                   oracle: Oracle) -> list[Any]:
-    """The non-combat moves of `me` (see the module docstring)."""
+                   oracle: Oracle, ferries: Callable[[Callable[[str], Units]], list[Any]] | None = None) -> list[Any]:
+    """The non-combat moves of `me` (see the module docstring); `ferries(here)` plans the sea lifts after the
+    kept territories are reinforced (`here(space)`: the units gathered there so far)."""
     board = ruleset.board
     side = board.side_of(me)
     plan: list[Any] = []
@@ -95,6 +96,8 @@ def plan_noncombat(reach: Reach, spare: dict[str, Units], kept: list[str], front
         here(dest)[unit] = here(dest).get(unit, 0) + 1
         plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=list(path)))
 
+    if ferries is not None:
+        plan += ferries(here)
     untenable = {start for _, start in reach if board.spaces[start].is_land and start not in kept
                  and chance(start) > SAFE}
     capital = board.capital_of(me)

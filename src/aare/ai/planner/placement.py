@@ -1,10 +1,12 @@
 """Placement: each unit where it lowers the expected loss to the threat map most, else towards the front.
 
-Units are placed one at a time, best defenders first. For every complex with room left, the expected loss there
-is the threat's exact chance to take the territory times what would be lost (the territory's worth and the
-units defending it); a unit goes where adding it lowers that most. When no complex gains from it, it goes to the
-complex nearest the enemy that the units there would hold (the threat's chance at most `noncombat.SAFE`), else
-to the capital."""
+Land units are placed one at a time, best defenders first. For every complex with room left, the expected loss
+there is the threat's exact chance to take the territory times what would be lost (the territory's worth and
+the units defending it); a unit goes where adding it lowers that most, per unit, judged for it alone and for all
+the units of its kind still waiting together (one defender may not change a lost cause, several may). When no
+complex gains from it, it goes to the complex nearest the enemy that the units there would hold (the threat's
+chance at most `SAFE`), else to the capital. Ships go to the zone beside a complex with room left where they
+are least exposed (`risk.exposure`); a complex bought goes where `purchase.complex_site` says."""
 
 from __future__ import annotations
 
@@ -14,23 +16,17 @@ from typing import Any
 from aare.actions import Place
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.purchase import complex_site
+from aare.ai.planner.risk import expected_loss, exposure
 from aare.ai.planner.threat import defenders_at
-from aare.ai.planner.value import territory_worth, units_value
 from aare.board.notation import format_units, parse_units
 from aare.economy.pool import pool
 from aare.economy.production import producers
+from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
 Units = dict[str, int]
 SAFE = 0.6  # a complex is a place to build up when the threat would take it with at most this chance
-
-
-def expected_loss(oracle: Oracle, ruleset: Ruleset, space: str, threat: Units, defenders: Units) -> float:
-    """The threat's chance to take `space` times the territory's worth and its defenders' value."""
-    if not threat:
-        return 0.0
-    return oracle.capture(threat, defenders) * (territory_worth(ruleset, space) + units_value(defenders, ruleset))
 
 
 def plan_placement(legal: list[Any], state: GameState, ruleset: Ruleset, me: str, front: Mapping[str, int],
@@ -40,29 +36,41 @@ def plan_placement(legal: list[Any], state: GameState, ruleset: Ruleset, me: str
     side = ruleset.board.side_of(me)
     capital = ruleset.board.capital_of(me)
     offered = {a.space for a in legal if isinstance(a, Place)}
-    room = {s: n for s, n in producers(state, ruleset, me).items() if s in offered}
+    producers_ = producers(state, ruleset, me)
+    room = {s: n for s, n in producers_.items() if s in offered}
     for space in offered - set(room):  # spaces offered for other reasons (sea zones): no known limit
         room[space] = 99
     defenders = {s: defenders_at(state, ruleset, side, s) for s in room}
     waiting = sorted(((u, n) for u, n in pool(state, me).items()),
                      key=lambda un: (units[un[0]].domain != "land", -units[un[0]].defense, units[un[0]].cost, un[0]))
     plan: list[Any] = []
+    graph = graph_of(ruleset.board)
     for unit, count in waiting:
         allowed = {a.space for a in legal if isinstance(a, Place) and unit in parse_units(a.units, units)}
-        for _ in range(count):
+        for left in range(count, 0, -1):
             spaces = [s for s in sorted(room) if room[s] > 0 and s in allowed]
             if not spaces:
                 break
             best, gain = spaces[0], 0.0
+            if units[unit].domain == "sea":
+                best = min(spaces, key=lambda z: (
+                    not any(room.get(t, 0) > 0 for t in graph.coast.get(z, ()) if t in producers_),
+                    round(exposure(oracle, ruleset, state, side, z, threat, {unit: 1}), 1), z))
+                for territory in graph.coast.get(best, ()):
+                    if territory in producers_ and room.get(territory, 0) > 0:
+                        room[territory] -= 1
+                        break
+                gain = 1.0
             if units[unit].domain == "land":
                 for space in spaces:
                     if not threat.get(space) or not oracle.budget.left() or not ruleset.board.spaces[space].is_land:
                         continue
                     before = expected_loss(oracle, ruleset, space, threat[space], defenders[space])
-                    after = expected_loss(oracle, ruleset, space, threat[space],
-                                          {**defenders[space], unit: defenders[space].get(unit, 0) + 1})
-                    if before - after > gain:
-                        best, gain = space, before - after
+                    for k in sorted({1, min(left, room[space])}):  # one more, or all that are left together
+                        after = expected_loss(oracle, ruleset, space, threat[space],
+                                              {**defenders[space], unit: defenders[space].get(unit, 0) + k})
+                        if (before - after) / k > gain:
+                            best, gain = space, (before - after) / k
             site = complex_site(state, ruleset, me, threat, oracle) if units[unit].has("factory") else None
             if site in spaces:
                 best, gain = str(site), 1.0

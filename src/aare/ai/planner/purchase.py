@@ -9,9 +9,9 @@ land (what it may expect to destroy minus what it may expect to lose). The best 
 with more units.
 
 Complexes far from enemy land by land (more than `FRONT_REACH` steps) place land units that would not reach the
-front: when the capital is not in danger, the mixes fill only the complexes near the front, and what the far ones
-can place is bought as the aircraft with the best defence per cost (they fly to where they are needed), the rest
-as the cheapest land unit. A power with no complex near the front first buys one (`complex_site`)."""
+front by land: when the capital is not in danger, the mixes fill only the complexes near the front, and what the
+far ones can place is bought by `far_purchase` (aircraft for a capital in danger, transports with their cargo,
+the cheapest land unit). A power with no complex near the front first buys one (`complex_site`)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from typing import Any
 from aare.actions import Purchase, Repair
 from aare.ai.greedy import Bulk, enemy_units
 from aare.ai.planner.oracle import Oracle
+from aare.ai.planner.risk import exposure
 from aare.ai.planner.threat import defenders_at
 from aare.ai.planner.value import territory_worth, units_value
 from aare.board.notation import format_units, parse_units
@@ -173,9 +174,7 @@ def plan_purchase(legal: list[Any], state: GameState, ruleset: Ruleset, me: str,
             state = replace(state, banks={**state.banks, me: state.banks.get(me, 0) - cost})
     near, far = room_split(state, ruleset, me)
     offered = {u for a in legal if isinstance(a, Purchase) for u in parse_units(a.units, ruleset.units)}
-    air = sorted((ruleset.units[u] for u in offered if ruleset.units[u].domain == "air" and ruleset.units[u].cost > 0),
-                 key=lambda u: (-u.defense / u.cost, -u.attack, u.id))
-    flyers = bool(far and air and not capital_in_danger(state, ruleset, me, threat, oracle))
+    flyers = bool(far and not capital_in_danger(state, ruleset, me, threat, oracle))
     mixes = candidates(legal, state, ruleset, me, near if flyers else near + far)
     best: Units = {}
     if mixes:
@@ -184,19 +183,69 @@ def plan_purchase(legal: list[Any], state: GameState, ruleset: Ruleset, me: str,
                                          if oracle.budget.left() else 0.0, sum(m.values())))
     if flyers:
         bank = state.banks.get(me, 0) - int(units_value(best, ruleset))
-        count = min(far, bank // air[0].cost)
-        if count:
-            best[air[0].id] = count
-        cheap = min((u for u in ruleset.units if u.id in offered and u.domain == "land" and u.cost > 0
-                     and u.defense > 0), key=lambda u: (u.cost, -u.defense, u.id), default=None)
-        rest = far - count
-        bank -= count * air[0].cost
-        if cheap is not None and rest > 0 and bank >= cheap.cost:
-            best[cheap.id] = best.get(cheap.id, 0) + min(rest, bank // cheap.cost)
+        for unit, count in far_purchase(far, bank, offered, state, ruleset, me, threat, oracle).items():
+            best[unit] = best.get(unit, 0) + count
     for unit_id, count in sorted(best.items()):
         plan.append(Bulk(Purchase(units=format_units({unit_id: count}, ruleset.units)),
                          Purchase(units=format_units({unit_id: 1}, ruleset.units)), count))
     return plan
+
+
+def far_purchase(room: int, bank: int, offered: set[str], state: GameState, ruleset: Ruleset, me: str,
+                 threat: Mapping[str, Units], oracle: Oracle) -> Units:
+    """What the complexes far from the front place: aircraft (best defence per cost) while a capital of the
+    power's side is in danger; transports, each with the cheapest land units it carries, while its transports
+    could not carry all those complexes place and a safe landing is in their reach (`safe_landing`); then
+    aircraft again (they fly to where they are needed), the cheapest land unit with what is left."""
+    units = ruleset.units
+    bought: Units = {}
+    kinds = [units[u] for u in sorted(offered)]
+    cheap = min((u for u in kinds if u.domain == "land" and u.cost > 0 and u.defense > 0),
+                key=lambda u: (u.cost, -u.defense, u.id), default=None)
+    air = min((u for u in kinds if u.domain == "air" and u.cost > 0), key=lambda u: (-u.defense / u.cost, u.id),
+              default=None)
+    boat = min((u for u in kinds if u.domain == "sea" and u.transport_capacity > 0 and u.cost > 0),
+               key=lambda u: (u.cost, u.id), default=None)
+    side = ruleset.board.side_of(me)
+    board = ruleset.board
+    if air is not None and any(state.owners.get(c) is not None and board.side_of(state.owners[c]) == side
+                               and capital_in_danger(state, ruleset, state.owners[c], threat, oracle)
+                               for c in board.capitals()):
+        count = min(room, bank // air.cost)
+        bought[air.id], room, bank = count, room - count, bank - count * air.cost
+    if boat is not None and cheap is not None and safe_landing(state, ruleset, me, boat.id, threat, oracle):
+        load = max(1, boat.transport_capacity // max(1, cheap.transport_size))
+        have = sum(s.count for stacks in state.units.values() for s in stacks
+                   if s.owner == me and s.unit == boat.id)
+        need = -(-room // (load + 1)) - have
+        count = 0
+        while count < need and room >= 1 + load and bank >= boat.cost + load * cheap.cost:
+            count, room, bank = count + 1, room - 1, bank - boat.cost
+        if count:
+            bought[boat.id] = count
+    if air is not None and room > 0 and bank >= air.cost:
+        count = min(room, bank // air.cost)
+        bought[air.id], room, bank = bought.get(air.id, 0) + count, room - count, bank - count * air.cost
+    if cheap is not None and room > 0 and bank >= cheap.cost:
+        bought[cheap.id] = bought.get(cheap.id, 0) + min(room, bank // cheap.cost)
+    return {u: n for u, n in bought.items() if n}
+
+
+def safe_landing(state: GameState, ruleset: Ruleset, me: str, boat: str, threat: Mapping[str, Units],
+                 oracle: Oracle) -> bool:
+    """Whether a transport of the power's far complexes could reach, within two of its moves, a sea zone beside
+    land at most one step from enemy land where the threat would not sink it (`risk.exposure` nothing)."""
+    board = ruleset.board
+    graph = graph_of(board)
+    side = board.side_of(me)
+    front = front_distance(state, ruleset, side)
+    docks = {z for s in producers(state, ruleset, me) if front.get(s, 99) > FRONT_REACH for z in graph.coast.get(s, ())}
+    if not docks:
+        return False
+    sail = graph.distances_from(docks, lambda s: graph.sea_nbrs[s])
+    steps = 2 * ruleset.units[boat].move
+    zones = sorted({z for t, d in front.items() if d <= 1 for z in graph.coast.get(t, ()) if sail.get(z, 99) <= steps})
+    return any(exposure(oracle, ruleset, state, side, z, threat, {boat: 1}) <= 0.0 for z in zones)
 
 
 def capital_in_danger(state: GameState, ruleset: Ruleset, me: str, threat: Mapping[str, Units],

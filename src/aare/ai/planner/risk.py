@@ -1,0 +1,33 @@
+"""What the threat map may be expected to take: a territory's expected loss, the ships' exposure at sea."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from aare.ai.planner.oracle import Oracle
+from aare.ai.planner.threat import defenders_at
+from aare.ai.planner.value import territory_worth, units_value
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+Units = dict[str, int]
+
+
+def expected_loss(oracle: Oracle, ruleset: Ruleset, space: str, threat: Units, defenders: Units) -> float:
+    """The threat's chance to take `space` times the territory's worth and its defenders' value."""
+    if not threat:
+        return 0.0
+    return oracle.capture(threat, defenders) * (territory_worth(ruleset, space) + units_value(defenders, ruleset))
+
+
+def exposure(oracle: Oracle, ruleset: Ruleset, state: GameState, side: str, zone: str, threat: Mapping[str, Units],
+             extra: Units) -> float:
+    """The expected loss of `side`'s ships in `zone` (with `extra` added) to the threat next turn."""
+    danger = threat.get(zone)
+    ships = {u: n for u, n in defenders_at(state, ruleset, side, zone).items() if ruleset.units[u].domain == "sea"}
+    for unit, n in extra.items():
+        ships[unit] = ships.get(unit, 0) + n
+    if not danger or not ships or not oracle.budget.left():
+        return 0.0
+    found = oracle.battle(danger, ships, kind="sea")
+    return 0.0 if found is None else float(found.attacker_win) * units_value(ships, ruleset)
