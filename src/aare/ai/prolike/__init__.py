@@ -27,7 +27,8 @@ planned when it starts (`bot.py`); its stages:
   strategic value (`2^-distance` from enemy capitals and complexes, base `sqrt(production + sqrt(owner's income)) x
   32 x landmass / max landmass`; sea zones by the land they touch and the enemy ships near them); aircraft over
   enemy land land nearest the capital.
-- **Placement** (`placement.py`): complexes that cannot be held first, then the capital, then nearest the enemy.
+- **Placement** (`placement.py`): complexes that cannot be held first, then the capital, then nearest the enemy
+  (sea units first where no enemy warship is within two sea steps).
 - **Battles** (`battle.py`): the attacker retreats when `tuv_swing + win x 2 x production x (1 + factory) x (1 +
   capital) < 0`, never while the estimate is above 50 (unless only aircraft are left in a land battle), to the
   capital if offered, else the neighbour holding most; casualties the cheapest choice offered; submarines submerge
