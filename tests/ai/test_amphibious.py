@@ -74,7 +74,8 @@ def test_the_non_combat_move_ferries_to_a_friendly_coast() -> None:
                    owners={WEST: UK})
     sealift = Sealift(game, combat=False)
     targets = {r.target for r in sealift.routes()}
-    assert WEST in targets and all(game.state.owners[t] == UK for t in targets)  # friendly coasts only
+    side = game.ruleset.board.side_of
+    assert WEST in targets and all(side(game.state.owners[t]) == side(UK) for t in targets)  # friendly coasts only
 
 
 def test_lookups_are_fast_on_the_revised_board() -> None:
