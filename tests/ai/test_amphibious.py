@@ -126,3 +126,15 @@ def test_prolike_buys_transports_when_no_land_route_leads_to_the_enemy() -> None
         game.apply(action)
     bought = pool(game.state, UK)
     assert bought.get("transport", 0) >= 1 and any(game.ruleset.units[u].domain == "land" for u in bought)
+
+
+def test_prolike_leaves_no_transport_where_the_enemy_would_sink_it() -> None:
+    units = {UK: "United Kingdom: 2 infantry", "SZ 7": "United Kingdom: 1 transport"}
+    safe = british("combat-move", units)
+    play_phase(safe, ProlikeBot())
+    assert sum(s.count for s in safe.state.units[UK]) == 1  # one cheap infantry landed on an empty coast
+    # four German fighters reach every zone the transport could unload from: it stays home
+    exposed = british("combat-move", {**units, "Germany": "Germany: 4 fighters"})
+    play_phase(exposed, ProlikeBot())
+    assert {(s.owner, s.unit, s.count) for s in exposed.state.units[UK]} == {(UK, "infantry", 2)}
+    assert {(s.unit, s.moved) for s in exposed.state.units["SZ 7"]} == {("transport", 0)}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from aare.actions import Load, Move
-from aare.ai.amphibious import Lift, Sealift, scratch, verified
+from aare.ai.amphibious import Lift, Sealift, scratch, transport_kinds, verified
 from aare.ai.prolike.odds import Judge, estimate, strength
-from aare.ai.prolike.reading import Units, add, friendly, has_factory, threat, units_at
+from aare.ai.prolike.reading import Units, add, friendly, has_factory, sea_threat, threat, units_at
 from aare.board.notation import format_units
 from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
@@ -115,12 +115,14 @@ class Lifts:
     board them (counted against `spare`), and the lifts committed so far (checked together on a copy of the
     game)."""
 
-    def __init__(self, sealift: Sealift | None, spare: dict[str, Units]) -> None:
+    def __init__(self, sealift: Sealift | None, spare: dict[str, Units],
+                 exposed: Callable[[str, int], bool] | None = None) -> None:
         self.sealift = sealift
         self.spare = spare
         self.boats = dict(sealift.boats) if sealift else {}
         self.routes = sealift.routes() if sealift else []
         self.committed: list[Lift] = []
+        self.exposed = exposed
 
     def available(self, zone: str) -> dict[tuple[str, str], int]:
         loads = self.sealift.loads.get(zone, {}) if self.sealift else {}
@@ -143,6 +145,9 @@ class Lifts:
                             key=lambda r: (len(r.path), r.start, r.path)):
             key = (route.start, route.aboard)
             if boats.get(key, 0) <= 0:
+                continue
+            there = sum(1 for lift in [*self.committed, *found] if lift.path[-1] == route.path[-1])
+            if self.exposed is not None and self.exposed(route.path[-1], there + 1):
                 continue
             pool = {k: max(0, n - taken.get(k, 0)) for k, n in self.available(route.start).items()}
             if cheap:
@@ -193,7 +198,19 @@ def plan(judge: Judge, reach: Reach, state: GameState, ruleset: Ruleset, me: str
     side = board.side_of(me)
     loading = {t for zone in (sealift.loads if sealift else {}).values() for _, t in zone}
     spare = spare_units(judge, state, ruleset, me, {start for _, start in reach} | loading, hold_at)
-    lifts = Lifts(sealift, spare)
+    exposure: dict[tuple[str, int], bool] = {}
+
+    def exposed(zone: str, boats: int) -> bool:
+        """Whether `boats` transports left in `zone` (with the side's warships there) would be sunk: the enemy's
+        possible attack next turn wins with `min_win`."""
+        if (zone, boats) not in exposure:
+            danger = sea_threat(state, ruleset, side, zone)
+            kind = min(transport_kinds(ruleset))
+            guard = add(units_at(state, ruleset, zone, side, ours=True), {kind: boats})
+            exposure[zone, boats] = bool(danger) and judge.attack(danger, guard, ruleset, "sea").win >= min_win
+        return exposure[zone, boats]
+
+    lifts = Lifts(sealift, spare, exposed)
     targets = sorted({d for dests in reach.values() for d in dests
                       if board.spaces[d].is_land and state.owners.get(d) is not None
                       and not friendly(state, ruleset, side, d)} | {r.target for r in lifts.routes})

@@ -63,6 +63,27 @@ def threat(state: GameState, ruleset: Ruleset, side: str, space: str) -> Units:
     return found
 
 
+def sea_threat(state: GameState, ruleset: Ruleset, side: str, zone: str) -> Units:
+    """What the enemy could bring against the sea zone `zone` next turn: warships within their move in sea steps
+    and aircraft that can reach it with a step to spare."""
+    graph = graph_of(ruleset.board)
+    found: Units = {}
+    by_sea = graph.ball(zone, 3, lambda s: graph.sea_nbrs[s])
+    air = graph.ball(zone, 5)
+    for where in air:
+        if where == zone:
+            continue
+        for unit, n in units_at(state, ruleset, where, side, ours=False).items():
+            kind = ruleset.units[unit]
+            if kind.attack <= 0:
+                continue
+            near = (by_sea.get(where, 99) <= kind.move if kind.domain == "sea"
+                    else kind.domain == "air" and air[where] < kind.move)
+            if near:
+                found[unit] = found.get(unit, 0) + n
+    return found
+
+
 def has_factory(state: GameState, ruleset: Ruleset, space: str) -> bool:
     return any(ruleset.units[s.unit].has("factory") for s in state.units.get(space, ()))
 
