@@ -136,25 +136,33 @@ def leaving(judge: Judge, state: GameState, ruleset: Ruleset, me: str, space: st
 def ferry(judge: Judge, sealift: Sealift, spare: dict[str, Units], value: Mapping[str, float], state: GameState,
           ruleset: Ruleset, me: str, hold_at: float) -> list[Move | Load]:
     """Land units with no land route to the enemy board transports and go ashore on a friendly coast that has
-    one (nearest the enemy by land first, then by strategic value). When no such coast is in reach, they sail
-    aboard to the safe zone (no enemy warship within two sea steps) nearest, by sea, to a zone beside the
+    one (nearest the enemy by land first, then by strategic value), else on a friendly coast nearer, by sea, to
+    a zone beside such a coast or the enemy's land. When neither is in reach, they sail aboard to the safe zone
+    (no enemy warship within two sea steps) nearest, by sea, to a zone beside the
     enemy's land or such a coast. Transports left empty wait beside a complex of the power with no land route,
-    where new units will stand."""
+    where new units will stand, or sail towards one."""
     board, units = ruleset.board, ruleset.units
     graph = graph_of(board)
     side = board.side_of(me)
     front = graph.distances_from(enemy_land(state, ruleset, side), lambda s: graph.land_nbrs[s])
-    routes = sealift.routes(lambda t: t in front)
+    routes = sealift.routes()
     committed: list[Lift] = []
     moves: list[Move | Load] = []
     boats = dict(sealift.boats)
     landings = {z for t in front if friendly(state, ruleset, side, t) or front[t] == 0 for z in graph.coast.get(t, ())}
     towards = graph.distances_from(landings, lambda s: graph.sea_nbrs[s])
+
+    def nearer(territory: str) -> int:
+        return min((towards.get(z, 99) for z in graph.coast.get(territory, ())), default=99)
+
     voyages = [v for v in sealift.voyages() if v.path[-1] in towards
                and towards[v.path[-1]] < towards.get(v.start, 99) and safe(state, ruleset, side, v.path[-1])]
     for (zone, aboard), n in sorted(sealift.boats.items()):
-        trips = sorted((r for r in routes if r.start == zone and r.aboard == aboard),
+        mine = [r for r in routes if r.start == zone and r.aboard == aboard]
+        trips = sorted((r for r in mine if r.target in front),
                        key=lambda r: (front[r.target], -value.get(r.target, 0.0), len(r.path), r.path, r.target))
+        trips += sorted((r for r in mine if r.target not in front and nearer(r.target) < towards.get(zone, 99)),
+                        key=lambda r: (nearer(r.target), len(r.path), r.path, r.target))
         trips += sorted((v for v in voyages if v.start == zone and v.aboard == aboard),
                         key=lambda v: (towards[v.path[-1]], len(v.path), v.path))
         for _ in range(n):
@@ -177,12 +185,13 @@ def ferry(judge: Judge, sealift: Sealift, spare: dict[str, Units], value: Mappin
     # empty transports wait beside a complex that has no land route to the enemy
     docks = {z for t, o in state.owners.items() if o == me and t not in front and has_factory(state, ruleset, t)
              for z in graph.coast.get(t, ())}
+    home = graph.distances_from(docks, lambda s: graph.sea_nbrs[s])
     for (zone, aboard), n in sorted(boats.items()):
         dests = {d: p for d, p in sealift.reach.get((zone, aboard), {}).items()
-                 if d in docks and not units_at(state, ruleset, d, side, ours=False)}
-        if aboard or n <= 0 or zone in docks or not dests:
+                 if home.get(d, 99) < home.get(zone, 99) and not units_at(state, ruleset, d, side, ours=False)}
+        if aboard or n <= 0 or not dests:
             continue
-        dest = min(dests, key=lambda d: (len(dests[d]), d))
+        dest = min(dests, key=lambda d: (home[d], len(dests[d]), d))
         kind = next(s.unit for s in state.units.get(zone, ()) if s.owner == me and s.unit in transport_kinds(ruleset))
         moves.append(Move(units=format_units({kind: n}, units), path=list(dests[dest])))
     return moves

@@ -18,7 +18,7 @@ from aare.state.game_state import GameState
 
 def plan(judge: Judge, legal: list[Any], state: GameState, ruleset: Ruleset, me: str, hold_at: float) -> list[Any]:
     """Place everything waiting, space by space in that order (sea units where a sea zone is offered, those
-    with no enemy warship within two sea steps first)."""
+    beside the capital first, then those with no enemy warship within two sea steps)."""
     board = ruleset.board
     graph = graph_of(board)
     side = board.side_of(me)
@@ -35,7 +35,10 @@ def plan(judge: Judge, legal: list[Any], state: GameState, ruleset: Ruleset, me:
     def exposed(space: str) -> bool:
         return board.spaces[space].is_sea and not safe(state, ruleset, side, space)
 
-    order = sorted(spaces, key=lambda s: (not endangered(s), s != capital, exposed(s), front.get(s, 99), s))
+    def away(space: str) -> bool:  # a sea zone not beside the capital, where the land units go first
+        return board.spaces[space].is_sea and capital not in graph.coast.get(space, ())
+
+    order = sorted(spaces, key=lambda s: (not endangered(s), s != capital, away(s), exposed(s), front.get(s, 99), s))
     steps: list[Any] = []
     for space in order:
         for unit_id, count in sorted(pool(state, me).items()):
