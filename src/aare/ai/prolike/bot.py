@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from aare.actions import Move, Place, Purchase
+from aare.actions import EndPhase, Move, Place, Purchase
+from aare.ai.amphibious import Sealift
 from aare.ai.greedy import GreedyBot
 from aare.ai.prolike import battle, combat_move, noncombat_move, placement, purchase
 from aare.ai.prolike.odds import Judge
@@ -40,10 +41,23 @@ class ProlikeBot(GreedyBot):
             return placement.plan(self.judge, legal, state, ruleset, me, self.hold_at)
         reach = self._reach((a for a in legal if isinstance(a, Move) and not a.raid), ruleset)
         if isinstance(handler, NonCombatMove):  # a kind of CombatMove: asked first
-            return list(noncombat_move.plan(self.judge, reach, state, ruleset, me, self.hold_at))
+            sealift = Sealift(game, combat=False)
+            return list(noncombat_move.plan(self.judge, reach, state, ruleset, me, self.hold_at, sealift))
         if isinstance(handler, CombatMove):
-            return list(combat_move.plan(self.judge, reach, state, ruleset, me, self.min_win, self.hold_at))
+            sealift = Sealift(game, combat=True)
+            return list(combat_move.plan(self.judge, reach, state, ruleset, me, self.min_win, self.hold_at,
+                                         sealift))
         return []
+
+    def _finish(self, game: Game, state: GameState) -> Any:
+        """End the phase; if it may not (cargo loaded for an assault still aboard), put the cargo ashore."""
+        if not game.is_legal(EndPhase()):
+            board = game.ruleset.board
+            ashore = [a for a in game.legal_actions() if isinstance(a, Move) and len(a.path) == 2
+                      and board.spaces[a.path[0]].is_sea and board.spaces[a.path[1]].is_land]
+            if ashore:
+                return ashore[0]
+        return super()._finish(game, state)
 
     def _decide(self, game: Game, state: GameState, ruleset: Ruleset) -> Any:
         """Press or retreat by the description's formula; casualties (the cheapest offered), submerging and

@@ -6,6 +6,7 @@ from typing import Any
 
 from aare.actions import Place
 from aare.ai.greedy import Bulk
+from aare.ai.prolike.noncombat_move import safe
 from aare.ai.prolike.odds import Judge
 from aare.ai.prolike.reading import enemy_land, threat, units_at
 from aare.board.notation import format_units
@@ -16,7 +17,8 @@ from aare.state.game_state import GameState
 
 
 def plan(judge: Judge, legal: list[Any], state: GameState, ruleset: Ruleset, me: str, hold_at: float) -> list[Any]:
-    """Place everything waiting, space by space in that order (sea units where a sea zone is offered)."""
+    """Place everything waiting, space by space in that order (sea units where a sea zone is offered, those
+    beside the capital first, then those with no enemy warship within two sea steps)."""
     board = ruleset.board
     graph = graph_of(board)
     side = board.side_of(me)
@@ -30,7 +32,13 @@ def plan(judge: Judge, legal: list[Any], state: GameState, ruleset: Ruleset, me:
         danger = threat(state, ruleset, side, space)
         return bool(danger) and judge.hold(units_at(state, ruleset, space, side, ours=True), danger, ruleset) < hold_at
 
-    order = sorted(spaces, key=lambda s: (not endangered(s), s != capital, front.get(s, 99), s))
+    def exposed(space: str) -> bool:
+        return board.spaces[space].is_sea and not safe(state, ruleset, side, space)
+
+    def away(space: str) -> bool:  # a sea zone not beside the capital, where the land units go first
+        return board.spaces[space].is_sea and capital not in graph.coast.get(space, ())
+
+    order = sorted(spaces, key=lambda s: (not endangered(s), s != capital, away(s), exposed(s), front.get(s, 99), s))
     steps: list[Any] = []
     for space in order:
         for unit_id, count in sorted(pool(state, me).items()):

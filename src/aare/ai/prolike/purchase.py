@@ -4,6 +4,7 @@ at random weighted by attack efficiency, warships when no enemy can be reached b
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from aare.actions import Purchase, Repair
@@ -29,6 +30,34 @@ def efficiency(kind: UnitType, distance: int = 1) -> float:
 
 def fighting(kind: UnitType) -> bool:
     return kind.cost > 0 and (kind.attack > 0 or kind.defense > 0) and not kind.has("aa") and not kind.has("factory")
+
+
+def ferry(state: GameState, ruleset: Ruleset, me: str, land: list[UnitType], boats: list[UnitType],
+          sea: list[UnitType], buy: Callable[[UnitType], bool], rng: random.Random, front: Mapping[str, int]) -> None:
+    """Transports for the land units with no land route to the enemy (those standing there and those bought),
+    one escort (the warship with the best defence per cost) for every two transports, land units to fill them."""
+    units = ruleset.units
+    boat = min(boats, key=lambda k: (k.cost, k.id))
+    room = boat.transport_capacity
+    per_boat = max(1, room // max(1, min(k.transport_size for k in land)))
+    have = sum(s.count for stacks in state.units.values() for s in stacks if s.owner == me and s.unit == boat.id)
+    waiting = sum(s.count for t, stacks in state.units.items() if t not in front and ruleset.board.spaces[t].is_land
+                  for s in stacks if s.owner == me and units[s.unit].domain == "land" and units[s.unit].cost > 0)
+    escort = max((k for k in sea if k.defense > 0), key=lambda k: (k.defense / k.cost, -k.cost, k.id), default=None)
+    weights = [efficiency(k) for k in land]
+    bought_boats = cargo = 0
+    while True:
+        if (have + bought_boats) * per_boat < waiting + cargo + per_boat:
+            if not buy(boat):
+                break
+            bought_boats += 1
+            if escort is not None and bought_boats % 2 == 0:
+                buy(escort)
+            continue
+        choice = rng.choices(land, weights=weights)[0]
+        if not buy(choice) and not buy(min(land, key=lambda k: (k.cost, k.id))):
+            break
+        cargo += 1
 
 
 def plan(judge: Judge, rng: random.Random, legal: list[Any], state: GameState, ruleset: Ruleset, me: str,
@@ -73,14 +102,21 @@ def plan(judge: Judge, rng: random.Random, legal: list[Any], state: GameState, r
         air = sum(n for u, n in threat(state, ruleset, side, capital).items() if units[u].domain == "air")
         if air >= 3 and not any(units[s.unit].has("aa") for s in state.units.get(capital, ())):
             buy(aa[0])
-    # 3. land units by efficiency; 4. warships when no enemy can be reached by land ("save up for a fleet")
+    # 3. land units by efficiency; 4. transports and their escort where no complex reaches the enemy by land
     graph = graph_of(ruleset.board)
     front = graph.distances_from(enemy_land(state, ruleset, side), lambda s: graph.land_nbrs[s])
     distance = min((front[p] for p in producing if p in front), default=None)
-    kinds = sea if distance is None and sea and coastal(ruleset, producing) else land
-    weights = [efficiency(k, distance or 1) for k in kinds]
+    boats = [units[u] for u in offered if units[u].domain == "sea" and units[u].transport_capacity > 0]
+    if distance is None and coastal(ruleset, producing) and (boats or sea):
+        if boats:
+            ferry(state, ruleset, me, land, boats, sea, buy, rng, front)
+        else:  # "save up for a fleet": bought at once
+            weights = [efficiency(k) for k in sea]
+            while room > 0 and (affordable := [(k, w) for k, w in zip(sea, weights, strict=True) if k.cost <= bank]):
+                buy(rng.choices([k for k, _ in affordable], weights=[w for _, w in affordable])[0])
+    weights = [efficiency(k, distance or 1) for k in land]
     while room > 0:
-        affordable = [(k, w) for k, w in zip(kinds, weights, strict=True) if k.cost <= bank]
+        affordable = [(k, w) for k, w in zip(land, weights, strict=True) if k.cost <= bank]
         if not affordable:
             break
         buy(rng.choices([k for k, _ in affordable], weights=[w for _, w in affordable])[0])

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from aare.board.units import UnitType
 from aare.economy.summary import income
 from aare.movement.graph import Graph, graph_of
 from aare.rules.ruleset import Ruleset
@@ -43,24 +44,39 @@ def enemy_land(state: GameState, ruleset: Ruleset, side: str) -> list[str]:
     return sorted(t for t, o in state.owners.items() if t in graph.land and ruleset.board.side_of(o) != side)
 
 
-def threat(state: GameState, ruleset: Ruleset, side: str, space: str) -> Units:
-    """What the enemy could bring against `space` next turn: land units within two land steps and aircraft
-    that can reach it with a step to spare (at most 5 steps away)."""
+def _enemy_near(state: GameState, ruleset: Ruleset, side: str, space: str,
+                near: Callable[[UnitType, str, int], bool]) -> Units:
+    """The enemy's attacking units within 5 air steps of `space` (itself left out) that `near(kind, where, air
+    distance)` accepts."""
     graph = graph_of(ruleset.board)
     found: Units = {}
-    land = graph.ball(space, 2, lambda s: graph.land_nbrs[s])
     air = graph.ball(space, 5)
     for where in air:
         if where == space:
             continue
         for unit, n in units_at(state, ruleset, where, side, ours=False).items():
             kind = ruleset.units[unit]
-            if kind.attack <= 0:
-                continue
-            near = where in land if kind.domain == "land" else kind.domain == "air" and air[where] < kind.move
-            if near:
+            if kind.attack > 0 and near(kind, where, air[where]):
                 found[unit] = found.get(unit, 0) + n
     return found
+
+
+def threat(state: GameState, ruleset: Ruleset, side: str, space: str) -> Units:
+    """What the enemy could bring against `space` next turn: land units within two land steps and aircraft
+    that can reach it with a step to spare (at most 5 steps away)."""
+    graph = graph_of(ruleset.board)
+    land = graph.ball(space, 2, lambda s: graph.land_nbrs[s])
+    return _enemy_near(state, ruleset, side, space, lambda kind, where, dist: (
+        where in land if kind.domain == "land" else kind.domain == "air" and dist < kind.move))
+
+
+def sea_threat(state: GameState, ruleset: Ruleset, side: str, zone: str) -> Units:
+    """What the enemy could bring against the sea zone `zone` next turn: warships within their move in sea steps
+    and aircraft that can reach it with a step to spare."""
+    graph = graph_of(ruleset.board)
+    by_sea = graph.ball(zone, 3, lambda s: graph.sea_nbrs[s])
+    return _enemy_near(state, ruleset, side, zone, lambda kind, where, dist: (
+        by_sea.get(where, 99) <= kind.move if kind.domain == "sea" else kind.domain == "air" and dist < kind.move))
 
 
 def has_factory(state: GameState, ruleset: Ruleset, space: str) -> bool:
