@@ -13,6 +13,7 @@ from aare.engine import Game
 from aare.movement.situation import situation
 from aare.scenario import scenario
 from tests.ai.positions import EAST, KARELIA
+from tests.ai.test_planner_phases import play_phase
 
 WORK = 200
 
@@ -48,11 +49,7 @@ def test_fighters_in_a_territory_taken_this_turn_are_stranded() -> None:
 @pytest.mark.parametrize("bot", [GreedyBot(), PlannerBot(work=WORK)], ids=["greedy", "planner"])
 def test_bots_fly_stranded_fighters_to_a_territory_held_since_the_turn_began(bot: Bot) -> None:
     game = fighters_in_taken_territory()
-    for _ in range(50):
-        action = bot.choose(game)
-        if isinstance(action, EndPhase):
-            break
-        game.apply(action)
+    play_phase(game, bot)
     assert stranded(game.state, game.ruleset, "Germany") == {}
     assert fighters(game, KARELIA) == 0
     view = situation(game.state, game.ruleset, "Germany")
@@ -68,12 +65,7 @@ def test_greedy_places_every_unit_when_no_complex_takes_them_all() -> None:
                     extra={PURCHASED: {"Germany": {"infantry": 14}}})
     before = {s: sum(st.count for st in game.state.units[s] if st.unit == "infantry")
               for s in ("Germany", "Southern Europe")}
-    bot = GreedyBot()
-    for _ in range(40):
-        action = bot.choose(game)
-        if isinstance(action, EndPhase):
-            break
-        game.apply(action)
+    play_phase(game, GreedyBot())
     assert pool(game.state, "Germany") == {}
     after = {s: sum(st.count for st in game.state.units[s] if st.unit == "infantry")
              for s in ("Germany", "Southern Europe")}

@@ -11,6 +11,7 @@ import pytest
 
 from aare.actions import EndPhase, Move, Place, Purchase
 from aare.ai import PlannerBot
+from aare.ai.bot import Bot
 from aare.ai.planner import Budget
 from aare.ai.planner.combat_plan import counter_loss
 from aare.ai.planner.noncombat import ABANDON, HOLD, reinforce
@@ -30,7 +31,7 @@ WORK = 200
 UK = "United Kingdom"
 
 
-def play_phase(game: Game, bot: PlannerBot) -> list[Any]:
+def play_phase(game: Game, bot: Bot) -> list[Any]:
     """The actions the bot plays in the current phase (each applied), up to its end."""
     played = []
     for _ in range(80):
