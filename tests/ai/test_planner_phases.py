@@ -44,6 +44,7 @@ def play_phase(game: Game, bot: Bot) -> list[Any]:
 
 
 def oracle(rules: str = "lhtr-1.3") -> Oracle:
+    """The planner's exact odds with a fresh budget of WORK evaluations."""
     budget = Budget(work=WORK)
     budget.start_turn((1, "Germany", "Germany"))
     return Oracle(load_ruleset(rules), budget)
@@ -214,6 +215,17 @@ def test_land_units_fall_back_from_a_position_the_threat_would_surely_take() -> 
     play_phase(game, PlannerBot(work=WORK))
     assert count(game, EAST, "Germany", "infantry") == 0
     assert count(game, "Germany", "Germany", "infantry") == 12
+
+
+def test_land_units_stay_where_the_threat_would_not_take_them() -> None:
+    game = scenario("lhtr-1.3", nation="Germany", phase="non-combat-move", clear=True,
+                    units={"Germany": "Germany: 10 infantry", EAST: "Germany: 2 infantry",
+                           "Belorussia": "Russia: 1 infantry"},
+                    owners={"Belorussia": "Russia"})
+    threat = threat_map(game.state, game.ruleset, "Axis")
+    assert oracle().capture(threat[EAST], {"infantry": 2}) < 0.1
+    moves = [m for m in play_phase(game, PlannerBot(work=WORK)) if isinstance(m, Move)]
+    assert moves and not [m for m in moves if m.path[0] == EAST]  # Germany's infantry come forward to them
 
 
 def test_a_kept_territory_that_all_could_not_hold_is_not_reinforced() -> None:
