@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from aare.actions import EndPhase, Move, Place, Purchase
 from aare.ai import PlannerBot
 from aare.ai.bot import Bot
@@ -78,10 +76,6 @@ def test_placement_goes_to_the_complex_the_threat_endangers() -> None:
     assert count(game, "Caucasus", "Russia", "infantry") == 4
 
 
-@pytest.mark.xfail(strict=True, reason="placement weighs one unit at a time: against 5 infantry the first "
-                   "infantry added to the Caucasus raises its expected loss (the defenders' value grows faster "
-                   "than the capture chance falls), so all go to the unthreatened capital, though 3 lower the "
-                   "Caucasus' expected loss from 11.0 to 6.7")
 def test_placement_sees_that_several_units_together_hold_an_endangered_complex() -> None:
     game = russia_places("5 infantry")
     ruleset, ora = game.ruleset, oracle()
@@ -125,7 +119,7 @@ def test_a_power_with_a_complex_near_the_front_buys_none() -> None:
     assert bought and "factory" not in pool(game.state, "Germany")
 
 
-def test_money_left_after_the_near_complexes_are_filled_buys_aircraft_for_the_far_ones() -> None:
+def test_money_left_after_the_near_complexes_are_filled_buys_lifts_then_aircraft_for_the_far_ones() -> None:
     game = island_power("3 infantry, 1 factory", 60)
     near, far = room_split(game.state, game.ruleset, UK)
     rooms = producers(game.state, game.ruleset, UK)
@@ -134,11 +128,13 @@ def test_money_left_after_the_near_complexes_are_filled_buys_aircraft_for_the_fa
     play_phase(game, PlannerBot(work=WORK))
     bought = pool(game.state, UK)
     units = game.ruleset.units
-    land = {u: n for u, n in bought.items() if units[u].domain == "land"}
-    spent_on_land = sum(units[u].cost * n for u, n in land.items())
-    # the near complex is filled with land units, what is left buys fighters for the far one, as many as it places
-    assert sum(land.values()) == near and "factory" not in bought
-    assert bought["fighter"] == min(far, (60 - spent_on_land) // units["fighter"].cost) == 5
+    load = units["transport"].transport_capacity // units["infantry"].transport_size
+    # the near complex is filled with land units; the far one gets transports, each with the infantry it
+    # carries (nothing threatens the sea on a cleared board), then fighters with what is left
+    boats = bought["transport"]
+    assert boats >= 1 and bought["infantry"] == near + boats * load and "factory" not in bought
+    left = 60 - sum(units[u].cost * n for u, n in bought.items() if u != "fighter")
+    assert bought.get("fighter", 0) == min(far - boats * (1 + load), left // units["fighter"].cost) >= 1
 
 
 # -- air cover ------------------------------------------------------------------------------------------------

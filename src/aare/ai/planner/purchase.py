@@ -220,9 +220,10 @@ def far_purchase(room: int, bank: int, offered: set[str], state: GameState, rule
         need = -(-room // (load + 1)) - have
         count = 0
         while count < need and room >= 1 + load and bank >= boat.cost + load * cheap.cost:
-            count, room, bank = count + 1, room - 1, bank - boat.cost
+            count, room, bank = count + 1, room - 1 - load, bank - boat.cost - load * cheap.cost
         if count:
             bought[boat.id] = count
+            bought[cheap.id] = count * load
     if air is not None and room > 0 and bank >= air.cost:
         count = min(room, bank // air.cost)
         bought[air.id], room, bank = bought.get(air.id, 0) + count, room - count, bank - count * air.cost
