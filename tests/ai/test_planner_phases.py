@@ -14,8 +14,8 @@ from aare.ai.planner import Budget
 from aare.ai.planner.combat_plan import counter_loss
 from aare.ai.planner.noncombat import ABANDON, HOLD, reinforce
 from aare.ai.planner.oracle import Oracle
-from aare.ai.planner.placement import expected_loss
 from aare.ai.planner.purchase import FRONT_REACH, complex_site, front_distance, room_split
+from aare.ai.planner.risk import expected_loss
 from aare.ai.planner.threat import defenders_at, threat_map
 from aare.board.notation import parse_units
 from aare.economy.pool import PURCHASED, pool
