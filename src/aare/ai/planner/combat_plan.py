@@ -7,7 +7,7 @@ to lose, plus the chance to take the territory (a land unit left) times its wort
 what the attackers may expect to lose, minus what the counter-attack the threat map foresees there may expect to
 win (`counter_loss`). The best force of the best target is committed, the others are judged again with what is
 left, until no attack has a positive value or the budget is spent. An attack below `MIN_CAPTURE` chance is never
-made."""
+made. Then enemy ships at sea are attacked where the exact sea battle pays (`plan_strikes`)."""
 
 from __future__ import annotations
 
@@ -130,5 +130,51 @@ def plan_attacks(moves: list[Move], reach: Reach, spare: dict[str, Units], state
         value, target, chosen = max(scored, key=lambda s: (s[0], s[1]))
         send(chosen)
         del defended[target]
+    for _zone, chosen in plan_strikes(reach, spare, state, ruleset, me, oracle, budget):
+        send(chosen)
     return plan
+
+
+def plan_strikes(reach: Reach, spare: Mapping[str, Units], state: GameState, ruleset: Ruleset, me: str,
+                 oracle: Oracle, budget: Budget) -> list[tuple[str, list[Option]]]:
+    """Attacks on enemy ships at sea: for each sea zone holding enemy units, the spare warships and the aircraft
+    that can fly back from it (half their move at most), added one at a time by attack per cost, judged by the
+    exact sea battle: the defenders' expected IPC loss minus the attackers', made when that is positive and the
+    attackers win with at least `MIN_CAPTURE`; the best first."""
+    board, units = ruleset.board, ruleset.units
+    side = board.side_of(me)
+    zones = sorted({dest for dests in reach.values() for dest in dests if not board.spaces[dest].is_land
+                    and enemy_units(state, board, side, dest, ruleset)})
+    left = {start: dict(have) for start, have in spare.items()}
+    found: list[tuple[str, list[Option]]] = []
+    for zone in zones:
+        defenders = enemy_units(state, board, side, zone, ruleset)
+        pool: list[Option] = []
+        for (unit, start), dests in sorted(reach.items()):
+            kind = units[unit]
+            path = dests.get(zone)
+            if path is None or kind.attack <= 0 or kind.domain == "land":
+                continue
+            if kind.domain == "air" and 2 * (len(path) - 1) > kind.move:
+                continue
+            pool += [(unit, start, list(path))] * left.get(start, {}).get(unit, 0)
+        pool.sort(key=lambda o: (-units[o[0]].attack / max(1, units[o[0]].cost), o[1], o[0]))
+        best: tuple[float, int] = (0.0, 0)
+        force: Units = {}
+        for size, (unit, _, _) in enumerate(pool[:MAX_FORCE], start=1):
+            if not budget.left():
+                break
+            force[unit] = force.get(unit, 0) + 1
+            result = oracle.battle(force, defenders, kind="sea")
+            if result is None:
+                continue
+            value = result.defender_ipc_lost - result.attacker_ipc_lost
+            if result.attacker_win >= MIN_CAPTURE and value > best[0]:
+                best = (value, size)
+        if best[1]:
+            chosen = pool[:best[1]]
+            for unit, start, _ in chosen:
+                left[start][unit] -= 1
+            found.append((zone, chosen))
+    return found
 
