@@ -72,8 +72,12 @@ def test_placement_goes_to_the_complex_the_threat_endangers() -> None:
     game = russia_places("3 infantry")
     placed = play_phase(game, PlannerBot(work=WORK))
     assert pool(game.state, "Russia") == {}
-    assert [p.space for p in placed if isinstance(p, Place)] == ["Caucasus"] * 3
-    assert count(game, "Caucasus", "Russia", "infantry") == 4
+    spaces = [p.space for p in placed if isinstance(p, Place)]
+    # the Caucasus gets infantry until an attack there would no longer pay the threat, the rest goes elsewhere
+    held = count(game, "Caucasus", "Russia", "infantry")
+    assert expected_loss(oracle(), game.ruleset, "Caucasus", {"infantry": 3}, {"infantry": held}) == 0
+    assert expected_loss(oracle(), game.ruleset, "Caucasus", {"infantry": 3}, {"infantry": held - 1}) > 0
+    assert spaces.count("Caucasus") == held - 1 >= 1
 
 
 def test_placement_sees_that_several_units_together_hold_an_endangered_complex() -> None:
@@ -143,7 +147,7 @@ def test_money_left_after_the_near_complexes_are_filled_buys_lifts_then_aircraft
 def test_a_fighter_flies_to_its_threatened_capital() -> None:
     game = scenario("lhtr-1.3", nation="Germany", phase="non-combat-move", clear=True,
                     units={"Germany": "Germany: 2 infantry", "Western Europe": "Germany: 1 fighter",
-                           EAST: "Russia: 3 infantry, 1 armour"},
+                           "Southern Europe": "Germany: 2 infantry", EAST: "Russia: 3 infantry, 1 armour"},
                     owners={EAST: "Russia"})
     assert threat_map(game.state, game.ruleset, "Axis").get("Germany")
     moves = [m for m in play_phase(game, PlannerBot(work=WORK)) if isinstance(m, Move)]

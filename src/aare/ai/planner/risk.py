@@ -14,10 +14,18 @@ Units = dict[str, int]
 
 
 def expected_loss(oracle: Oracle, ruleset: Ruleset, space: str, threat: Units, defenders: Units) -> float:
-    """The threat's chance to take `space` times the territory's worth and its defenders' value."""
+    """What the threat may expect to win by attacking `space`: the defenders' expected IPC loss plus its chance
+    to take the territory times the territory's worth, less its own expected loss; never below 0 (an enemy
+    does not attack at a loss)."""
     if not threat:
         return 0.0
-    return oracle.capture(threat, defenders) * (territory_worth(ruleset, space) + units_value(defenders, ruleset))
+    if not any(n for n in defenders.values()):
+        return oracle.capture(threat, defenders) * territory_worth(ruleset, space)
+    found = oracle.battle(threat, defenders)
+    if found is None:
+        return 0.0
+    return max(0.0, found.defender_ipc_lost + found.capture * territory_worth(ruleset, space)
+               - found.attacker_ipc_lost)
 
 
 def exposure(oracle: Oracle, ruleset: Ruleset, state: GameState, side: str, zone: str, threat: Mapping[str, Units],

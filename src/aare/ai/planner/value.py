@@ -10,7 +10,7 @@ from aare.economy.summary import income
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
-CITY_WORTH = 12.0  # IPCs a victory city is worth beyond its income
+CITY_WORTH = 40.0  # IPCs a victory city is worth beyond its income (cities decide games)
 CAPITAL_WORTH = 20.0  # IPCs a capital is worth beyond its income (the bank it would lose, its factory)
 INCOME_TURNS = 2.0  # a territory's income counted for this many turns
 
