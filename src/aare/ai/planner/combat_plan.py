@@ -29,6 +29,7 @@ Reach = Mapping[tuple[str, str], Mapping[str, list[str]]]
 
 MIN_CAPTURE = 0.55
 MAX_FORCE = 16  # units added one by one to one attack
+COUNTER_SHARE = 0.5  # the threat map counts the same enemy units against every target: it can strike few of them
 
 
 def counter_loss(oracle: Oracle, survivors: Units, threat: Units, worth: float, ruleset: Ruleset) -> float:
@@ -60,7 +61,7 @@ def attack_value(oracle: Oracle, force: Units, defenders: Units, worth: float, t
     if found is None:
         return (float("-inf"), 0.0)
     value = found.defender_ipc_lost + found.capture * worth - found.attacker_ipc_lost
-    value -= found.capture * counter_loss(oracle, mean_survivors(found), threat, worth, ruleset)
+    value -= found.capture * COUNTER_SHARE * counter_loss(oracle, mean_survivors(found), threat, worth, ruleset)
     return (value, float(found.capture))
 
 
