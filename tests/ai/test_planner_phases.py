@@ -21,6 +21,8 @@ from aare.board.notation import parse_units
 from aare.economy.pool import PURCHASED, pool
 from aare.economy.production import producers
 from aare.engine import Game
+from aare.movement.graph import graph_of
+from aare.odds import odds
 from aare.rules.ruleset import load_ruleset
 from aare.scenario import scenario
 from tests.ai.positions import EAST
@@ -246,3 +248,31 @@ def test_a_kept_territory_that_all_could_not_hold_is_not_reinforced() -> None:
     # the capital is reinforced however hopeless
     assert reinforce("Germany", reach, {"Southern Europe": {"infantry": 1}}, state, ruleset, "Germany",
                      hopeless, oracle())
+
+
+# -- aircraft far from any need, ships at sea -----------------------------------------------------------------
+
+
+def test_aircraft_that_can_help_nowhere_fly_nearer_the_capital_in_most_need() -> None:
+    game = scenario("lhtr-1.3", nation="United States", phase="non-combat-move", clear=True,
+                    units={"Eastern United States": "United States: 2 infantry, 1 fighter",
+                           "Russia": "Russia: 2 infantry", "West Russia": "Germany: 4 infantry, 2 armour",
+                           UK: f"{UK}: 2 infantry"},
+                    owners={"West Russia": "Germany"})
+    assert threat_map(game.state, game.ruleset, "Allies").get("Russia")
+    graph = graph_of(game.ruleset.board)
+    towards = graph.distances_from(["Russia"])
+    moves = [m for m in play_phase(game, PlannerBot(work=WORK)) if isinstance(m, Move) and m.units == "1 fighter"]
+    assert len(moves) == 1 and moves[0].path[0] == "Eastern United States"
+    assert towards[moves[0].path[-1]] < towards["Eastern United States"]
+    assert count(game, moves[0].path[-1], "United States", "fighter") == 1
+
+
+def test_the_planner_sinks_an_unescorted_transport_it_can_reach_and_fly_back_from() -> None:
+    game = scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=True,
+                    units={"Germany": "Germany: 2 infantry", "Western Europe": "Germany: 2 fighters",
+                           "SZ 7": f"{UK}: 1 transport"})
+    moves = [m for m in play_phase(game, PlannerBot(work=WORK)) if isinstance(m, Move)]
+    sent = [m.path[-1] for m in moves if "fighter" in m.units]
+    assert sent and set(sent) == {"SZ 7"}
+    assert odds(f"{len(sent)} fighter", "1 transport", "lhtr-1.3", battle="sea").attacker_win >= 0.55

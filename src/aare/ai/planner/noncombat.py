@@ -124,10 +124,16 @@ def plan_noncombat(reach: Reach, spare: dict[str, Units], kept: list[str], front
 def air_cover(reach: Reach, spare: dict[str, Units], kept: list[str], state: GameState, ruleset: Ruleset, me: str,
               threat: Mapping[str, Units], oracle: Oracle, here: Callable[[str], Units]) -> list[Any]:
     """Aircraft that can land where they are fly to the kept territory (held since the turn began) where they
-    lower the expected loss to the threat most (`placement.expected_loss`), if that gain is worth it."""
+    lower the expected loss to the threat most (`risk.expected_loss`), if that gain is worth it; those that can
+    help nowhere now fly to the landing spot (held since the turn began) nearest the kept territory in most need,
+    if it is nearer than where they are."""
     view = situation(state, ruleset, me)
     lost = stranded(state, ruleset, me)
     plan: list[Any] = []
+    graph = graph_of(ruleset.board)
+    need = max(((expected_loss(oracle, ruleset, k, threat[k], here(k)), k) for k in kept
+                if threat.get(k) and oracle.budget.left()), default=(0.0, ""))
+    towards = graph.distances_from([need[1]]) if need[0] > 0 else {}
     for (unit, start), dests in sorted(reach.items()):
         if ruleset.units[unit].domain != "air":
             continue
@@ -144,6 +150,10 @@ def air_cover(reach: Reach, spare: dict[str, Units], kept: list[str], state: Gam
                          - expected_loss(oracle, ruleset, dest, threat[dest], after))
                 if delta > gain:
                     best, gain = dest, delta
+            if best is None and towards:  # nowhere to help now: a step nearer the territory in most need
+                nearer = [d for d in dests if d != start and view.is_land(d) and view.held_since_start(d)
+                          and towards.get(d, 99) < towards.get(start, 99)]
+                best = min(nearer, key=lambda d: (towards.get(d, 99), d), default=None)
             if best is None:
                 break
             here(start)[unit] = here(start).get(unit, 0) - 1
