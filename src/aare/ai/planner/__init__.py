@@ -90,7 +90,7 @@ class PlannerBot(GreedyBot):
             guarded = self._guarded(state, ruleset, me)
 
             def ferries(here: Callable[[str], Units]) -> list[Any]:
-                return plan_ferries(game, spare, guarded, state, ruleset, me, self._threat, oracle, here)
+                return plan_ferries(game, spare, guarded, state, ruleset, me, self._threat, oracle, here, reach)
 
             return plan_noncombat(reach, spare, guarded, self._front_distance(state, ruleset, me), state, ruleset,
                                   me, self._threat, oracle, ferries)

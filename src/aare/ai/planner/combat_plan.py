@@ -5,9 +5,11 @@ For every enemy land territory the power's spare units can reach, forces are bui
 units by attack per cost, then aircraft) and each is judged by its expected value: what the defenders may expect
 to lose, plus the chance to take the territory (a land unit left) times its worth (`value.territory_worth`), minus
 what the attackers may expect to lose, minus what the counter-attack the threat map foresees there may expect to
-win (`counter_loss`). The best force of the best target is committed, the others are judged again with what is
-left, until no attack has a positive value or the budget is spent. An attack below `MIN_CAPTURE` chance is never
-made. Then enemy ships at sea are attacked where the exact sea battle pays (`plan_strikes`)."""
+win (`counter_loss`, half of it: `COUNTER_SHARE`). The best force of the best target is committed, the others
+are judged again with what is left, until no attack has a positive value or the budget is spent; the search then
+tries each other chosen target first (up to `SEARCH_WIDTH`), completed the same way, and keeps the plan of
+greatest total value. An attack below `MIN_CAPTURE` chance is never made. Then enemy ships at sea are attacked
+where the exact sea battle pays (`plan_strikes`)."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ Reach = Mapping[tuple[str, str], Mapping[str, list[str]]]
 
 MIN_CAPTURE = 0.55
 MAX_FORCE = 16  # units added one by one to one attack
+SEARCH_WIDTH = 4  # other first targets tried in the search over assignments
 COUNTER_SHARE = 0.5  # the threat map counts the same enemy units against every target: it can strike few of them
 
 
@@ -118,19 +121,43 @@ def plan_attacks(moves: list[Move], reach: Reach, spare: dict[str, Units], state
         land = [o for o in options_for(target) if ruleset.units[o[0]].domain == "land"]
         if land:
             send([min(land, key=lambda o: (ruleset.units[o[0]].cost, -ruleset.units[o[0]].defense, o[1]))])
-    while defended and budget.left():
-        scored = []
-        for target, defenders in sorted(defended.items()):
-            worth = territory_worth(ruleset, target)
-            value, chosen = best_force(oracle, options_for(target), spare, defenders, worth,
-                                       threat.get(target, {}), ruleset, budget)
-            if chosen:
-                scored.append((value, target, chosen))
-        if not scored:
-            break
-        value, target, chosen = max(scored, key=lambda s: (s[0], s[1]))
+    def fill(pool: dict[str, Units], left: dict[str, Units], first: str | None) -> tuple[float, list[list[Option]]]:
+        """The attacks chosen one at a time, best first (`first` forced to go first); their total value."""
+        total, chosen_all = 0.0, []
+        left = dict(left)
+        while left and budget.left():
+            scored = []
+            for target, defenders in sorted(left.items()):
+                if first is not None and target != first:
+                    continue
+                options = [(unit, start, list(dests[target])) for (unit, start), dests in sorted(reach.items())
+                           if target in dests and pool.get(start, {}).get(unit, 0) > 0]
+                value, chosen = best_force(oracle, options, pool, defenders, territory_worth(ruleset, target),
+                                           threat.get(target, {}), ruleset, budget)
+                if chosen:
+                    scored.append((value, target, chosen))
+            first = None
+            if not scored:
+                break
+            value, target, chosen = max(scored, key=lambda s: (s[0], s[1]))
+            for unit, start, _ in chosen:
+                pool[start][unit] -= 1
+            total += value
+            chosen_all.append(chosen)
+            del left[target]
+        return total, chosen_all
+
+    def trial(first: str | None) -> tuple[float, list[list[Option]]]:
+        return fill({start: dict(have) for start, have in spare.items()}, defended, first)
+
+    best = trial(None)
+    if best[1] and budget.left():  # the search: each other target that could go first, completed best-first
+        for first in sorted({path[-1] for chosen in best[1][1:] for _, _, path in chosen[:1]})[:SEARCH_WIDTH]:
+            found = trial(first)
+            if found[0] > best[0] + 0.5:
+                best = found
+    for chosen in best[1]:
         send(chosen)
-        del defended[target]
     for _zone, chosen in plan_strikes(reach, spare, state, ruleset, me, oracle, budget):
         send(chosen)
     return plan

@@ -195,7 +195,8 @@ def far_purchase(room: int, bank: int, offered: set[str], state: GameState, rule
                  threat: Mapping[str, Units], oracle: Oracle) -> Units:
     """What the complexes far from the front place: aircraft (best defence per cost) while a capital of the
     power's side is in danger; transports, each with the cheapest land units it carries, while its transports
-    could not carry all those complexes place and a safe landing is in their reach (`safe_landing`); then
+    could not carry all those complexes place and a safe landing is in their reach (`safe_landing`), with the
+    fewest escorts (the warship with the best defence per cost, up to three) that make one safe if none is; then
     aircraft again (they fly to where they are needed), the cheapest land unit with what is left."""
     units = ruleset.units
     bought: Units = {}
@@ -213,7 +214,16 @@ def far_purchase(room: int, bank: int, offered: set[str], state: GameState, rule
                                for c in board.capitals()):
         count = min(room, bank // air.cost)
         bought[air.id], room, bank = count, room - count, bank - count * air.cost
-    if boat is not None and cheap is not None and safe_landing(state, ruleset, me, boat.id, threat, oracle):
+    escort = min((u for u in kinds if u.domain == "sea" and u.transport_capacity == 0 and u.defense > 0
+                  and u.cost > 0), key=lambda u: (-u.defense / u.cost, u.cost, u.id), default=None)
+    guards = 0
+    if boat is not None and cheap is not None and not safe_landing(state, ruleset, me, {boat.id: 1}, threat, oracle):
+        guards = next((n for n in range(1, 4) if escort is not None and bank >= n * escort.cost + boat.cost
+                       and safe_landing(state, ruleset, me, {boat.id: 2, escort.id: n}, threat, oracle)), 0)
+        if escort is not None and guards and room > guards:
+            bought[escort.id], room, bank = guards, room - guards, bank - guards * escort.cost
+    if boat is not None and cheap is not None and (guards or safe_landing(state, ruleset, me, {boat.id: 1},
+                                                                          threat, oracle)):
         load = max(1, boat.transport_capacity // max(1, cheap.transport_size))
         have = sum(s.count for stacks in state.units.values() for s in stacks
                    if s.owner == me and s.unit == boat.id)
@@ -232,10 +242,11 @@ def far_purchase(room: int, bank: int, offered: set[str], state: GameState, rule
     return {u: n for u, n in bought.items() if n}
 
 
-def safe_landing(state: GameState, ruleset: Ruleset, me: str, boat: str, threat: Mapping[str, Units],
+def safe_landing(state: GameState, ruleset: Ruleset, me: str, fleet: Units, threat: Mapping[str, Units],
                  oracle: Oracle) -> bool:
-    """Whether a transport of the power's far complexes could reach, within two of its moves, a sea zone beside
-    land at most one step from enemy land where the threat would not sink it (`risk.exposure` nothing)."""
+    """Whether `fleet` (transports, escorts) from the power's far complexes could reach, within two moves of its
+    slowest ship, a sea zone beside land at most one step from enemy land where an attack on it would win the
+    threat nothing (`risk.exposure`)."""
     board = ruleset.board
     graph = graph_of(board)
     side = board.side_of(me)
@@ -244,9 +255,9 @@ def safe_landing(state: GameState, ruleset: Ruleset, me: str, boat: str, threat:
     if not docks:
         return False
     sail = graph.distances_from(docks, lambda s: graph.sea_nbrs[s])
-    steps = 2 * ruleset.units[boat].move
+    steps = 2 * min(ruleset.units[u].move for u in fleet)
     zones = sorted({z for t, d in front.items() if d <= 1 for z in graph.coast.get(t, ()) if sail.get(z, 99) <= steps})
-    return any(exposure(oracle, ruleset, state, side, z, threat, {boat: 1}) <= 0.0 for z in zones)
+    return any(exposure(oracle, ruleset, state, side, z, threat, fleet) <= 0.0 for z in zones)
 
 
 def capital_in_danger(state: GameState, ruleset: Ruleset, me: str, threat: Mapping[str, Units],

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.threat import defenders_at
-from aare.ai.planner.value import territory_worth, units_value
+from aare.ai.planner.value import territory_worth
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
@@ -30,7 +30,9 @@ def expected_loss(oracle: Oracle, ruleset: Ruleset, space: str, threat: Units, d
 
 def exposure(oracle: Oracle, ruleset: Ruleset, state: GameState, side: str, zone: str, threat: Mapping[str, Units],
              extra: Units) -> float:
-    """The expected loss of `side`'s ships in `zone` (with `extra` added) to the threat next turn."""
+    """What an attack on `side`'s ships in `zone` (with `extra` added) would win the threat next turn: their
+    expected IPC loss less its own, never below 0 (escorts that make the attack cost more than it wins make the
+    zone safe)."""
     danger = threat.get(zone)
     ships = {u: n for u, n in defenders_at(state, ruleset, side, zone).items() if ruleset.units[u].domain == "sea"}
     for unit, n in extra.items():
@@ -38,4 +40,6 @@ def exposure(oracle: Oracle, ruleset: Ruleset, state: GameState, side: str, zone
     if not danger or not ships or not oracle.budget.left():
         return 0.0
     found = oracle.battle(danger, ships, kind="sea")
-    return 0.0 if found is None else float(found.attacker_win) * units_value(ships, ruleset)
+    if found is None:
+        return 0.0
+    return max(0.0, found.defender_ipc_lost - found.attacker_ipc_lost)

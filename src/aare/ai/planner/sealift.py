@@ -43,9 +43,10 @@ def boat_of(lift: Lift, state: GameState, ruleset: Ruleset, me: str) -> Units:
 
 def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state: GameState, ruleset: Ruleset,
                  me: str, threat: Mapping[str, Units], oracle: Oracle,
-                 here: Callable[[str], Units]) -> list[Any]:
+                 here: Callable[[str], Units], reach: Reach | None = None) -> list[Any]:
     """The non-combat lifts (see the module docstring); `here(space)` is the planner's running count of the
-    units gathered at a space, updated as cargo lands."""
+    units gathered at a space, updated as cargo lands. The spare warships in a lift's zone that can reach where
+    it ends sail with it as escorts (`reach`: the one-unit moves)."""
     board, units = ruleset.board, ruleset.units
     side = board.side_of(me)
     graph = graph_of(board)
@@ -58,11 +59,30 @@ def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state:
     landings = {z for t, d in front.items() if d <= 1 for z in graph.coast.get(t, ())}
     towards = graph.distances_from(landings, lambda s: graph.sea_nbrs[s]) if landings else {}
 
+    sent: dict[str, Units] = {}  # end zone -> ships sent there
+
+    def escorts(lift: Lift) -> list[tuple[str, list[str]]]:
+        """(warship, path) of the spare warships at the lift's zone that can reach where it ends."""
+        if reach is None or len(lift.path) < 2:
+            return []
+        found: list[tuple[str, list[str]]] = []
+        for (unit, start), dests in sorted(reach.items()):
+            kind = units[unit]
+            if start == lift.start and kind.domain == "sea" and kind.transport_capacity == 0 \
+                    and lift.path[-1] in dests:
+                found += [(unit, list(dests[lift.path[-1]]))] * spare.get(start, {}).get(unit, 0)
+        return found
+
+    def fleet(lift: Lift) -> Units:
+        ships = dict(sent.get(lift.path[-1], {}))
+        for unit, n in [*boat_of(lift, state, ruleset, me).items(), *((u, 1) for u, _ in escorts(lift))]:
+            ships[unit] = ships.get(unit, 0) + n
+        return ships
+
     def gain(lift: Lift) -> float:
         cargo = lift.units()
         target = lift.target
-        risk = exposure(oracle, ruleset, state, side, lift.path[-1], threat,
-                        boat_of(lift, state, ruleset, me))
+        risk = exposure(oracle, ruleset, state, side, lift.path[-1], threat, fleet(lift))
         if not target:  # a voyage: nearer a landing, worth part of the cargo
             return 0.1 * units_value(cargo, ruleset) - risk
         now = here(target)
@@ -78,6 +98,7 @@ def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state:
         return -1.0
 
     boats = dict(sealift.boats)
+    escort_moves: list[Any] = []
     for (zone, aboard), count in sorted(sealift.boats.items()):
         for _ in range(count):
             pool = {(u, t): min(n, spare.get(t, {}).get(u, 0)) for (u, t), n in sealift.loads.get(zone, {}).items()
@@ -100,6 +121,13 @@ def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state:
             lift = best[1]
             committed.append(lift)
             boats[zone, aboard] -= 1
+            end = sent.setdefault(lift.path[-1], {})
+            for unit, n in boat_of(lift, state, ruleset, me).items():
+                end[unit] = end.get(unit, 0) + n
+            for unit, path in escorts(lift):
+                spare[zone][unit] -= 1
+                end[unit] = end.get(unit, 0) + 1
+                escort_moves.append(Move(units=format_units({unit: 1}, units), path=path))
             for unit, where in lift.cargo:
                 if where != zone:
                     spare[where][unit] -= 1
@@ -107,7 +135,7 @@ def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state:
             if lift.target:
                 for unit, n in lift.units().items():
                     here(lift.target)[unit] = here(lift.target).get(unit, 0) + n
-    return [action for lift in committed for action in lift.actions]
+    return [action for lift in committed for action in lift.actions] + escort_moves
 
 
 def plan_assaults(game: Game, reach: Reach, spare: dict[str, Units], attacked: set[str], state: GameState,
