@@ -94,7 +94,8 @@ def test_a_budget_counts_work_and_resets_each_turn() -> None:
     assert not budget.left()
     budget.start_turn((1, "Russia", "Russia"))
     assert budget.left() and budget.used == 0
-    assert Budget().work is not None and Budget(seconds=1).work is None
+    assert Budget().seconds == 30 and Budget().work is None and Budget(seconds=1).work is None
+    assert Budget(work=5).seconds is None
 
 
 def test_the_planner_is_offered_by_name_with_its_budget() -> None:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import time
 
-DEFAULT_WORK = 600  # exact-odds evaluations per power-turn when no bound is given
+DEFAULT_SECONDS = 30.0  # seconds per power-turn when no bound is given (the issue's "within a human's patience")
 
 
 class Budget:
     """Counts the planner's work (one unit per exact-odds evaluation) within one power-turn.
 
     `work` bounds the count, so the same seed gives the same game on any machine; `seconds` bounds the
-    wall-clock time as well (a search may then stop at a different point). Without either, `DEFAULT_WORK`."""
+    wall-clock time as well (a search may then stop at a different point). Without either, `DEFAULT_SECONDS`."""
 
     def __init__(self, seconds: float | None = None, work: int | None = None) -> None:
-        self.seconds = seconds
-        self.work = work if work is not None else (None if seconds is not None else DEFAULT_WORK)
+        self.seconds = seconds if seconds is not None or work is not None else DEFAULT_SECONDS
+        self.work = work
         self.used = 0
         self.started = time.monotonic()
         self.turn: tuple[int, str, str] | None = None
