@@ -116,7 +116,7 @@ class PlannerBot(GreedyBot):
     def _movable(self, state: GameState, ruleset: Ruleset, me: str, space: str) -> Units:
         """`me`'s units at `space` that may leave it: at a kept territory, all but a garrison of land units (best
         defenders first) that holds against the threat map (at most HOLD to lose it), at least one; only one
-        where even all of them would not hold (above ABANDON; the capital excepted)."""
+        where even all of them would not hold (above ABANDON; the capital and victory cities excepted)."""
         units: Units = {}
         for stack in state.units.get(space, ()):
             if stack.owner == me:
@@ -128,7 +128,8 @@ class PlannerBot(GreedyBot):
         garrison: Units = {}
         danger = self._threat.get(space, {})
         oracle = self.oracle(ruleset)
-        if (danger and space != ruleset.board.capital_of(me) and self.budget.left()
+        if (danger and space != ruleset.board.capital_of(me) and space not in ruleset.victory_cities()
+                and self.budget.left()
                 and oracle.capture(danger, {u: units[u] for u in land}) > ABANDON):
             danger = {}  # not to be held by all there: one stays, the others may go
         for unit in land:
