@@ -36,8 +36,9 @@ def stranded(state: GameState, ruleset: Ruleset, me: str) -> dict[str, Units]:
 
 def landing_moves(reach: Reach, state: GameState, ruleset: Ruleset, me: str,
                   preference: Callable[[str], Any]) -> list[Move]:
-    """One-unit moves that bring each stranded aircraft of `me` to a land territory held since the turn began
-    (the one `preference` ranks lowest); an aircraft with no such destination is left where it is."""
+    """One-unit moves that bring each stranded aircraft of `me` to a land territory held since the turn began:
+    the nearest (aircraft of one kind in one space may have different moves left), then the one `preference`
+    ranks lowest; an aircraft with no such destination is left where it is."""
     view = situation(state, ruleset, me)
     plan: list[Move] = []
     for space, units in sorted(stranded(state, ruleset, me).items()):
@@ -46,6 +47,6 @@ def landing_moves(reach: Reach, state: GameState, ruleset: Ruleset, me: str,
             safe = [d for d in dests if d != space and view.is_land(d) and view.held_since_start(d)]
             if not safe:
                 continue
-            best = min(safe, key=lambda d: (preference(d), d))
+            best = min(safe, key=lambda d: (len(dests[d]), preference(d), d))  # aircraft with fewer moves left
             plan += [Move(units=format_units({unit: 1}, ruleset.units), path=list(dests[best]))] * count
     return plan

@@ -13,7 +13,7 @@ where the exact sea battle pays (`plan_strikes`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from aare.actions import Move
@@ -22,6 +22,7 @@ from aare.ai.planner.budget import Budget
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.value import territory_worth
 from aare.board.notation import format_units
+from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
@@ -33,6 +34,28 @@ MIN_CAPTURE = 0.55
 MAX_FORCE = 16  # units added one by one to one attack
 SEARCH_WIDTH = 4  # other first targets tried in the search over assignments
 COUNTER_SHARE = 0.5  # the threat map counts the same enemy units against every target: it can strike few of them
+
+
+def flies_back(state: GameState, ruleset: Ruleset, side: str) -> Callable[[str, list[str]], bool]:
+    """A test of (unit, path): True for a unit that is no aircraft, or an aircraft that after moving along `path`
+    has the moves left to reach land its side holds now, other than where it attacks (somewhere to land after
+    the battle)."""
+    board = ruleset.board
+    graph = graph_of(board)
+    held = {t for t, o in state.owners.items() if t in graph.land and board.side_of(o) == side}
+    nearest: dict[str, int] = {}
+
+    def test(unit: str, path: list[str]) -> bool:
+        kind = ruleset.units[unit]
+        if kind.domain != "air":
+            return True
+        target = path[-1]
+        if target not in nearest:
+            far = graph.distances_from([target])
+            nearest[target] = min((d for t, d in far.items() if t in held and t != target), default=99)
+        return nearest[target] <= kind.move - (len(path) - 1)
+
+    return test
 
 
 def counter_loss(oracle: Oracle, survivors: Units, threat: Units, worth: float, ruleset: Ruleset) -> float:
@@ -108,9 +131,11 @@ def plan_attacks(moves: list[Move], reach: Reach, spare: dict[str, Units], state
             spare[start][unit] -= 1
             plan.append(Move(units=format_units({unit: 1}, ruleset.units), path=path))
 
+    back = flies_back(state, ruleset, side)
+
     def options_for(target: str) -> list[Option]:
         return [(unit, start, list(dests[target])) for (unit, start), dests in sorted(reach.items())
-                if target in dests and spare.get(start, {}).get(unit, 0) > 0]
+                if target in dests and spare.get(start, {}).get(unit, 0) > 0 and back(unit, list(dests[target]))]
 
     defended: dict[str, Units] = {}
     for target in sorted(targets, key=lambda t: (-territory_worth(ruleset, t), t)):
@@ -131,7 +156,8 @@ def plan_attacks(moves: list[Move], reach: Reach, spare: dict[str, Units], state
                 if first is not None and target != first:
                     continue
                 options = [(unit, start, list(dests[target])) for (unit, start), dests in sorted(reach.items())
-                           if target in dests and pool.get(start, {}).get(unit, 0) > 0]
+                           if target in dests and pool.get(start, {}).get(unit, 0) > 0
+                           and back(unit, list(dests[target]))]
                 value, chosen = best_force(oracle, options, pool, defenders, territory_worth(ruleset, target),
                                            threat.get(target, {}), ruleset, budget)
                 if chosen:
@@ -166,13 +192,14 @@ def plan_attacks(moves: list[Move], reach: Reach, spare: dict[str, Units], state
 def plan_strikes(reach: Reach, spare: Mapping[str, Units], state: GameState, ruleset: Ruleset, me: str,
                  oracle: Oracle, budget: Budget) -> list[tuple[str, list[Option]]]:
     """Attacks on enemy ships at sea: for each sea zone holding enemy units, the spare warships and the aircraft
-    that can fly back from it (half their move at most), added one at a time by attack per cost, judged by the
+    that can fly back from it (`flies_back`), added one at a time by attack per cost, judged by the
     exact sea battle: the defenders' expected IPC loss minus the attackers', made when that is positive and the
     attackers win with at least `MIN_CAPTURE`; the best first."""
     board, units = ruleset.board, ruleset.units
     side = board.side_of(me)
     zones = sorted({dest for dests in reach.values() for dest in dests if not board.spaces[dest].is_land
                     and enemy_units(state, board, side, dest, ruleset)})
+    back = flies_back(state, ruleset, side)
     left = {start: dict(have) for start, have in spare.items()}
     found: list[tuple[str, list[Option]]] = []
     for zone in zones:
@@ -183,7 +210,7 @@ def plan_strikes(reach: Reach, spare: Mapping[str, Units], state: GameState, rul
             path = dests.get(zone)
             if path is None or kind.attack <= 0 or kind.domain == "land":
                 continue
-            if kind.domain == "air" and 2 * (len(path) - 1) > kind.move:
+            if not back(unit, list(path)):
                 continue
             pool += [(unit, start, list(path))] * left.get(start, {}).get(unit, 0)
         pool.sort(key=lambda o: (-units[o[0]].attack / max(1, units[o[0]].cost), o[1], o[0]))

@@ -20,7 +20,7 @@ from typing import Any
 from aare.actions import Move
 from aare.ai.amphibious import Lift, Sealift, scratch, transport_kinds, verified
 from aare.ai.greedy import enemy_units
-from aare.ai.planner.combat_plan import MIN_CAPTURE, Reach, attack_value
+from aare.ai.planner.combat_plan import MIN_CAPTURE, Reach, attack_value, flies_back
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.purchase import FRONT_REACH, front_distance
 from aare.ai.planner.risk import expected_loss, exposure
@@ -149,6 +149,7 @@ def plan_assaults(game: Game, reach: Reach, spare: dict[str, Units], attacked: s
         return []
     committed: list[Lift] = []
     plan: list[Any] = []
+    back = flies_back(state, ruleset, side)
     used: dict[tuple[str, tuple[str, ...]], int] = {}
     routes = sealift.routes()
     targets = sorted({r.target for r in routes if r.target not in attacked},
@@ -180,7 +181,8 @@ def plan_assaults(game: Game, reach: Reach, spare: dict[str, Units], attacked: s
         if not lifts:
             continue
         flyers = [(unit, start, list(dests[target])) for (unit, start), dests in sorted(reach.items())
-                  if target in dests and units[unit].domain == "air" and spare.get(start, {}).get(unit, 0) > 0]
+                  if target in dests and units[unit].domain == "air" and spare.get(start, {}).get(unit, 0) > 0
+                  and back(unit, list(dests[target]))]
         air: list[tuple[str, str, list[str]]] = []
         best = attack_value(oracle, force, defenders, territory_worth(ruleset, target), threat.get(target, {}),
                             ruleset) if defenders else (1.0, 1.0)

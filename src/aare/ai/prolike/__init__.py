@@ -27,8 +27,9 @@ planned when it starts (`bot.py`); its stages:
   victory cities reinforced until they can be held (others are left if even all that can reach them would not hold
   them; the capital without local superiority takes all it can); the rest move to the reachable space of highest
   strategic value (`2^-distance` from enemy capitals and complexes, base `sqrt(production + sqrt(owner's income)) x
-  32 x landmass / max landmass`; sea zones by the land they touch and the enemy ships near them); aircraft over
-  enemy land land nearest the capital; land units with no land route to the enemy are ferried by sea towards it
+  32 x landmass / max landmass`; sea zones by the land they touch and the enemy ships near them); aircraft the
+  rules would lose where they are (over enemy land, in a territory taken this turn: `aare.ai.landing`) land
+  nearest the capital; land units with no land route to the enemy are ferried by sea towards it
   (`noncombat_move.ferry`).
 - **Placement** (`placement.py`): complexes that cannot be held first, then the capital, then nearest the enemy
   (sea units beside the capital first, then where no enemy warship is within two sea steps).

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from aare.actions import Load, Move
 from aare.ai.amphibious import Lift, Sealift, scratch, transport_kinds, verified
+from aare.ai.landing import landing_moves
 from aare.ai.prolike.combat_move import Reach, capital_superiority, prioritised
 from aare.ai.prolike.odds import Judge
 from aare.ai.prolike.reading import Units, enemy_land, friendly, has_factory, strategic_values, threat, units_at
@@ -94,10 +95,7 @@ def plan(judge: Judge, reach: Reach, state: GameState, ruleset: Ruleset, me: str
         for _ in range(spare[start].get(unit, 0) if unit not in kinds else 0):
             here = value.get(start, 0.0)
             if kind.domain == "air":
-                landing = [d for d in dests if friendly(state, ruleset, side, d) or board.spaces[d].is_sea]
-                if friendly(state, ruleset, side, start) or not landing:
-                    break
-                best = min(landing, key=lambda d: (home.get(d, 99), d))
+                break  # aircraft land below, where the engine keeps them
             else:
                 good = [d for d in dests if (kind.domain == "land" and friendly(state, ruleset, side, d))
                         or (kind.domain == "sea" and board.spaces[d].is_sea)]
@@ -107,7 +105,7 @@ def plan(judge: Judge, reach: Reach, state: GameState, ruleset: Ruleset, me: str
                 if value.get(best, 0.0) <= here or (start in kept and sum(spare[start].values()) <= 1):
                     break
             send(unit, start, best)
-    return moves
+    return moves + landing_moves(reach, state, ruleset, me, lambda d: home.get(d, 99))
 
 
 
