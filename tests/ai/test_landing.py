@@ -70,3 +70,30 @@ def test_greedy_places_every_unit_when_no_complex_takes_them_all() -> None:
     after = {s: sum(st.count for st in game.state.units[s] if st.unit == "infantry")
              for s in ("Germany", "Southern Europe")}
     assert after == {"Germany": before["Germany"] + 10, "Southern Europe": before["Southern Europe"] + 4}
+
+
+def fighters_with_different_moves_left() -> Game:
+    """As above, but one fighter came from Western Europe (one move left in Karelia), one from Germany (two)."""
+    game = scenario("lhtr-1.3", nation="Germany", phase="purchase", clear=True, dice=[1, 1, 1, 6],
+                    units={"Germany": "Germany: 2 infantry, 1 fighter", "Western Europe": "Germany: 1 fighter",
+                           EAST: "Germany: 1 infantry", KARELIA: "Russia: 1 infantry"})
+    while game.state.phase != "combat-move":
+        game.apply(EndPhase())
+    game.apply(Move(units="1 infantry", path=[EAST, KARELIA]))
+    game.apply(Move(units="1 fighter", path=["Germany", EAST, KARELIA]))
+    game.apply(Move(units="1 fighter", path=["Western Europe", "Germany", EAST, KARELIA]))
+    game.apply(EndPhase())
+    game.apply(Fight(space=KARELIA))
+    while game.state.phase != "non-combat-move":
+        game.apply(EndPhase())
+    return game
+
+
+@pytest.mark.parametrize("bot", [GreedyBot(), PlannerBot(work=WORK)], ids=["greedy", "planner"])
+def test_the_fighter_with_fewer_moves_left_still_finds_a_landing(bot: Bot) -> None:
+    game = fighters_with_different_moves_left()
+    assert game.state.owners[KARELIA] == "Germany"
+    assert stranded(game.state, game.ruleset, "Germany") == {KARELIA: {"fighter": 2}}
+    play_phase(game, bot)
+    game.apply(EndPhase())
+    assert sum(fighters(game, s) for s in game.state.units) == 2

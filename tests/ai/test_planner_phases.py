@@ -11,7 +11,7 @@ from aare.actions import EndPhase, Move, Place, Purchase
 from aare.ai import PlannerBot
 from aare.ai.bot import Bot
 from aare.ai.planner import Budget
-from aare.ai.planner.combat_plan import counter_loss
+from aare.ai.planner.combat_plan import counter_loss, flies_back
 from aare.ai.planner.noncombat import ABANDON, HOLD, reinforce
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.purchase import FRONT_REACH, complex_site, front_distance, room_split
@@ -276,3 +276,19 @@ def test_the_planner_sinks_an_unescorted_transport_it_can_reach_and_fly_back_fro
     sent = [m.path[-1] for m in moves if "fighter" in m.units]
     assert sent and set(sent) == {"SZ 7"}
     assert odds(f"{len(sent)} fighter", "1 transport", "lhtr-1.3", battle="sea").attacker_win >= 0.55
+
+
+def test_an_aircraft_is_sent_only_where_it_can_fly_back_to_land() -> None:
+    game = scenario("lhtr-1.3", nation="Germany", phase="combat-move", clear=True,
+                    units={"Germany": "Germany: 2 infantry, 1 fighter"})
+    back = flies_back(game.state, game.ruleset, "Axis")
+    fighter = game.ruleset.units["fighter"]
+    assert fighter.move == 4
+    assert back("fighter", ["Germany", EAST])  # one step out, Germany one step back
+    graph = graph_of(game.ruleset.board)
+    held = {t for t, o in game.state.owners.items() if o in ("Germany", "Japan") and t in graph.land}
+    far = graph.distances_from(sorted(held))
+    deep = next(t for t, d in sorted(far.items()) if d == 4 and t in graph.land)
+    path = ["Germany", *["x"] * 3, deep]  # four moves used: none left to land anywhere but where it attacks
+    assert not back("fighter", path)
+    assert back("infantry", path)  # land units need no landing
