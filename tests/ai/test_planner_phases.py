@@ -10,11 +10,12 @@ from typing import Any
 from aare.actions import EndPhase, Move, Place, Purchase
 from aare.ai import PlannerBot
 from aare.ai.bot import Bot
+from aare.ai.greedy import front_distance
 from aare.ai.planner import Budget
 from aare.ai.planner.combat_plan import counter_loss, flies_back
 from aare.ai.planner.noncombat import ABANDON, HOLD, reinforce
 from aare.ai.planner.oracle import Oracle
-from aare.ai.planner.purchase import FRONT_REACH, complex_site, front_distance, room_split
+from aare.ai.planner.purchase import FRONT_REACH, complex_site, room_split
 from aare.ai.planner.risk import expected_loss
 from aare.ai.planner.threat import defenders_at, threat_map
 from aare.board.notation import parse_units

@@ -353,11 +353,7 @@ class GreedyBot:
 
     def _front_distance(self, state: GameState, ruleset: Ruleset, me: str) -> dict[str, int]:
         """Land steps from each land territory to the nearest enemy-held land territory."""
-        board = ruleset.board
-        graph = graph_of(board)
-        side = board.side_of(me)
-        enemy = [t for t, o in state.owners.items() if t in graph.land and board.side_of(o) != side]
-        return graph.distances_from(enemy, lambda s: graph.land_nbrs[s])
+        return front_distance(state, ruleset, ruleset.board.side_of(me))
 
     # -- battle decisions ------------------------------------------------------------------------------------
 
@@ -396,6 +392,14 @@ class GreedyBot:
         except AareError:
             return (1 << 30, text)
         return (sum(ruleset.units[u].cost * n for u, n in units.items()), text)
+
+
+def front_distance(state: GameState, ruleset: Ruleset, side: str) -> dict[str, int]:
+    """Land steps from each land territory to the nearest land the enemies of `side` hold."""
+    board = ruleset.board
+    graph = graph_of(board)
+    enemy = [t for t, o in state.owners.items() if t in graph.land and board.side_of(o) != side]
+    return graph.distances_from(enemy, lambda s: graph.land_nbrs[s])
 
 
 def enemy_units(state: GameState, board: Any, side: str, space: str, ruleset: Ruleset | None = None) -> Units:

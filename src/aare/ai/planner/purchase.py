@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from aare.actions import Purchase, Repair
-from aare.ai.greedy import Bulk, enemy_units
+from aare.ai.greedy import Bulk, enemy_units, front_distance
 from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.risk import exposure
 from aare.ai.planner.threat import defenders_at
@@ -84,14 +84,6 @@ def room_split(state: GameState, ruleset: Ruleset, me: str) -> tuple[int, int]:
     return max(0, near - waiting), far - max(0, waiting - near)
 
 
-def front_distance(state: GameState, ruleset: Ruleset, side: str) -> dict[str, int]:
-    """Land steps from each land territory to the nearest land the enemies of `side` hold."""
-    board = ruleset.board
-    graph = graph_of(board)
-    enemy = [t for t, o in state.owners.items() if t in graph.land and board.side_of(o) != side]
-    return graph.distances_from(enemy, lambda s: graph.land_nbrs[s])
-
-
 def island_bound(state: GameState, ruleset: Ruleset, me: str) -> bool:
     """Whether none of the power's complexes is within `FRONT_REACH` land steps of enemy land."""
     front = front_distance(state, ruleset, ruleset.board.side_of(me))
@@ -126,7 +118,7 @@ def mix_score(mix: Units, state: GameState, ruleset: Ruleset, me: str, threat: M
             merged = {u: defenders.get(u, 0) + mix.get(u, 0) for u in {*defenders, *mix}}
             score += (1 - oracle.capture(threat[capital], merged)) * (territory_worth(ruleset, capital)
                                                                       + units_value(merged, ruleset))
-    if reference and not island_bound(state, ruleset, me):
+    if reference:
         found = oracle.battle(mix, reference)
         if found is not None:
             score += found.defender_ipc_lost - found.attacker_ipc_lost
@@ -178,7 +170,8 @@ def plan_purchase(legal: list[Any], state: GameState, ruleset: Ruleset, me: str,
     mixes = candidates(legal, state, ruleset, me, near if flyers else near + far)
     best: Units = {}
     if mixes:
-        reference = reference_stack(state, ruleset, me)
+        # an island-bound power's land units would not reach the enemy stack: no exchange is judged
+        reference = {} if island_bound(state, ruleset, me) else reference_stack(state, ruleset, me)
         best = max(mixes, key=lambda m: (mix_score(m, state, ruleset, me, threat, oracle, reference)
                                          if oracle.budget.left() else 0.0, sum(m.values())))
     if flyers:

@@ -19,10 +19,10 @@ from typing import Any
 
 from aare.actions import Move
 from aare.ai.amphibious import Lift, Sealift, scratch, transport_kinds, verified
-from aare.ai.greedy import enemy_units
+from aare.ai.greedy import enemy_units, front_distance
 from aare.ai.planner.combat_plan import MIN_CAPTURE, Reach, attack_value, flies_back
 from aare.ai.planner.oracle import Oracle
-from aare.ai.planner.purchase import FRONT_REACH, front_distance
+from aare.ai.planner.purchase import FRONT_REACH
 from aare.ai.planner.risk import expected_loss, exposure
 from aare.ai.planner.value import territory_worth, units_value
 from aare.board.notation import format_units

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 
 from aare.actions import Load, Move
 from aare.ai.amphibious import Lift, Sealift, scratch, transport_kinds, verified
+from aare.ai.greedy import front_distance
 from aare.ai.landing import landing_moves
 from aare.ai.prolike.combat_move import Reach, capital_superiority, prioritised
 from aare.ai.prolike.odds import Judge
-from aare.ai.prolike.reading import Units, enemy_land, friendly, has_factory, strategic_values, threat, units_at
+from aare.ai.prolike.reading import Units, friendly, has_factory, strategic_values, threat, units_at
 from aare.board.notation import format_units
 from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
@@ -142,7 +143,7 @@ def ferry(judge: Judge, sealift: Sealift, spare: dict[str, Units], value: Mappin
     board, units = ruleset.board, ruleset.units
     graph = graph_of(board)
     side = board.side_of(me)
-    front = graph.distances_from(enemy_land(state, ruleset, side), lambda s: graph.land_nbrs[s])
+    front = front_distance(state, ruleset, side)
     routes = sealift.routes()
     committed: list[Lift] = []
     moves: list[Move | Load] = []

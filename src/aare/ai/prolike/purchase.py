@@ -8,14 +8,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from aare.actions import Purchase, Repair
-from aare.ai.greedy import Bulk
+from aare.ai.greedy import Bulk, front_distance
 from aare.ai.prolike.odds import Judge
-from aare.ai.prolike.reading import Units, enemy_land, threat, units_at
+from aare.ai.prolike.reading import Units, threat, units_at
 from aare.board.notation import format_units, parse_units
 from aare.board.units import UnitType
 from aare.economy.pool import pool
 from aare.economy.production import coastal, producers
-from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
@@ -103,8 +102,7 @@ def plan(judge: Judge, rng: random.Random, legal: list[Any], state: GameState, r
         if air >= 3 and not any(units[s.unit].has("aa") for s in state.units.get(capital, ())):
             buy(aa[0])
     # 3. land units by efficiency; 4. transports and their escort where no complex reaches the enemy by land
-    graph = graph_of(ruleset.board)
-    front = graph.distances_from(enemy_land(state, ruleset, side), lambda s: graph.land_nbrs[s])
+    front = front_distance(state, ruleset, side)
     distance = min((front[p] for p in producing if p in front), default=None)
     boats = [units[u] for u in offered if units[u].domain == "sea" and units[u].transport_capacity > 0]
     if distance is None and coastal(ruleset, producing) and (boats or sea):
