@@ -55,6 +55,7 @@ def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state:
     if not sealift.boats:
         return []
     routes = sealift.routes()
+    voyages = sealift.voyages()
     committed: list[Lift] = []
     landings = {z for t, d in front.items() if d <= 1 for z in graph.coast.get(t, ())}
     towards = graph.distances_from(landings, lambda s: graph.sea_nbrs[s]) if landings else {}
@@ -104,7 +105,7 @@ def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state:
             pool = {(u, t): min(n, spare.get(t, {}).get(u, 0)) for (u, t), n in sealift.loads.get(zone, {}).items()
                     if front.get(t, 99) > FRONT_REACH}
             trips = [r for r in routes if r.start == zone and r.aboard == aboard]
-            trips += [v for v in sealift.voyages() if v.start == zone and v.aboard == aboard
+            trips += [v for v in voyages if v.start == zone and v.aboard == aboard
                       and towards.get(v.path[-1], 99) < towards.get(zone, 99)]
             best: tuple[float, Lift] | None = None
             for route in trips:
