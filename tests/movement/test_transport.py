@@ -56,6 +56,17 @@ def test_loading_spreads_infantry_so_each_transport_keeps_room_for_armour() -> N
     assert both.count == 2 and flags.cargo(both) == (("United Kingdom", "armour"), ("United Kingdom", "infantry"))
 
 
+@pytest.mark.rule("LHTR-TRANSPORT-capacity")
+def test_the_units_of_one_load_board_one_transport_together() -> None:
+    game = position("United Kingdom", "non-combat-move", {
+        "United Kingdom": "United Kingdom: 2 infantry", "SZ 7": "United Kingdom: 2 transports"})
+    load(game, "2 infantry", "United Kingdom", "SZ 7")
+    cargo = sorted(len(flags.cargo(s)) for s in stacks_of(game, "SZ 7", "transport") for _ in range(s.count))
+    assert cargo == [0, 2]
+    move(game, "2 infantry, 1 transport", "SZ 7", "SZ 6")
+    assert [flags.cargo(s) for s in stacks_of(game, "SZ 6", "transport")] == [(("United Kingdom", "infantry"),) * 2]
+
+
 @pytest.mark.rule("LHTR-TRANSPORT-load-from-adjacent")
 def test_units_load_unmoved_from_a_territory_next_to_the_transport() -> None:
     game = position("Russia", "non-combat-move", {"Archangel": "Russia: 2 infantry", "Russia": "Russia: 1 infantry",

@@ -196,8 +196,14 @@ class Sealift:
         if not cargo and not boarding:
             return None
         cargo += boarding
-        actions: list[Load | Move] = [Load(units=format_units({u: 1}, units), territory=t, sea_zone=zone)
-                                      for u, t in sorted(boarding, key=lambda k: (-units[k[0]].transport_size, k))]
+        by_territory: dict[str, Units] = {}
+        for unit, territory in boarding:
+            by_territory.setdefault(territory, {})[unit] = by_territory.setdefault(territory, {}).get(unit, 0) + 1
+        # one Load per territory: the units of one action board one transport together
+        actions: list[Load | Move] = [
+            Load(units=format_units(found, units), territory=territory, sea_zone=zone)
+            for territory, found in sorted(by_territory.items(),
+                                           key=lambda kv: (-max(units[u].transport_size for u in kv[1]), kv[0]))]
         carried: Units = {}
         for unit, _ in cargo:
             carried[unit] = carried.get(unit, 0) + 1

@@ -104,10 +104,11 @@ def _assault_reach(view: Situation, transport: Stack, sea: str) -> Violation | N
 
 
 def _score(view: Situation, boat: Boat, size: int) -> tuple[int, int, int]:
-    """Own transports first; then one the unit fills, then an empty one, then any; then most movement left."""
+    """Own transports first; then one the unit fills, then one the same load has begun to fill (the units of
+    one `Load` board together), then an empty one, then any; then most movement left."""
     used = sum(view.unit(u).transport_size for _, u in boat.cargo)
     room = view.unit(boat.now).transport_capacity
-    fill = 0 if used + size == room else 1 if not used else 2
+    fill = 0 if used + size == room else 1 if boat.steps else 2 if not used else 3
     return (0 if view.commands(boat.now) else 1, fill, -remaining(view, boat.now))
 
 
