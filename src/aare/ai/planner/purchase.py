@@ -186,12 +186,16 @@ def plan_purchase(legal: list[Any], state: GameState, ruleset: Ruleset, me: str,
 
 def far_purchase(room: int, bank: int, offered: set[str], state: GameState, ruleset: Ruleset, me: str,
                  threat: Mapping[str, Units], oracle: Oracle) -> Units:
-    """What the complexes far from the front place: aircraft (best defence per cost) while a capital of the
-    power's side is in danger; transports, each with the cheapest land units it carries, while its transports
-    could not carry all those complexes place and a safe landing is in their reach (`safe_landing`), with the
-    fewest escorts (the warship with the best defence per cost, up to three) that make one safe if none is; then
-    aircraft again (they fly to where they are needed), the cheapest land unit with what is left."""
+    """What the complexes far from the front place. Transports, with their cargo, while a safe landing is in
+    their reach (`safe_landing`), with the fewest escorts (the warship with the best defence per cost, up to
+    three) that make one safe if none is: enough transports at the far complexes' coasts to carry what those
+    complexes place, counting each one there already, and the cheapest land units to fill every transport
+    there beyond the land units already waiting at those complexes. Then aircraft (they fly to where they are
+    needed), the cheapest land unit with what is left. (Aircraft bought to save a capital the threat may take
+    would be placed after its enemy's next turn has begun: the mixes handle the power's own capital.)"""
     units = ruleset.units
+    board = ruleset.board
+    graph = graph_of(board)
     bought: Units = {}
     kinds = [units[u] for u in sorted(offered)]
     cheap = min((u for u in kinds if u.domain == "land" and u.cost > 0 and u.defense > 0),
@@ -200,13 +204,6 @@ def far_purchase(room: int, bank: int, offered: set[str], state: GameState, rule
               default=None)
     boat = min((u for u in kinds if u.domain == "sea" and u.transport_capacity > 0 and u.cost > 0),
                key=lambda u: (u.cost, u.id), default=None)
-    side = ruleset.board.side_of(me)
-    board = ruleset.board
-    if air is not None and any(state.owners.get(c) is not None and board.side_of(state.owners[c]) == side
-                               and capital_in_danger(state, ruleset, state.owners[c], threat, oracle)
-                               for c in board.capitals()):
-        count = min(room, bank // air.cost)
-        bought[air.id], room, bank = count, room - count, bank - count * air.cost
     escort = min((u for u in kinds if u.domain == "sea" and u.transport_capacity == 0 and u.defense > 0
                   and u.cost > 0), key=lambda u: (-u.defense / u.cost, u.cost, u.id), default=None)
     guards = 0
@@ -218,8 +215,13 @@ def far_purchase(room: int, bank: int, offered: set[str], state: GameState, rule
     if boat is not None and cheap is not None and (guards or safe_landing(state, ruleset, me, {boat.id: 1},
                                                                           threat, oracle)):
         load = max(1, boat.transport_capacity // max(1, cheap.transport_size))
-        have = sum(s.count for stacks in state.units.values() for s in stacks
-                   if s.owner == me and s.unit == boat.id)
+        front = front_distance(state, ruleset, board.side_of(me))
+        far = [s for s in producers(state, ruleset, me) if front.get(s, 99) > FRONT_REACH]
+        docks = {z for s in far for z in graph.coast.get(s, ())}
+        have = sum(s.count for z in docks for s in state.units.get(z, ()) if s.owner == me and s.unit == boat.id)
+        waiting = sum(s.count for t in far for s in state.units.get(t, ())
+                      if s.owner == me and units[s.unit].domain == "land" and units[s.unit].transport_size > 0
+                      and units[s.unit].attack > 0)
         need = -(-room // (load + 1)) - have
         count = 0
         while count < need and room >= 1 + load and bank >= boat.cost + load * cheap.cost:
@@ -227,6 +229,9 @@ def far_purchase(room: int, bank: int, offered: set[str], state: GameState, rule
         if count:
             bought[boat.id] = count
             bought[cheap.id] = count * load
+        fill = min(room, bank // cheap.cost, max(0, have * load - waiting))
+        if fill > 0:
+            bought[cheap.id], room, bank = bought.get(cheap.id, 0) + fill, room - fill, bank - fill * cheap.cost
     if air is not None and room > 0 and bank >= air.cost:
         count = min(room, bank // air.cost)
         bought[air.id], room, bank = bought.get(air.id, 0) + count, room - count, bank - count * air.cost
