@@ -402,6 +402,15 @@ def front_distance(state: GameState, ruleset: Ruleset, side: str) -> dict[str, i
     return graph.distances_from(enemy, lambda s: graph.land_nbrs[s])
 
 
+def own_units(state: GameState, me: str, space: str) -> Units:
+    """`me`'s units at `space`, by type."""
+    found: Units = {}
+    for stack in state.units.get(space, ()):
+        if stack.owner == me:
+            found[stack.unit] = found.get(stack.unit, 0) + stack.count
+    return found
+
+
 def enemy_units(state: GameState, board: Any, side: str, space: str, ruleset: Ruleset | None = None) -> Units:
     """The units at `space` of powers not on `side` (buildings left out when `ruleset` is given)."""
     found: Units = {}

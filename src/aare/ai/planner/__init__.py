@@ -17,11 +17,12 @@ and work give the same game) and/or `budget` seconds. It names no ruleset, power
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from aare.actions import Move, Place, Purchase
 from aare.ai.bot import legal_or_stuck
-from aare.ai.greedy import GreedyBot
+from aare.ai.greedy import GreedyBot, own_units
 from aare.ai.planner import battle
 from aare.ai.planner.budget import Budget
 from aare.ai.planner.combat_plan import plan_attacks
@@ -30,7 +31,7 @@ from aare.ai.planner.oracle import Oracle
 from aare.ai.planner.placement import plan_placement
 from aare.ai.planner.purchase import plan_purchase
 from aare.ai.planner.sealift import plan_assaults, plan_ferries
-from aare.ai.planner.threat import threat_map
+from aare.ai.planner.threat import defenders_at, threat_map
 from aare.economy.production import producers
 from aare.engine import Acting, Game
 from aare.phases.base import phase_handler
@@ -39,6 +40,7 @@ from aare.phases.noncombat_move import NonCombatMove
 from aare.player_view import visible_state
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
+from aare.state.unit_stacks import Stack
 
 __all__ = ["Budget", "PlannerBot"]
 
@@ -94,9 +96,63 @@ class PlannerBot(GreedyBot):
 
             return plan_noncombat(reach, spare, guarded, self._front_distance(state, ruleset, me), state, ruleset,
                                   me, self._threat, oracle, ferries)
-        plan = plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
+        plan = self._attack_with_garrisons(moves, reach, spare, state, ruleset, me)
         attacked = {step.path[-1] for step in plan if isinstance(step, Move)}
         return plan + plan_assaults(game, reach, spare, attacked, state, ruleset, me, self._threat, oracle)
+
+    def _attack_with_garrisons(self, moves: list[Move], reach: Any, spare: dict[str, Units], state: GameState,
+                               ruleset: Ruleset, me: str) -> list[Any]:
+        """The attacks planned first as if no garrison had to stay; kept when every kept territory they draw
+        units from would still hold against what the threat map foresees once the attacked territories' enemy
+        units are gone (the threat's chance no higher than `HOLD`, or than against all the units there now):
+        the units that would stand guard against the very stacks they can destroy go and destroy them.
+        Otherwise the attacks are planned with the garrisons of `_movable`. `spare` is left as the plan leaves
+        it."""
+        oracle = self.oracle(ruleset)
+        free = {start: own_units(state, me, start) for start in spare}
+        trial = {start: dict(units) for start, units in free.items()}
+        plan = plan_attacks(moves, reach, trial, state, ruleset, me, self._threat, oracle, self.budget)
+        if self._holds_after(plan, free, trial, state, ruleset, me):
+            spare.clear()
+            spare.update(trial)
+            return plan
+        return plan_attacks(moves, reach, spare, state, ruleset, me, self._threat, oracle, self.budget)
+
+    def _holds_after(self, plan: list[Any], free: dict[str, Units], left: dict[str, Units], state: GameState,
+                     ruleset: Ruleset, me: str) -> bool:
+        """Whether each kept territory that `plan` draws units from holds (see `_attack_with_garrisons`)."""
+        board = ruleset.board
+        side = board.side_of(me)
+        targets = {step.path[-1] for step in plan if isinstance(step, Move) and board.spaces[step.path[-1]].is_land}
+        drawn = {start for start, units in free.items() if any(left[start].get(u, 0) < n for u, n in units.items())}
+        kept = [k for k in self._kept(state, ruleset, me) if k in drawn]
+        if not kept:
+            return True
+        units: dict[str, tuple[Stack, ...]] = {}
+        for space, stacks in state.units.items():
+            if space in targets:
+                stacks = tuple(s for s in stacks if board.side_of(s.owner) == side)
+            elif space in drawn:
+                gone = {u: n - left[space].get(u, 0) for u, n in free[space].items()}
+                stacks = tuple(s.with_count(s.count - min(s.count, gone.pop(s.unit, 0))) if s.owner == me else s
+                               for s in stacks)
+                stacks = tuple(s for s in stacks if s.count > 0)
+            if stacks:
+                units[space] = stacks
+        after = replace(state, units=units)
+        residual = threat_map(after, ruleset, side)
+        oracle = self.oracle(ruleset)
+        for keep in kept:
+            if not self.budget.left():
+                return False
+            danger = residual.get(keep)
+            if not danger:
+                continue
+            now = oracle.capture(self._threat.get(keep, {}), defenders_at(state, ruleset, side, keep)) \
+                if self._threat.get(keep) else 0.0
+            if oracle.capture(danger, defenders_at(after, ruleset, side, keep)) > max(HOLD, now):
+                return False
+        return True
 
     def _kept(self, state: GameState, ruleset: Ruleset, me: str) -> list[str]:
         """The capital, the victory cities held, then the power's other complexes."""
@@ -117,10 +173,7 @@ class PlannerBot(GreedyBot):
         """`me`'s units at `space` that may leave it: at a kept territory, all but a garrison of land units (best
         defenders first) that holds against the threat map (at most HOLD to lose it), at least one; only one
         where even all of them would not hold (above ABANDON; the capital and victory cities excepted)."""
-        units: Units = {}
-        for stack in state.units.get(space, ()):
-            if stack.owner == me:
-                units[stack.unit] = units.get(stack.unit, 0) + stack.count
+        units = own_units(state, me, space)
         if space not in self._kept(state, ruleset, me):
             return units
         land = sorted((u for u in units if ruleset.units[u].domain == "land"),

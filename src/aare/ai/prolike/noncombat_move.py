@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from aare.actions import Load, Move
 from aare.ai.amphibious import Lift, Sealift, scratch, transport_kinds, verified
-from aare.ai.greedy import front_distance
+from aare.ai.greedy import front_distance, own_units
 from aare.ai.landing import landing_moves
 from aare.ai.prolike.combat_move import Reach, capital_superiority, prioritised
 from aare.ai.prolike.odds import Judge
@@ -16,14 +16,6 @@ from aare.board.notation import format_units
 from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
-
-
-def own_units(state: GameState, me: str, space: str) -> Units:
-    found: Units = {}
-    for stack in state.units.get(space, ()):
-        if stack.owner == me:
-            found[stack.unit] = found.get(stack.unit, 0) + stack.count
-    return found
 
 
 def plan(judge: Judge, reach: Reach, state: GameState, ruleset: Ruleset, me: str, hold_at: float,
