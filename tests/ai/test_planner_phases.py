@@ -144,6 +144,22 @@ def test_money_left_after_the_near_complexes_are_filled_buys_lifts_then_aircraft
     assert bought.get("fighter", 0) == min(far - boats * (1 + load), left // units["fighter"].cost) >= 1
 
 
+def test_far_complexes_buy_land_units_for_the_transports_already_at_their_coast() -> None:
+    game = scenario("lhtr-1.3", nation=UK, phase="purchase", clear=True, banks={UK: 60},
+                    units={UK: f"{UK}: 2 infantry, 1 factory", "India": f"{UK}: 3 infantry, 1 factory",
+                           "SZ 7": f"{UK}: 3 transports"})
+    near, far = room_split(game.state, game.ruleset, UK)
+    play_phase(game, PlannerBot(work=WORK))
+    bought = pool(game.state, UK)
+    units = game.ruleset.units
+    load = units["transport"].transport_capacity // units["infantry"].transport_size
+    # three transports wait beside the capital, where 2 infantry stand: no new transport, and infantry to fill
+    # them before any aircraft (the room left after the aircraft takes infantry too)
+    assert "transport" not in bought
+    assert bought["infantry"] >= near + 3 * load - 2 and bought.get("fighter", 0) >= 1
+    assert sum(bought.values()) <= near + far
+
+
 # -- air cover ------------------------------------------------------------------------------------------------
 
 
@@ -293,3 +309,17 @@ def test_an_aircraft_is_sent_only_where_it_can_fly_back_to_land() -> None:
     path = ["Germany", *["x"] * 3, deep]  # four moves used: none left to land anywhere but where it attacks
     assert not back("fighter", path)
     assert back("infantry", path)  # land units need no landing
+
+
+def test_the_units_guarding_a_complex_destroy_the_only_stack_that_threatens_it() -> None:
+    game = scenario("lhtr-1.3", nation="Japan", phase="combat-move", clear=True,
+                    units={"Kwangtung": "Japan: 4 infantry, 3 armour, 1 factory", "China": "United States: 3 armour"})
+    bot = PlannerBot(work=WORK)
+    bot.budget.start_turn((1, "Japan", "Japan"))
+    bot._threat = threat_map(game.state, game.ruleset, "Axis")
+    assert bot._threat["Kwangtung"] == {"armour": 3}
+    assert bot._movable(game.state, game.ruleset, "Japan", "Kwangtung").get("infantry", 0) == 0  # all on guard
+    played = play_phase(game, PlannerBot(work=WORK))
+    into_china = [a for a in played if isinstance(a, Move) and a.path[-1] == "China"]
+    assert sum(sum(parse_units(a.units, game.ruleset.units).values()) for a in into_china) >= 4
+    assert any("infantry" in parse_units(a.units, game.ruleset.units) for a in into_china)
