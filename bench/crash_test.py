@@ -56,9 +56,10 @@ PLACE_SETTINGS = ("AARE_DATABASE_URL", "AARE_DATA_DIR", "AARE_REDIS_URL", "AARE_
 
 
 class ServerProcess:
-    """`aare serve` on 127.0.0.1, started and killed at will."""
+    """`aare serve` on 127.0.0.1 (with `workers` worker processes), started and killed at will."""
 
-    def __init__(self, data_dir: Path, database_url: str | None) -> None:
+    def __init__(self, data_dir: Path, database_url: str | None, workers: int = 1) -> None:
+        self.workers = workers
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.data_dir = data_dir
@@ -72,7 +73,7 @@ class ServerProcess:
         """Start `aare serve` and wait until it is ready: `/healthz` is polled until it answers (a slow start on a
         busy machine is waited for, up to `deadline` seconds); an exit or the deadline is an error."""
         command = [*aare_command(), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
-                   "--bots", "off", "--log-level", "warning"]
+                   "--bots", "off", "--log-level", "warning", "--workers", str(self.workers)]
         started = time.monotonic()
         self.process = subprocess.Popen(command, env=self.env, stdout=self.log, stderr=self.log)
         pause = 0.02

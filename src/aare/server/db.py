@@ -20,6 +20,8 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+MAX_BATCH = 64
+"""The most write jobs one group commit takes."""
 T = TypeVar("T")
 
 
@@ -107,7 +109,7 @@ class Writer:
     A job may come with `after(result)`, run once the job is committed, in commit order on SQLite; what it
     returns is what the job's future gives (the game service publishes its updates there)."""
 
-    def __init__(self, engine: Engine, clean_errors: tuple[type[Exception], ...] = (), max_batch: int = 64,
+    def __init__(self, engine: Engine, clean_errors: tuple[type[Exception], ...] = (), max_batch: int = MAX_BATCH,
                  threads: int = 8) -> None:
         self.engine = engine
         self.clean_errors = clean_errors

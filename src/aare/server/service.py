@@ -116,12 +116,14 @@ class PreparedAction:
 class GameService:
     """Games stored in `engine`, replayed logs cached per process, new entries published on `broker`;
     `on_change(game_id)` is called after every committed change (the bot runner listens there);
-    `action_threads`: the threads `submit_async` checks actions on."""
+    `action_threads`: the threads `submit_async` checks actions on; `group_commit`: actions waiting together
+    share one transaction (False: one transaction each)."""
 
     def __init__(self, engine: Engine, broker: Broker, on_change: Callable[[str], None] | None = None,
-                 action_threads: int = 2) -> None:
+                 action_threads: int = 2, group_commit: bool = True) -> None:
         self.engine = engine
-        self.writer = db.Writer(engine, clean_errors=(Outdated, ServiceError))
+        self.writer = db.Writer(engine, clean_errors=(Outdated, ServiceError),
+                                max_batch=db.MAX_BATCH if group_commit else 1)
         self.actions = ThreadPoolExecutor(action_threads, thread_name_prefix="aare-actions")
         self.seats_seen: dict[str, dict[str, Seat]] = {}  # as last read; writes check them again
         self.broker = broker

@@ -18,6 +18,7 @@ class Settings:
     ``always`` or ``never``; `bot_mode`: bots act in a ``background`` thread, ``inline`` before the
     answer (deterministic, for tests) or ``off``; `worker_threads`: threads for blocking request handlers;
     `action_threads`: threads that check submitted actions (few, so requests are served in order);
+    `group_commit`: actions waiting together are stored in one transaction (False: one transaction each);
     `login_cache_seconds`: how long a checked token or session is trusted without the database (0: never);
     `login_user_failures`, `login_address_failures`: failed logins per username and per client address after
     which logins are refused (429) until `login_window_seconds` have passed since the oldest (0: no limit);
@@ -36,6 +37,7 @@ class Settings:
     sqlite_synchronous: str = "FULL"
     worker_threads: int = 40
     action_threads: int = 2
+    group_commit: bool = True
     login_cache_seconds: float = 2.0
     login_user_failures: int = 5
     login_address_failures: int = 20
@@ -65,7 +67,7 @@ class Settings:
     def from_env(cls, data_dir: str | Path | None = None, database_url: str | None = None) -> Settings:
         """Settings from the environment: `AARE_DATABASE_URL` (else SQLite in `data_dir` or `AARE_DATA_DIR`),
         `AARE_REDIS_URL`, `AARE_COOKIE_SECURE`, `AARE_BOT_MODE`, `AARE_SQLITE_SYNCHRONOUS`, `AARE_WORKER_THREADS`,
-        `AARE_ACTION_THREADS`, `AARE_LOGIN_CACHE_SECONDS`, `AARE_LOGIN_USER_FAILURES`,
+        `AARE_ACTION_THREADS`, `AARE_GROUP_COMMIT`, `AARE_LOGIN_CACHE_SECONDS`, `AARE_LOGIN_USER_FAILURES`,
         `AARE_LOGIN_ADDRESS_FAILURES`, `AARE_LOGIN_WINDOW_SECONDS`, `AARE_REGISTER_ADDRESS_LIMIT`,
         `AARE_REGISTER_WINDOW_SECONDS`, `AARE_MAX_BODY_BYTES`, `AARE_MAX_IMPORT_BYTES`, `AARE_HASH_THREADS`,
         `AARE_HASH_QUEUE`, `AARE_BOT_SECONDS`, `AARE_BOT_WORK`."""
@@ -79,6 +81,7 @@ class Settings:
             sqlite_synchronous=env.get("AARE_SQLITE_SYNCHRONOUS", "FULL"),
             worker_threads=int(env.get("AARE_WORKER_THREADS", "40")),
             action_threads=int(env.get("AARE_ACTION_THREADS", "2")),
+            group_commit=_flag(env.get("AARE_GROUP_COMMIT", "1"), "AARE_GROUP_COMMIT"),
             login_cache_seconds=float(env.get("AARE_LOGIN_CACHE_SECONDS", "2")),
             login_user_failures=int(env.get("AARE_LOGIN_USER_FAILURES", "5")),
             login_address_failures=int(env.get("AARE_LOGIN_ADDRESS_FAILURES", "20")),
@@ -92,6 +95,16 @@ class Settings:
             bot_seconds=float(env.get("AARE_BOT_SECONDS", "10")),
             bot_work=int(env["AARE_BOT_WORK"]) if env.get("AARE_BOT_WORK") else None,
         )
+
+
+def _flag(value: str, name: str) -> bool:
+    """An on/off setting: 1/true/yes/on or 0/false/no/off."""
+    lowered = value.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be 1 or 0 (on or off), not {value!r}")
 
 
 def sqlite_url(data_dir: str | Path | None) -> str:

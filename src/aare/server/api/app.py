@@ -46,7 +46,7 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     broker = make_broker(settings.redis_url)
     runner_box: list[BotRunner] = []
     service = GameService(engine, broker, on_change=lambda game_id: runner_box[0].notify(game_id),
-                          action_threads=settings.action_threads)
+                          action_threads=settings.action_threads, group_commit=settings.group_commit)
     runner = BotRunner(service, settings.bot_mode, budget=settings.bot_seconds or None, work=settings.bot_work)
     runner_box.append(runner)
 
