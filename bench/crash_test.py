@@ -3,6 +3,7 @@ SIGKILL the server at random moments, restart it, and check that every acknowled
 the place it was acknowledged, with the state hash it was acknowledged with, and that the log replays.
 
     .venv/bin/python bench/crash_test.py --kills 20
+    .venv/bin/python bench/crash_test.py --kills 20 --games 8     # 8 games at once: their actions share commits
     .venv/bin/python bench/crash_test.py --kills 5 --database-url postgresql://user:pw@127.0.0.1/db
 
 Prints a JSON report; exits 1 if any acknowledged action was lost or changed.
@@ -112,17 +113,19 @@ def hashes_after_each_entry(log: GameLog) -> list[str]:
 
 
 def run(kills: int = 20, seed: int = 0, min_life: float = 0.2, max_life: float = 1.5,
-        data_dir: Path | None = None, database_url: str | None = None) -> dict[str, Any]:
-    """Play, kill, restart `kills` times; return the counts."""
+        data_dir: Path | None = None, database_url: str | None = None, games: int = 1) -> dict[str, Any]:
+    """Play `games` games at once (one thread each, so their actions share group commits), kill, restart,
+    `kills` times; return the counts."""
     rng = random.Random(seed)
     folder = Path(data_dir or tempfile.mkdtemp(prefix="aare-crash-"))
     folder.mkdir(parents=True, exist_ok=True)
     server = ServerProcess(folder, database_url)
-    acked: dict[int, tuple[Any, str]] = {}
-    counts = {"kills": 0, "acknowledged": 0, "undos_acknowledged": 0, "in_flight_at_kill": 0,
-              "in_flight_committed": 0, "checked_after_restart": 0, "lost_or_changed": 0}
+    acked: list[dict[int, tuple[Any, str]]] = [{} for _ in range(games)]
+    counts = {"kills": 0, "games": games, "submitted": 0, "acknowledged": 0, "undos_acknowledged": 0,
+              "in_flight_at_kill": 0, "in_flight_committed": 0, "checked_after_restart": 0, "lost_or_changed": 0}
     problems: list[str] = []
     server.start()
+    clients: list[httpx.Client] = []
     try:
         http = httpx.Client(base_url=server.url, timeout=10)
         name = f"crash-{uuid.uuid4().hex[:8]}"
@@ -130,47 +133,69 @@ def run(kills: int = 20, seed: int = 0, min_life: float = 0.2, max_life: float =
         token = http.post("/auth/tokens", json={"name": "crash"}, headers={"X-CSRF-Token": csrf["csrf_token"]}).json()
         http.close()
         auth = {"Authorization": f"Bearer {token['token']}"}
-        http = httpx.Client(base_url=server.url, timeout=10, headers=auth)
-        game_id = http.post("/games", json={"seats": dict.fromkeys(NATIONS, "me")}).json()["id"]
-        bot = make_bot("random", seed)
-        in_flight: tuple[int, Any] | None = None
+        clients = [httpx.Client(base_url=server.url, timeout=10, headers=auth) for _ in range(games)]
+        game_ids = [c.post("/games", json={"seats": dict.fromkeys(NATIONS, "me")}).json()["id"] for c in clients]
+        bots = [make_bot("random", seed + g) for g in range(games)]
+        in_flight: list[tuple[int, Any] | None] = [None] * games
+        lock = threading.Lock()
         for life in range(kills + 1):
-            export = http.get(f"/games/{game_id}/export").json()
-            log = GameLog.from_json(export)  # replays, and checks the state hash
-            hashes = hashes_after_each_entry(log)
-            for seq, (action, state_hash) in sorted(acked.items()):
-                counts["checked_after_restart"] += 1
-                if seq >= len(log.entries) or log.entries[seq].action != action or hashes[seq] != state_hash:
-                    counts["lost_or_changed"] += 1
-                    problems.append(f"life {life}: acknowledged entry {seq} is missing or changed")
-            if in_flight is not None and in_flight[0] < len(log.entries):
-                counts["in_flight_committed"] += 1
+            logs = []
+            for g, (http, game_id) in enumerate(zip(clients, game_ids, strict=True)):
+                export = http.get(f"/games/{game_id}/export").json()
+                log = GameLog.from_json(export)  # replays, and checks the state hash
+                logs.append(log)
+                hashes = hashes_after_each_entry(log)
+                for seq, (action, state_hash) in sorted(acked[g].items()):
+                    counts["checked_after_restart"] += 1
+                    if seq >= len(log.entries) or log.entries[seq].action != action or hashes[seq] != state_hash:
+                        counts["lost_or_changed"] += 1
+                        problems.append(f"life {life}: acknowledged entry {seq} of game {g} is missing or changed")
+                flying = in_flight[g]
+                if flying is not None and flying[0] < len(log.entries):
+                    counts["in_flight_committed"] += 1
             if life == kills:
                 break
             killer = threading.Timer(rng.uniform(min_life, max_life), server.kill)
             killer.start()
-            in_flight = play_until_killed(http, game_id, log, bot, acked, counts)
+            def player(g: int, log: GameLog) -> None:
+                in_flight[g] = play_until_killed(clients[g], game_ids[g], log, bots[g], acked[g], counts, lock)
+
+            players = [threading.Thread(target=player, args=(g, log)) for g, log in enumerate(logs)]
+            for thread in players:
+                thread.start()
+            for thread in players:
+                thread.join()
             killer.join()
             counts["kills"] += 1
             server.start()
-        view = http.get(f"/games/{game_id}").json()
-        final = http.get(f"/games/{game_id}/export").json()
-        report = verify_export(final)
-        if not report.ok:
-            problems += report.problems
-        if GameLog.from_json(final).state.hash() != view["state_hash"]:
-            problems.append("the exported log does not replay to the game's stored state hash")
-        http.close()
+        versions = []
+        for http, game_id in zip(clients, game_ids, strict=True):
+            view = http.get(f"/games/{game_id}").json()
+            final = http.get(f"/games/{game_id}/export").json()
+            report = verify_export(final)
+            if not report.ok:
+                problems += report.problems
+            if GameLog.from_json(final).state.hash() != view["state_hash"]:
+                problems.append(f"the exported log of {game_id} does not replay to the game's stored state hash")
+            versions.append(view["version"])
+            counts["dice_checked"] = counts.get("dice_checked", 0) + report.dice_checked
     finally:
+        for http in clients:
+            http.close()
         server.stop()
-    return {**counts, "final_version": view["version"], "dice_checked": report.dice_checked,
-            "ok": not problems, "problems": problems[:20], "data_dir": str(folder)}
+    return {**counts, "final_versions": versions, "final_version": sum(versions), "ok": not problems,
+            "problems": problems[:20], "data_dir": str(folder)}
 
 
-def play_until_killed(http: httpx.Client, game_id: str, log: GameLog, bot: Any,
-                      acked: dict[int, tuple[Any, str]], counts: dict[str, int]) -> tuple[int, Any] | None:
+def play_until_killed(http: httpx.Client, game_id: str, log: GameLog, bot: Any, acked: dict[int, tuple[Any, str]],
+                      counts: dict[str, int], lock: threading.Lock) -> tuple[int, Any] | None:
     """Submit random legal actions until the server dies; returns the unanswered (seq, action), if any."""
     game = Game(log)
+
+    def count(name: str) -> None:
+        with lock:
+            counts[name] += 1
+
     while True:
         version = log.state.version
         try:
@@ -178,26 +203,28 @@ def play_until_killed(http: httpx.Client, game_id: str, log: GameLog, bot: Any,
         except NoLegalAction:
             action = None
         try:
+            count("submitted")
             if action is None:  # a dead end: take the phase back, then end it
                 answer = http.post(f"/games/{game_id}/undo", json={"version": version})
                 if answer.status_code == 200:
-                    counts["undos_acknowledged"] += 1
+                    count("undos_acknowledged")
                     for seq in [s for s in acked if s >= version - 1]:
                         del acked[seq]
                     del log.entries[version - 1:]
                     log.state = log.replay()
                     continue
                 action = {"type": "end_phase"}
+                count("submitted")
             answer = http.post(f"/games/{game_id}/actions", json={"action": action, "version": version})
         except httpx.TransportError:
-            counts["in_flight_at_kill"] += 1
+            count("in_flight_at_kill")
             return version, action
         if answer.status_code != 200:
             raise RuntimeError(f"the server refused {action}: {answer.status_code} {answer.text}")
         message = answer.json()
         log.append(message["action"], [event_from_json(e) for e in message["events"]])
         acked[message["seq"]] = (message["action"], message["state_hash"])
-        counts["acknowledged"] += 1
+        count("acknowledged")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,8 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-life", type=float, default=1.5, help="seconds of play before a kill, at most")
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: SQLite in --data-dir)")
+    parser.add_argument("--games", type=int, default=1,
+                        help="games played at once (one thread each: their actions share group commits)")
     args = parser.parse_args(argv)
-    report = run(args.kills, args.seed, args.min_life, args.max_life, args.data_dir, args.database_url)
+    report = run(args.kills, args.seed, args.min_life, args.max_life, args.data_dir, args.database_url, args.games)
     print(json.dumps(report, indent=2))
     return 0 if report["ok"] else 1
 

@@ -108,9 +108,11 @@ def _record_one(args: tuple[int, int]) -> str:
 
 
 def scripts_for(count: int, steps: int, processes: int = 2) -> list[dict[str, Any]]:
-    """`count` scripts of up to `steps` actions, from the cache folder or recorded now (JSON lines)."""
+    """`count` scripts of up to `steps` actions: from a cached file of as many scripts at least as long, or
+    recorded now (JSON lines in the cache folder)."""
     SCRIPTS.mkdir(parents=True, exist_ok=True)
-    path = SCRIPTS / f"random-{count}x{steps}.jsonl"
+    cached = sorted((int(p.stem.rsplit("x", 1)[1]), p) for p in SCRIPTS.glob(f"random-{count}x*.jsonl"))
+    path = next((p for length, p in cached if length >= steps), SCRIPTS / f"random-{count}x{steps}.jsonl")
     if not path.exists():
         started = time.perf_counter()
         with multiprocessing.get_context("fork").Pool(processes) as pool:
@@ -121,7 +123,10 @@ def scripts_for(count: int, steps: int, processes: int = 2) -> list[dict[str, An
         print(f"recorded {count} scripts of up to {steps} actions in {time.perf_counter() - started:.0f} s: {path}",
               file=sys.stderr)
     with path.open(encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines if line.strip()]
+        scripts = [json.loads(line) for line in lines if line.strip()]
+    for script in scripts:
+        del script["steps"][steps:]
+    return scripts
 
 
 # -- replaying -----------------------------------------------------------------------------------------------

@@ -136,3 +136,16 @@ def test_option_spec_parsing() -> None:
         spec.parse("-1")
     with pytest.raises(MalformedInput):
         OptionSpec("b", bool, False, "flag").parse("maybe")
+
+
+def test_a_ruleset_is_remembered_per_options_as_given() -> None:
+    from aare.rules.ruleset import load_ruleset
+
+    plain = load_ruleset("lhtr-1.3")
+    assert load_ruleset("lhtr-1.3", {}) is plain
+    assert load_ruleset("lhtr-1.3", dict(plain.options)) is plain  # the defaults, written out
+    nine, ten = load_ruleset("lhtr-1.3", {"victory_cities": "9"}), load_ruleset("lhtr-1.3", {"victory_cities": 10})
+    assert nine is plain and ten.options["victory_cities"] == 10
+    assert load_ruleset("lhtr-1.3", {"victory_cities": 10}) is ten
+    with pytest.raises(UnknownName, match="no_such_option"):
+        load_ruleset("lhtr-1.3", {"no_such_option": [1]})  # a value that cannot be a key: resolved, and refused

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -30,6 +31,24 @@ def test_an_accepted_action_is_stored_and_moves_the_version(player: Player) -> N
     view = player.view(game["id"])
     assert view["version"] == 1 and view["state_hash"] == entry["state_hash"]
     assert log_length(player, game["id"]) == 1
+
+
+def test_the_answer_to_an_action_carries_what_changed(player: Player) -> None:
+    """The answer is the entry's events, the new version and state hash and who acts now; the game, the actor
+    and the message kind, which the caller knows, are left to the live-update message."""
+    game = player.new_game()
+    with player.http.stream("GET", f"/games/{game['id']}/events", params={"after": 0}) as stream:
+        answer = player.act(game["id"], END, 0)
+        lines = stream.iter_lines()
+        data = next(line for line in lines if line.startswith("data:"))
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
+    entry = answer.json()
+    assert set(entry) == {"seq", "version", "state_hash", "action", "events", "round", "nation", "phase",
+                          "to_act", "winner"}
+    assert entry["events"] and all("type" in e for e in entry["events"])
+    published = json.loads(data.removeprefix("data:"))
+    assert published["kind"] == "entry" and published["game_id"] == game["id"] and published["actor"]
+    assert {k: published[k] for k in entry} == entry  # the same entry, less what the caller knows
 
 
 def test_acting_for_a_seat_you_do_not_hold_is_403(player: Player, other_player: Player) -> None:

@@ -90,3 +90,48 @@ def test_clean_errors_leave_the_batch_alone_and_after_runs_in_commit_order(tmp_p
         assert {row[0] for row in conn.exec_driver_sql("SELECT n FROM t")} == set(published)
     engine.dispose()
 
+
+
+def test_a_batch_runs_its_jobs_in_key_order_and_those_of_one_key_in_order_submitted(tmp_path: Path) -> None:
+    """Two processes' batches then take the rows of the same games in the same order (no deadlock)."""
+    engine = make_engine(sqlite_url(tmp_path))
+    writer = Writer(engine)
+    gate, ran = threading.Event(), []
+    first = writer.submit(lambda conn: gate.wait(10), key="m")  # holds the writer while the others queue up
+
+    def job(name: str):  # type: ignore[no-untyped-def]
+        return lambda conn: ran.append(name)
+
+    queued = [writer.submit(job(name), key=name[0]) for name in ("b1", "a1", "c1", "a2", "b2")]
+    gate.set()
+    first.result()
+    for future in queued:
+        future.result()
+    writer.close()
+    assert ran == ["a1", "a2", "b1", "b2", "c1"]
+    engine.dispose()
+
+
+def test_group_commit_off_runs_each_job_alone(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path))
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE t (n INTEGER PRIMARY KEY)")
+    writer = Writer(engine, max_batch=1)
+    gate = threading.Event()
+    first = writer.submit(lambda conn: gate.wait(10))
+    seen: list[int] = []
+
+    def job(n: int):  # type: ignore[no-untyped-def]
+        def insert(conn: sa.Connection) -> None:
+            seen.append(len(conn.exec_driver_sql("SELECT n FROM t").all()))  # the earlier jobs are committed
+            conn.exec_driver_sql(f"INSERT INTO t (n) VALUES ({n})")
+        return insert
+
+    futures = [writer.submit(job(n)) for n in range(5)]
+    gate.set()
+    first.result()
+    for future in futures:
+        future.result()
+    writer.close()
+    assert seen == [0, 1, 2, 3, 4]
+    engine.dispose()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
+import uuid
 from typing import Any
 
 import pytest
@@ -13,13 +13,13 @@ from aare.ai import NoLegalAction, make_bot
 from aare.engine import Game
 from aare.rules.registry import default_ruleset
 from aare.server import fair_dice, service
+from aare.server.accounts import create_user
 from aare.server.broker import make_broker
-from aare.server.db import MAX_BATCH, make_engine, read
+from aare.server.db import MAX_BATCH, make_engine, read, write
 from aare.server.migrate import upgrade
 from aare.server.schema import games, log_entries
-from aare.server.seats import acting_power
 from aare.server.service import Actor, GameService
-from aare.server.settings import Settings, sqlite_url
+from aare.server.settings import Settings
 from tests.server.conftest import NATIONS
 
 GAMES = 6
@@ -43,7 +43,9 @@ def play(database_url: str, group_commit: bool) -> dict[int, list[tuple[Any, ...
     upgrade(engine)
     games_service = GameService(engine, make_broker(None), group_commit=group_commit)
     assert games_service.writer.max_batch == (MAX_BATCH if group_commit else 1)
-    ids = [games_service.create_game(None, default_ruleset(), {}, "nations", dict.fromkeys(NATIONS, "random"))
+    with write(engine) as conn:  # the seats are a user's (no bot runner of another test plays these games)
+        user = create_user(conn, f"g{uuid.uuid4().hex[:12]}", "not a password hash")
+    ids = [games_service.create_game(user.id, default_ruleset(), {}, "nations", dict.fromkeys(NATIONS, "me"))
            for _ in range(GAMES)]
     start = threading.Barrier(GAMES)
 
@@ -56,7 +58,7 @@ def play(database_url: str, group_commit: bool) -> dict[int, list[tuple[Any, ...
                 action = bot.choose(Game(live.log)).to_json()
             except NoLegalAction:
                 action = {"type": "end_phase"}
-            games_service.submit(ids[seed], Actor(bot_seat=acting_power(live.state)), action, live.version)
+            games_service.submit(ids[seed], Actor(user_id=user.id), action, live.version)
 
     threads = [threading.Thread(target=bot_plays, args=(seed,)) for seed in range(GAMES)]
     for thread in threads:
@@ -77,9 +79,9 @@ def play(database_url: str, group_commit: bool) -> dict[int, list[tuple[Any, ...
 
 
 @pytest.mark.usefixtures("same_dice")
-def test_group_commit_on_and_off_store_the_same_logs(tmp_path: Path) -> None:
-    grouped = play(sqlite_url(tmp_path / "on"), group_commit=True)
-    alone = play(sqlite_url(tmp_path / "off"), group_commit=False)
+def test_group_commit_on_and_off_store_the_same_logs(database_url: str) -> None:
+    grouped = play(database_url, group_commit=True)
+    alone = play(database_url, group_commit=False)
     assert grouped == alone
     assert all(log[-1] == ("version", ACTIONS) for log in grouped.values())
 

@@ -96,4 +96,5 @@ def test_openapi_documents_every_endpoint(tmp_path: Path) -> None:
     assert {"200", "400", "403", "409", "422"} <= set(door["responses"])
     assert door["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/ActionRequest")
     assert "text/event-stream" in spec["paths"]["/games/{game_id}/events"]["get"]["responses"]["200"]["content"]
-    assert {"GameView", "EntryOut", "ErrorOut", "LoginOut"} <= set(spec["components"]["schemas"])
+    assert {"GameView", "ActionOut", "EntryOut", "ErrorOut", "LoginOut"} <= set(spec["components"]["schemas"])
+    assert door["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/ActionOut")

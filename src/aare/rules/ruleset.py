@@ -188,11 +188,27 @@ def _parts(path: str, raw: Any) -> tuple[tuple[str, bool], ...]:
     return tuple(parts)
 
 
+_BY_GIVEN: dict[tuple[str, tuple[tuple[str, Any], ...]], Ruleset] = {}
+_BY_GIVEN_SIZE = 1024
+
+
 def load_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The ruleset `ruleset_id` with `options` (text or typed values) over its defaults."""
+    """The ruleset `ruleset_id` with `options` (text or typed values) over its defaults. Remembered per
+    (id, options as given), so the many calls with a state's own options do not resolve them again."""
+    try:
+        given: tuple[str, tuple[tuple[str, Any], ...]] | None = (ruleset_id, tuple(options.items()) if options
+                                                                  else ())
+        known = _BY_GIVEN.get(given)  # type: ignore[arg-type]
+    except TypeError:  # an option value that cannot be a key: resolve it every time
+        given, known = None, None
+    if known is not None:
+        return known
     spec = load_spec(ruleset_id)
     resolved = resolve_options(spec.option_specs, options or {})
-    return _cached(ruleset_id, tuple(resolved.items()))
+    ruleset = _cached(ruleset_id, tuple(resolved.items()))
+    if given is not None and len(_BY_GIVEN) < _BY_GIVEN_SIZE:
+        _BY_GIVEN[given] = ruleset
+    return ruleset
 
 
 @lru_cache(maxsize=64)

@@ -1,14 +1,16 @@
 """Database engines for SQLite (WAL) and PostgreSQL, and the two kinds of transaction the server uses.
 
 A write transaction on SQLite starts with ``BEGIN IMMEDIATE`` so it holds the write lock from its first
-statement (no lock upgrade, no deadlock); reads run concurrently under WAL. Game actions on SQLite go through
-`Writer`: the actions waiting at one moment share one transaction, so one disk flush. On PostgreSQL writes
+statement (no lock upgrade, no deadlock); reads run concurrently under WAL. Game actions go through `Writer`:
+the actions waiting at one moment share one transaction, so one disk flush. On PostgreSQL writes
 are plain READ COMMITTED transactions (the server's conditional updates and unique keys settle races) and
-reads REPEATABLE READ, so a game row and its log entries are always read from the same snapshot.
+reads REPEATABLE READ, so a game row and its log entries are always read from the same snapshot; game
+actions are group-committed there too.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -18,6 +20,11 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover (not POSIX: the processes queue in SQLite's busy handler)
+    fcntl = None  # type: ignore[assignment]
 
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 MAX_BATCH = 64
@@ -65,17 +72,49 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     return engine
 
 
-_SQLITE_WRITERS: dict[str, threading.Lock] = {}
+class WriterLock:
+    """The write lock of one SQLite file, for the threads of this process and for other processes (`--workers`):
+    they queue here, in order, instead of in SQLite's busy handler, which sleeps in steps of up to 100 ms and
+    so lets a waiting process sleep on while the lock is free. Across processes it is an advisory lock
+    (`flock`) on `<database>-writer.lock`, taken after the process's own thread lock."""
+
+    def __init__(self, database: str | None) -> None:
+        self.threads = threading.Lock()
+        self.path = f"{database}-writer.lock" if database and database != ":memory:" and fcntl else None
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        self.threads.acquire()
+        if self.path is not None and fcntl is not None:
+            try:
+                if self.fd is None:
+                    self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(self.fd, fcntl.LOCK_EX)
+            except BaseException:
+                self.threads.release()
+                raise
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self.fd is not None and fcntl is not None:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+        finally:
+            self.threads.release()
+
+
+_SQLITE_WRITERS: dict[str, WriterLock] = {}
 _REGISTRY_LOCK = threading.Lock()
 
 
-def _writer_lock(engine: Engine) -> threading.Lock | None:
-    """One lock per SQLite file: threads of a process queue for the write lock here, in order, instead of in
-    SQLite's busy handler, which sleeps in steps of up to 100 ms."""
+def _writer_lock(engine: Engine) -> WriterLock | None:
+    """The write lock of a SQLite file (None on PostgreSQL)."""
     if not is_sqlite(engine):
         return None
     with _REGISTRY_LOCK:
-        return _SQLITE_WRITERS.setdefault(str(engine.url), threading.Lock())
+        lock = _SQLITE_WRITERS.get(str(engine.url))
+        if lock is None:
+            lock = _SQLITE_WRITERS[str(engine.url)] = WriterLock(engine.url.database)
+        return lock
 
 
 @contextmanager
@@ -99,22 +138,24 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 
 class Writer:
-    """Runs write jobs. On SQLite (`grouped`) one thread runs them, as many per transaction as are waiting:
-    one commit, so one flush to disk, for the batch; no job is reported done before its batch has committed.
-    A job that raises one of `clean_errors` has written nothing (it checks before it writes) and just gets its
-    error; any other error undoes the batch, and its jobs are run again one transaction each, so only the
-    faulty one fails. On PostgreSQL each job is its own transaction on a small pool of threads (the database
-    server groups concurrent commits itself).
+    """Runs write jobs. With group commit (`max_batch` > 1, and always on SQLite) one thread runs them, as many
+    per transaction as are waiting: one commit, so one flush to disk, for the batch; no job is reported done
+    before its batch has committed. A batch runs its jobs in the order of their `key` (the game), those of one
+    key in the order submitted, so two processes' batches take the rows of the same games in the same order
+    (on PostgreSQL they wait for each other instead of deadlocking). A job that raises one of `clean_errors`
+    has written nothing (it checks before it writes) and just gets its error; any other error undoes the
+    batch, and its jobs are run again one transaction each, so only the faulty one fails. Without group commit
+    on PostgreSQL each job is its own transaction on a small pool of `threads`; on SQLite, batches of one.
 
-    A job may come with `after(result)`, run once the job is committed, in commit order on SQLite; what it
-    returns is what the job's future gives (the game service publishes its updates there)."""
+    A job may come with `after(result)`, run once the job is committed, in commit order; what it returns is
+    what the job's future gives (the game service publishes its updates there)."""
 
     def __init__(self, engine: Engine, clean_errors: tuple[type[Exception], ...] = (), max_batch: int = MAX_BATCH,
                  threads: int = 8) -> None:
         self.engine = engine
         self.clean_errors = clean_errors
         self.max_batch = max_batch
-        self.grouped = is_sqlite(engine)
+        self.grouped = is_sqlite(engine) or max_batch > 1
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -124,14 +165,16 @@ class Writer:
         else:
             self._pool = ThreadPoolExecutor(threads, thread_name_prefix="aare-writer")
 
-    def submit(self, job: Callable[[Connection], Any], after: Callable[[Any], T] | None = None) -> Future[T]:
+    def submit(self, job: Callable[[Connection], Any], after: Callable[[Any], T] | None = None,
+               key: str = "") -> Future[T]:
         """Start `job(conn)` in a write transaction; the future gives `after(result)` (or the job's result)
-        once committed, or the job's error."""
+        once committed, or the job's error. `key`: what the job writes to (its game), for the order in a
+        batch."""
         done: Future[T] = Future()
         if self._pool is not None:
-            self._pool.submit(self._run_alone, (job, after, done))
+            self._pool.submit(self._run_alone, (job, after, done, key))
         else:
-            self._jobs.put((job, after, done))
+            self._jobs.put((job, after, done, key))
         return done
 
     def run(self, job: Callable[[Connection], T]) -> T:
@@ -162,10 +205,10 @@ class Writer:
                     self._jobs.put(None)  # stop after this batch
                     break
                 batch.append(job)
-            self._run_batch(batch)
+            self._run_batch(sorted(batch, key=lambda job: job[3]) if len(batch) > 1 else batch)
 
     def _run_alone(self, job: Job) -> None:
-        run, after, done = job
+        run, after, done, _ = job
         try:
             with write(self.engine) as conn:
                 result = run(conn)
@@ -187,14 +230,14 @@ class Writer:
             for job in batch:
                 self._run_alone(job)
             return
-        for (_, after, done), result, error in outcomes:
+        for (_, after, done, _), result, error in outcomes:
             if error is None:
                 _finish(done, after, result)
             else:
                 done.set_exception(error)
 
 
-Job = tuple[Callable[[Connection], Any], Callable[[Any], Any] | None, Future[Any]]
+Job = tuple[Callable[[Connection], Any], Callable[[Any], Any] | None, Future[Any], str]
 
 
 def _finish(done: Future[Any], after: Callable[[Any], Any] | None, result: Any) -> None:

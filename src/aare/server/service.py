@@ -50,7 +50,7 @@ from aare.server.seats import (
     seat_of,
     seat_powers,
 )
-from aare.server.views import dumps, entry_message, message_view, player_view
+from aare.server.views import HIDDEN_KEY, dumps, entry_message, message_view, player_view
 
 log = logging.getLogger("aare.server")
 
@@ -234,6 +234,9 @@ class GameService:
         """A published message (an action's answer, an undo) as the user's seats see it, judged on the game and
         seats this process saw last (no database read; without them, as a spectator sees it)."""
         live, seat_map = self.cache.get(game_id), self.seats_seen.get(game_id)
+        if (live is not None and HIDDEN_KEY not in message and live.version == message.get("version")
+                and live.state_hash == message.get("state_hash")):
+            return dict(message)  # the message's own state hides nothing: as published
         state = live.state if live is not None else None
         viewer = seat_powers(state, held_by(seat_map, user_id)) if state is not None and seat_map else frozenset()
         return message_view(message, viewer, state)
@@ -379,15 +382,16 @@ class GameService:
             if new_turn:
                 work.seed = new_seed()
             entry = work.log.entries[-1]
-            row = _entry_row(live.id, live.version, entry.action, entry.events, work.state_hash, actor.label,
-                             time.time())
+            events = [e.to_json() for e in entry.events]
+            row = _entry_row(live.id, live.version, entry.action, events, work.state_hash, actor.label, time.time())
             dice = None
             if new_turn:
                 dice = {"turn": work.turn, "commitment": commitment(work.seed),
                         "revealed": {"turn": live.turn, "seed": live.seed.hex()}}
+            after = acting_powers(work.state)
             message = entry_message(live.id, live.version, entry, work.state, work.state_hash, actor.label,
-                                    acting_power(work.state), dice)
-        next_seats = [seat_map[seat_of(work.state, work.seating, p)] for p in acting_powers(work.state)]
+                                    next(iter(after), work.state.nation), dice, events)
+        next_seats = [seat_map[seat_of(work.state, work.seating, p)] for p in after]
         return PreparedAction(live, work, actor, action, seat.name, new_turn, any(s.bot for s in next_seats), row,
                               message)
 
@@ -439,7 +443,7 @@ class GameService:
             self._publish(game_id, prepared.message)
             return prepared.message
 
-        return self.writer.submit(store, after=published)
+        return self.writer.submit(store, after=published, key=game_id)
 
     def undo(self, game_id: str, actor: Actor, version: int, power: str | None = None) -> dict[str, Any]:
         """Take back the caller's last action (within the phase, never past a die roll: `Game.undo`'s rules; in a
@@ -590,7 +594,8 @@ class GameService:
     @staticmethod
     def _insert_entry(conn: Connection, game_id: str, seq: int, action: Any, events: Any, state_hash: str,
                       actor: str, now: float) -> None:
-        conn.execute(INSERT_ENTRY, _entry_row(game_id, seq, action, events, state_hash, actor, now))
+        conn.execute(INSERT_ENTRY, _entry_row(game_id, seq, action, [e.to_json() for e in events], state_hash,
+                                              actor, now))
 
     @staticmethod
     def _insert_turn(conn: Connection, game_id: str, turn: int, nation: str, from_seq: int, seed: bytes) -> None:
@@ -598,12 +603,11 @@ class GameService:
                                                commitment=commitment(seed), seed=seed.hex(), revealed=False))
 
 
-def _entry_row(game_id: str, seq: int, action: Any, events: Any, state_hash: str, actor: str,
+def _entry_row(game_id: str, seq: int, action: Any, events: list[dict[str, Any]], state_hash: str, actor: str,
                now: float) -> dict[str, Any]:
-    """The `log_entries` row of one entry."""
+    """The `log_entries` row of one entry (`events` in JSON)."""
     return {"game_id": game_id, "seq": seq, "action": None if action is None else dumps(action),
-            "events": dumps([e.to_json() for e in events]), "state_hash": state_hash, "actor": actor,
-            "created_at": now}
+            "events": dumps(events), "state_hash": state_hash, "actor": actor, "created_at": now}
 
 
 def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:

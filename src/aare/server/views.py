@@ -35,12 +35,15 @@ def events_view(events: Iterable[Event], seats: Iterable[str], state: GameState)
 
 
 def entry_message(game_id: str, seq: int, entry: LogEntry, state: GameState, state_hash: str, actor: str,
-                  to_act: str, dice: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The live-update message for one new log entry (also the answer to an accepted action), as published:
-    whole, with the fields hidden in `state` listed for the streams to redact (`message_view`)."""
+                  to_act: str, dice: Mapping[str, Any] | None = None,
+                  events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The live-update message for one new log entry (the answer to an accepted action is a part of it:
+    `action_answer`), as published: whole, with the fields hidden in `state` listed for the streams to redact
+    (`message_view`). `events`: the entry's events in JSON, when already made."""
     message: dict[str, Any] = {
         "kind": "entry", "game_id": game_id, "seq": seq, "version": seq + 1, "state_hash": state_hash,
-        "actor": actor, "action": entry.action, "events": [e.to_json() for e in entry.events],
+        "actor": actor, "action": entry.action,
+        "events": [e.to_json() for e in entry.events] if events is None else events,
         "round": state.round, "nation": state.nation, "phase": state.phase, "to_act": to_act,
         "winner": state.winner,
     }
@@ -50,6 +53,18 @@ def entry_message(game_id: str, seq: int, entry: LogEntry, state: GameState, sta
     if hidden:
         message[HIDDEN_KEY] = [h.to_json() for h in hidden]
     return message
+
+
+ANSWER_KEYS = ("seq", "version", "state_hash", "action", "events", "round", "nation", "phase", "to_act", "winner",
+               "dice")
+"""What the answer to an accepted action carries of its entry's message: what changed (the caller knows the
+game, that it is an entry and who acted)."""
+
+
+def action_answer(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer to an accepted action: its entry's message (as the caller may see it) less what the caller
+    knows."""
+    return {k: message[k] for k in ANSWER_KEYS if k in message}
 
 
 def message_view(message: Mapping[str, Any], viewer: Iterable[str], state: GameState | None) -> dict[str, Any]:

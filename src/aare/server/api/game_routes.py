@@ -10,8 +10,8 @@ from aare.actions import action_schema
 from aare.server.api.auth import AnyCaller, Credentials, OptionalCaller, PostingCaller, posting_caller
 from aare.server.api.context import Ctx
 from aare.server.api.models import (
+    ActionOut,
     ActionRequest,
-    EntryOut,
     GameCreate,
     GameImport,
     GameSummary,
@@ -22,6 +22,7 @@ from aare.server.api.models import (
     errors,
 )
 from aare.server.service import Actor
+from aare.server.views import action_answer, dumps
 
 router = APIRouter(tags=["games"])
 SpaceQuery = Annotated[str | None, Query(description="only moves and placements touching this space")]
@@ -62,13 +63,14 @@ def legal_actions(game_id: str, who: AnyCaller, ctx: Ctx, space: SpaceQuery = No
 
 @router.post(
     "/games/{game_id}/actions", summary="Submit an action for the seat that must act",
-    response_model=EntryOut,
+    response_model=ActionOut,
     responses=errors(400, 401, 403, 404, 409, 422),
-    description="Accepted actions are stored, with their events, before the answer. 403: you do not hold the "
-    "acting seat; 409: `version` is not the current one (the answer names it); 422: the rules forbid the action "
-    "(the answer names the rule ID); 400: malformed request or action. Rejected actions store nothing.",
+    description="Accepted actions are stored, with their events, before the answer, which carries what changed "
+    "(the entry's events, the new version and state hash, who acts now). 403: you do not hold the acting seat; "
+    "409: `version` is not the current one (the answer names it); 422: the rules forbid the action (the answer "
+    "names the rule ID); 400: malformed request or action. Rejected actions store nothing.",
 )
-async def submit_action(game_id: str, body: ActionRequest, creds: Credentials, ctx: Ctx) -> dict[str, Any]:
+async def submit_action(game_id: str, body: ActionRequest, creds: Credentials, ctx: Ctx) -> Response:
     users: list[int] = []
 
     def actor() -> Actor:  # on the service's action threads, with the rules check
@@ -77,7 +79,8 @@ async def submit_action(game_id: str, body: ActionRequest, creds: Credentials, c
         return Actor(user_id=user_id)
 
     message = await ctx.service.submit_async(game_id, actor, body.action, body.version)
-    return ctx.service.seen_by(game_id, users[-1] if users else None, message)  # the actor's view
+    seen = ctx.service.seen_by(game_id, users[-1] if users else None, message)  # the actor's view
+    return Response(dumps(action_answer(seen)).encode(), media_type="application/json")
 
 
 @router.post("/games/{game_id}/undo", summary="Take back your last action (never past a die roll)",

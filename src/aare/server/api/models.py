@@ -164,6 +164,25 @@ class EntryOut(BaseModel):
     dice: DiceChange | None = None
 
 
+class ActionOut(BaseModel):
+    """The answer to an accepted action: what changed (its log entry's events, the new version and state hash,
+    who acts now); the live-update message of the entry (`EntryOut`) carries also the game, the actor and
+    `kind`."""
+
+    seq: int
+    version: int
+    state_hash: str | None = Field(description="the hash of the state after the entry as the caller sees it; "
+                                   "null when something is hidden from the caller and the game moved on since")
+    action: dict[str, Any] | None = Field(description="the action as stored (its power named as the board names it)")
+    events: list[dict[str, Any]]
+    round: int
+    nation: str
+    phase: str
+    to_act: str
+    winner: str | None = None
+    dice: DiceChange | None = None
+
+
 class UndoOut(BaseModel):
     kind: Literal["undo"]
     game_id: str

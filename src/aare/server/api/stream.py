@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from aare.server.api.auth import OptionalCaller
 from aare.server.api.context import Ctx, ServerContext
-from aare.server.api.models import errors
+from aare.server.api.models import EntryOut, errors
 from aare.server.seats import held_by, seat_powers
 from aare.server.views import message_view
 from aare.state.game_state import GameState
@@ -37,10 +37,18 @@ def sse(message: dict[str, Any]) -> str:
     return f"id: {message['version']}\nevent: {message['kind']}\ndata: {data}\n\n"
 
 
+class EventStream(StreamingResponse):
+    """A `text/event-stream` answer (so the documentation shows the messages under that type)."""
+
+    media_type = "text/event-stream"
+
+
 @router.get(
     "/games/{game_id}/events", summary="Server-sent events: each new log entry of the game",
-    response_class=StreamingResponse,
-    responses={200: {"content": {"text/event-stream": {}}, "description": "an endless event stream"}, **errors(404)},
+    response_class=EventStream,
+    responses={200: {"model": EntryOut,
+                     "description": "an endless event stream: each `data:` is an entry (this schema) or an undo"},
+               **errors(404)},
 )
 async def game_events(game_id: str, ctx: Ctx, who: OptionalCaller, after: AfterQuery = None,
                       last_event_id: LastEventId = None) -> StreamingResponse:
