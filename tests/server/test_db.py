@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from aare.server.db import Writer, make_engine, read
+from aare.server.db import Split, Writer, make_engine, read
 from aare.server.settings import sqlite_url
 
 
@@ -96,8 +96,9 @@ def test_a_batch_runs_its_jobs_in_key_order_and_those_of_one_key_in_order_submit
     """Two processes' batches then take the rows of the same games in the same order (no deadlock)."""
     engine = make_engine(sqlite_url(tmp_path))
     writer = Writer(engine)
-    gate, ran = threading.Event(), []
-    first = writer.submit(lambda conn: gate.wait(10), key="m")  # holds the writer while the others queue up
+    gate, holding, ran = threading.Event(), threading.Event(), []
+    first = writer.submit(lambda conn: holding.set() or gate.wait(10), key="m")  # holds the writer
+    holding.wait(10)
 
     def job(name: str):  # type: ignore[no-untyped-def]
         return lambda conn: ran.append(name)
@@ -117,8 +118,9 @@ def test_group_commit_off_runs_each_job_alone(tmp_path: Path) -> None:
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE t (n INTEGER PRIMARY KEY)")
     writer = Writer(engine, max_batch=1)
-    gate = threading.Event()
-    first = writer.submit(lambda conn: gate.wait(10))
+    gate, holding = threading.Event(), threading.Event()
+    first = writer.submit(lambda conn: holding.set() or gate.wait(10))
+    holding.wait(10)
     seen: list[int] = []
 
     def job(n: int):  # type: ignore[no-untyped-def]
@@ -134,4 +136,45 @@ def test_group_commit_off_runs_each_job_alone(tmp_path: Path) -> None:
         future.result()
     writer.close()
     assert seen == [0, 1, 2, 3, 4]
+    engine.dispose()
+
+
+def test_a_batch_of_bulk_jobs_is_written_at_once_and_split_when_one_does_not_hold(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path))
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE t (n INTEGER PRIMARY KEY)")
+    writer = Writer(engine, clean_errors=(Refused,))
+    bulks: list[list[int]] = []
+
+    def bulk(conn: sa.Connection, items: list[int]) -> None:
+        bulks.append(items)
+        if any(n % 5 == 0 for n in items):
+            raise Split()
+        conn.exec_driver_sql("INSERT INTO t (n) VALUES " + ", ".join(f"({n})" for n in items))
+
+    def one(n: int):  # type: ignore[no-untyped-def]
+        def job(conn: sa.Connection) -> None:
+            if n % 5 == 0:
+                raise Refused(n)
+            conn.exec_driver_sql(f"INSERT INTO t (n) VALUES ({n})")
+        return job
+
+    for numbers in ([1, 2, 3, 4], [6, 7, 10, 11]):
+        gate, holding = threading.Event(), threading.Event()
+        first = writer.submit(lambda conn, gate=gate, holding=holding: holding.set() or gate.wait(10))
+        holding.wait(10)  # the writer runs the first job: the others queue up behind it
+        futures = {n: writer.submit(one(n), key=f"{n:03}", bulk=bulk, item=n) for n in numbers}
+        gate.set()
+        first.result()
+        outcomes = {}
+        for n, future in futures.items():
+            try:
+                outcomes[n] = future.result()
+            except Refused:
+                outcomes[n] = "refused"
+        assert outcomes == {n: "refused" if n % 5 == 0 else None for n in numbers}
+    writer.close()
+    assert bulks == [[1, 2, 3, 4], [6, 7, 10, 11]]  # the second split: its jobs ran one by one
+    with read(engine) as conn:
+        assert {row[0] for row in conn.exec_driver_sql("SELECT n FROM t")} == {1, 2, 3, 4, 6, 7, 11}
     engine.dispose()

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
@@ -166,15 +166,16 @@ class Writer:
             self._pool = ThreadPoolExecutor(threads, thread_name_prefix="aare-writer")
 
     def submit(self, job: Callable[[Connection], Any], after: Callable[[Any], T] | None = None,
-               key: str = "") -> Future[T]:
+               key: str = "", bulk: Bulk | None = None, item: Any = None) -> Future[T]:
         """Start `job(conn)` in a write transaction; the future gives `after(result)` (or the job's result)
         once committed, or the job's error. `key`: what the job writes to (its game), for the order in a
-        batch."""
+        batch. `bulk(conn, items)`: writes the `item`s of several such jobs at once (fewer statements), or
+        raises `Split` having found one that does not hold, and then they run one by one."""
         done: Future[T] = Future()
         if self._pool is not None:
-            self._pool.submit(self._run_alone, (job, after, done, key))
+            self._pool.submit(self._run_alone, Job(job, after, done, key, bulk, item))
         else:
-            self._jobs.put((job, after, done, key))
+            self._jobs.put(Job(job, after, done, key, bulk, item))
         return done
 
     def run(self, job: Callable[[Connection], T]) -> T:
@@ -205,17 +206,36 @@ class Writer:
                     self._jobs.put(None)  # stop after this batch
                     break
                 batch.append(job)
-            self._run_batch(sorted(batch, key=lambda job: job[3]) if len(batch) > 1 else batch)
+            if len(batch) > 1:
+                batch.sort(key=lambda job: job.key)
+                if self._run_bulk(batch):
+                    continue
+            self._run_batch(batch)
 
     def _run_alone(self, job: Job) -> None:
-        run, after, done, _ = job
         try:
             with write(self.engine) as conn:
-                result = run(conn)
+                result = job.run(conn)
         except BaseException as exc:
-            done.set_exception(exc)
+            job.done.set_exception(exc)
             return
-        _finish(done, after, result)
+        _finish(job.done, job.after, result)
+
+    def _run_bulk(self, batch: list[Job]) -> bool:
+        """Write a batch of jobs of one `bulk` on different keys at once; False if it cannot or it split."""
+        bulk = batch[0].bulk
+        if bulk is None or any(job.bulk != bulk for job in batch) or len({j.key for j in batch}) < len(batch):
+            return False
+        try:
+            with write(self.engine) as conn:
+                bulk(conn, [job.item for job in batch])
+        except Split:
+            return False
+        except Exception:
+            return False  # the jobs one by one will tell which failed
+        for job in batch:
+            _finish(job.done, job.after, None)
+        return True
 
     def _run_batch(self, batch: list[Job]) -> None:
         outcomes: list[tuple[Job, Any, BaseException | None]] = []
@@ -223,21 +243,34 @@ class Writer:
             with write(self.engine) as conn:
                 for job in batch:
                     try:
-                        outcomes.append((job, job[0](conn), None))
+                        outcomes.append((job, job.run(conn), None))
                     except self.clean_errors as exc:
                         outcomes.append((job, None, exc))
         except Exception:  # a job failed half-way, or the commit failed: nothing of the batch is stored
             for job in batch:
                 self._run_alone(job)
             return
-        for (_, after, done, _), result, error in outcomes:
+        for job, result, error in outcomes:
             if error is None:
-                _finish(done, after, result)
+                _finish(job.done, job.after, result)
             else:
-                done.set_exception(error)
+                job.done.set_exception(error)
 
 
-Job = tuple[Callable[[Connection], Any], Callable[[Any], Any] | None, Future[Any], str]
+class Split(Exception):
+    """A bulk write found an item that does not hold (e.g. a game that moved on): its jobs run one by one."""
+
+
+Bulk = Callable[[Connection, list[Any]], None]
+
+
+class Job(NamedTuple):
+    run: Callable[[Connection], Any]
+    after: Callable[[Any], Any] | None
+    done: Future[Any]
+    key: str
+    bulk: Bulk | None
+    item: Any
 
 
 def _finish(done: Future[Any], after: Callable[[Any], Any] | None, result: Any) -> None:

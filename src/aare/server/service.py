@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
@@ -443,7 +444,31 @@ class GameService:
             self._publish(game_id, prepared.message)
             return prepared.message
 
-        return self.writer.submit(store, after=published, key=game_id)
+        return self.writer.submit(store, after=published, key=game_id, bulk=self._store_many, item=prepared)
+
+    def _store_many(self, conn: Connection, batch: list[PreparedAction]) -> None:
+        """Store prepared actions of different games at once: one version update, one insert (SQL made once per
+        batch size, no statement compiled per batch); `Split` when a game or seat changed since its action was
+        prepared (the actions are then stored one by one)."""
+        now = time.time()
+        params: dict[str, Any] = {}
+        for k, prepared in enumerate(batch):
+            live, work, actor = prepared.live, prepared.work, prepared.actor
+            params.update({f"i{k}": live.id, f"e{k}": live.version, f"h{k}": live.state_hash,
+                           f"s{k}": prepared.seat, f"u{k}": actor.user_id, f"b{k}": int(actor.bot_seat is not None),
+                           f"v{k}": work.version, f"n{k}": work.state_hash, f"w{k}": work.state.winner,
+                           f"t{k}": now})
+        named = conn.dialect.name == "sqlite"  # sqlite3 takes :name with a dict; psycopg %(name)s
+        if conn.exec_driver_sql(_bump_many(len(batch), named), params).rowcount != len(batch):
+            raise db.Split()
+        rows = {f"{column}{k}": value for k, prepared in enumerate(batch) for column, value in prepared.row.items()}
+        conn.exec_driver_sql(_insert_many(len(batch), named), rows)
+        for prepared in batch:
+            if prepared.new_turn:
+                live, work = prepared.live, prepared.work
+                conn.execute(update(dice_turns).where(dice_turns.c.game_id == live.id,
+                                                      dice_turns.c.turn == live.turn).values(revealed=True))
+                self._insert_turn(conn, live.id, work.turn, work.state.nation, work.version, work.seed)
 
     def undo(self, game_id: str, actor: Actor, version: int, power: str | None = None) -> dict[str, Any]:
         """Take back the caller's last action (within the phase, never past a die roll: `Game.undo`'s rules; in a
@@ -608,6 +633,43 @@ def _entry_row(game_id: str, seq: int, action: Any, events: list[dict[str, Any]]
     """The `log_entries` row of one entry (`events` in JSON)."""
     return {"game_id": game_id, "seq": seq, "action": None if action is None else dumps(action),
             "events": dumps(events), "state_hash": state_hash, "actor": actor, "created_at": now}
+
+
+def _param(name: str, named: bool) -> str:
+    """A parameter in the driver's own style for a dict of parameters: `:name` (sqlite3) or `%(name)s` (psycopg)."""
+    return f":{name}" if named else f"%({name})s"
+
+
+@lru_cache(maxsize=2 * db.MAX_BATCH)
+def _bump_many(count: int, named: bool) -> str:
+    """SQL: the version updates of `count` actions of different games at once (`BUMP_CHECKED` for each: the
+    game still at the version and state hash the action was prepared on, its seat still held by the actor)."""
+    def p(name: str, k: int) -> str:
+        return _param(f"{name}{k}", named)
+
+    rows = " UNION ALL ".join(
+        f"SELECT CAST({p('i', k)} AS VARCHAR(32)) AS id, CAST({p('e', k)} AS INTEGER) AS expected, "
+        f"CAST({p('h', k)} AS VARCHAR(64)) AS expected_hash, CAST({p('s', k)} AS VARCHAR(64)) AS seat, "
+        f"CAST({p('u', k)} AS INTEGER) AS user_id, CAST({p('b', k)} AS INTEGER) AS by_bot, "
+        f"CAST({p('v', k)} AS INTEGER) AS version, CAST({p('n', k)} AS VARCHAR(64)) AS state_hash, "
+        f"CAST({p('w', k)} AS VARCHAR(64)) AS winner, CAST({p('t', k)} AS FLOAT) AS updated_at"
+        for k in range(count))
+    # it starts with UPDATE, so that the SQLite driver counts the rows it changed
+    return ("UPDATE games SET version = v.version, state_hash = v.state_hash, winner = v.winner, "
+            f"updated_at = v.updated_at FROM ({rows}) AS v "
+            "WHERE games.id = v.id AND games.version = v.expected AND games.state_hash = v.expected_hash "
+            "AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = v.id AND seats.seat = v.seat "
+            "AND CASE WHEN v.by_bot = 1 THEN seats.bot IS NOT NULL ELSE seats.user_id = v.user_id END)")
+
+
+ENTRY_COLUMNS = ("game_id", "seq", "action", "events", "state_hash", "actor", "created_at")
+
+
+@lru_cache(maxsize=2 * db.MAX_BATCH)
+def _insert_many(count: int, named: bool) -> str:
+    """SQL: insert `count` log entries (`_entry_row`s, their columns numbered) in one statement."""
+    rows = ", ".join("(" + ", ".join(_param(f"{c}{k}", named) for c in ENTRY_COLUMNS) + ")" for k in range(count))
+    return f"INSERT INTO log_entries ({', '.join(ENTRY_COLUMNS)}) VALUES {rows}"
 
 
 def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:

@@ -78,7 +78,7 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     app.add_middleware(BodyLimit, default=settings.max_body_bytes,
                        limits={"/games/import": settings.max_import_bytes})
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, the 413 included
-    for module in (auth_routes, game_routes, stream):
+    for module in (game_routes, stream, auth_routes):  # the action door first: routes are matched in order
         app.include_router(module.router)
     for point in entry_points(group=PAGES):
         point.load()(app)  # the browser table at / (aare.web.pages:install)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from aare.actions import action_schema
-from aare.server.api.auth import AnyCaller, Credentials, OptionalCaller, PostingCaller, posting_caller
-from aare.server.api.context import Ctx
+from aare.server.api.auth import AnyCaller, OptionalCaller, PostingCaller, posting_caller, presented_by
+from aare.server.api.context import Ctx, ServerContext
 from aare.server.api.models import (
     ActionOut,
     ActionRequest,
@@ -70,7 +70,9 @@ def legal_actions(game_id: str, who: AnyCaller, ctx: Ctx, space: SpaceQuery = No
     "409: `version` is not the current one (the answer names it); 422: the rules forbid the action (the answer "
     "names the rule ID); 400: malformed request or action. Rejected actions store nothing.",
 )
-async def submit_action(game_id: str, body: ActionRequest, creds: Credentials, ctx: Ctx) -> Response:
+async def submit_action(game_id: str, body: ActionRequest, request: Request) -> Response:
+    ctx: ServerContext = request.app.state.aare  # read here, not as dependencies: this door is the busiest
+    creds = presented_by(request)
     users: list[int] = []
 
     def actor() -> Actor:  # on the service's action threads, with the rules check
