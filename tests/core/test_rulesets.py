@@ -149,3 +149,31 @@ def test_a_ruleset_is_remembered_per_options_as_given() -> None:
     assert load_ruleset("lhtr-1.3", {"victory_cities": 10}) is ten
     with pytest.raises(UnknownName, match="no_such_option"):
         load_ruleset("lhtr-1.3", {"no_such_option": [1]})  # a value that cannot be a key: resolved, and refused
+
+
+def test_threads_asking_for_the_families_at_once_all_see_them_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's first requests ask on several threads at once: none may see a half-loaded registry."""
+    import threading
+    import time
+    from pathlib import Path
+
+    from aare.rules import registry
+
+    class SlowPoint:
+        name = "slow"
+
+        def load(self) -> None:
+            time.sleep(0.2)  # the import takes a while; a family's import may ask again
+            registry.load_families()
+            registry.register_family(registry.Family("slow-test-family", "Slow", Path(".")))
+
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "entry_points", lambda group: [SlowPoint()])
+    monkeypatch.setattr(registry, "_FAMILIES", {})
+    seen: list[set[str]] = []
+    threads = [threading.Thread(target=lambda: seen.append(set(registry.families()))) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [{"slow-test-family"}] * 6

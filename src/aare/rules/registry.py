@@ -8,6 +8,7 @@ in whichever family ships it, so a ruleset of one family may play on another fam
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -29,6 +30,8 @@ class Family:
 
 _FAMILIES: dict[str, Family] = {}
 _loaded = False
+_loading = False
+_LOAD_LOCK = threading.RLock()
 
 
 def register_family(family: Family) -> Family:
@@ -46,13 +49,21 @@ def unregister_family(name: str) -> None:
 
 
 def load_families() -> None:
-    """Import every installed family once (entry point group `aare.rulesets`)."""
-    global _loaded
+    """Import every installed family once (entry point group `aare.rulesets`). Threads asking at once wait
+    until every family is registered (a server's first requests); a family's import asking again returns."""
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
-        point.load()
+    with _LOAD_LOCK:
+        if _loaded or _loading:
+            return
+        _loading = True
+        try:
+            for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+                point.load()
+            _loaded = True
+        finally:
+            _loading = False
 
 
 def families() -> dict[str, Family]:
