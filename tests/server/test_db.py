@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -178,3 +180,41 @@ def test_a_batch_of_bulk_jobs_is_written_at_once_and_split_when_one_does_not_hol
     with read(engine) as conn:
         assert {row[0] for row in conn.exec_driver_sql("SELECT n FROM t")} == {1, 2, 3, 4, 6, 7, 11}
     engine.dispose()
+
+
+def _hold_writer_lock(database: str, held: Any, release: Any) -> None:
+    from aare.server.db import WriterLock
+
+    with WriterLock(database):
+        held.set()
+        release.wait(30)
+
+
+def test_processes_queue_for_a_sqlite_file_on_its_writer_lock(tmp_path: Path) -> None:
+    """`--workers`: another process holding the write lock of the file makes this one wait for it."""
+    import fcntl
+    import multiprocessing
+
+    from aare.server.db import WriterLock
+
+    database = str(tmp_path / "aare.db")
+    context = multiprocessing.get_context("spawn")
+    held, release = context.Event(), context.Event()
+    other = context.Process(target=_hold_writer_lock, args=(database, held, release))
+    other.start()
+    try:
+        assert held.wait(60)
+        probe = os.open(f"{database}-writer.lock", os.O_RDWR)
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)  # taken by the other process
+        os.close(probe)
+        release.set()
+        lock = WriterLock(database)
+        with lock:  # waits until the other lets go
+            probe = os.open(f"{database}-writer.lock", os.O_RDWR)
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)  # now this process holds it
+            os.close(probe)
+    finally:
+        release.set()
+        other.join(30)
