@@ -144,26 +144,6 @@ class DiceChange(BaseModel):
     revealed: dict[str, Any] = Field(description="the turn that ended and its seed")
 
 
-class EntryOut(BaseModel):
-    """One new log entry (the answer to an accepted action, and a live-update message)."""
-
-    kind: Literal["entry"]
-    game_id: str
-    seq: int
-    version: int
-    state_hash: str | None = Field(description="the hash of the state after the entry as the reader sees it; "
-                                   "null when something is hidden from the reader and the game moved on since")
-    actor: str
-    action: dict[str, Any] | None
-    events: list[dict[str, Any]]
-    round: int
-    nation: str
-    phase: str
-    to_act: str
-    winner: str | None = None
-    dice: DiceChange | None = None
-
-
 class ActionOut(BaseModel):
     """The answer to an accepted action: what changed (its log entry's events, the new version and state hash,
     who acts now); the live-update message of the entry (`EntryOut`) carries also the game, the actor and
@@ -171,8 +151,8 @@ class ActionOut(BaseModel):
 
     seq: int
     version: int
-    state_hash: str | None = Field(description="the hash of the state after the entry as the caller sees it; "
-                                   "null when something is hidden from the caller and the game moved on since")
+    state_hash: str | None = Field(description="the hash of the state after the entry as the reader sees it; "
+                                   "null when something is hidden from the reader and the game moved on since")
     action: dict[str, Any] | None = Field(description="the action as stored (its power named as the board names it)")
     events: list[dict[str, Any]]
     round: int
@@ -181,6 +161,15 @@ class ActionOut(BaseModel):
     to_act: str
     winner: str | None = None
     dice: DiceChange | None = None
+
+
+class EntryOut(ActionOut):
+    """One new log entry as the live updates send it (the answer to the action that made it is its `ActionOut`
+    part)."""
+
+    kind: Literal["entry"]
+    game_id: str
+    actor: str
 
 
 class UndoOut(BaseModel):
