@@ -235,9 +235,9 @@ class GameService:
         """A published message (an action's answer, an undo) as the user's seats see it, judged on the game and
         seats this process saw last (no database read; without them, as a spectator sees it)."""
         live, seat_map = self.cache.get(game_id), self.seats_seen.get(game_id)
-        if (live is not None and HIDDEN_KEY not in message and live.version == message.get("version")
-                and live.state_hash == message.get("state_hash")):
-            return dict(message)  # the message's own state hides nothing: as published
+        if (live is not None and message.get("kind") == "entry" and HIDDEN_KEY not in message
+                and live.version == message.get("version") and live.state_hash == message.get("state_hash")):
+            return dict(message)  # an entry whose own state hides nothing (it lists none): as published
         state = live.state if live is not None else None
         viewer = seat_powers(state, held_by(seat_map, user_id)) if state is not None and seat_map else frozenset()
         return message_view(message, viewer, state)
