@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from aare.economy.summary import income
 from aare.events import BankChanged, Event, ExtraSet
 from aare.movement import flags
 from aare.movement.graph import graph_of
-from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.collect_income import AfterCollection
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -74,17 +73,7 @@ def convoy_events(state: GameState, ruleset: Ruleset, power: str, collected: int
     return [*out, ExtraSet(KEY, {"round": state.round, "power": power, "raids": raids}, R_DAMAGE)]
 
 
-class ConvoyRaids(PhaseExtension):
-    """Collect income: the raids follow the collection."""
-
-    name = "aa50e-convoy-raids"
-
-    def on_enter(self, ctx: TurnContext) -> None:
-        collected = income(ctx.state, ctx.ruleset, ctx.power)
-        ctx.emit(*convoy_events(ctx.state, ctx.ruleset, ctx.power, collected))
-
-
-CONVOY_RAIDS = ConvoyRaids()
+CONVOY_RAIDS = AfterCollection("aa50e-convoy-raids", convoy_events)  # the raids follow the collection
 
 
 def _phase_actions(found: list[Any], phase: str, **_: Any) -> list[Any]:
