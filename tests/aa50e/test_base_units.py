@@ -4,8 +4,12 @@ and in the calculator, and no Combined Arms."""
 
 from __future__ import annotations
 
-import pytest
+import json
 
+import pytest
+from click.testing import CliRunner
+
+from aare.cli.main import cli
 from aare.combat.engine import run
 from aare.combat.policy import DEFAULT_POLICY
 from aare.errors import IllegalAction
@@ -140,3 +144,19 @@ def test_no_combined_arms_technology_battleship_aa_is_there_from_the_start(rules
     assert all(not t for t in game.state.techs.values())
     _, events = play(battle("1 fighter", "1 battleship", rules=rules), [6, 6, 6])
     assert fire(events, "battleship aa") == [("fighter", 1, 1)]
+
+
+@pytest.mark.rule("AA50E-UNIT-battleship-aa")
+@pytest.mark.parametrize("rules", RULESETS)
+def test_aare_odds_and_the_rulesets_list_know_the_variant(rules: str) -> None:
+    runner = CliRunner()
+    res = runner.invoke(cli, ["odds", "--rules", rules, "--battle", "sea", "--attacker", "2 fighters",
+                              "--defender", "1 battleship", "--explain"])
+    assert res.exit_code == 0, res.output
+    assert "1. battleship aa — 1st cycle only [AA50E-UNIT-battleship-aa]" in res.output
+    res = runner.invoke(cli, ["odds", "--rules", rules, "--battle", "sea", "--attacker", "2 fighters",
+                              "--defender", "1 battleship", "--json"])
+    data = json.loads(res.output)
+    assert data["attacker_win"] == pytest.approx(odds("2 fighters", "1 battleship", rules, battle="sea").attacker_win)
+    listed = runner.invoke(cli, ["rulesets"])
+    assert listed.exit_code == 0 and rules in listed.output
