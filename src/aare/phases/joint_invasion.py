@@ -2,13 +2,14 @@
 Enhanced), for rulesets that name its powers, targets and rules in an `Invasion`.
 
 Once a game, at the start of the declarer's turn (its first phase), the declarer may declare it
-(`declare_d_day`); every eligible unit of the declarer is flagged (`Invasion.flag`). The declarer plays its turn
+(`declare_d_day`); every eligible unit of the declarer is flagged (`FLAG`, "d-day"). The declarer plays its turn
 normally: the units it moves, loads or fights with lose the flag when its turn ends, those it buys never get it. On
 the executor's turn of the round the executor's player commands the flagged units (the `co_movers` hook) with his
 own: land units only into the targets (from the assault zone, or overland from the `overland` territories),
 aircraft only to attack them, transports and warships only into the assault zone. The battles there are joint
-attacks (`start_battle(joint_attack=True)`, each nation's techs its own, AA fire per nation). The invasion cannot
-be called off while an attack on a target can be made; it is lost once the declarer's side holds a target first.
+attacks (`start_battle(joint_attack=True)`, each nation's techs its own, AA fire per nation). The invasion may be
+irrevocable (it cannot be called off while an attack on a target can be made); it is lost once the declarer's
+side holds a target first.
 
 The record is `state.extra["d_day"]`: `status` ("available"; "declared"; then "done" once a target's battle is
 fought, "lapsed" when the executor's turn passed without it, or "lost"), `round` of the declaration,
@@ -64,7 +65,8 @@ class InvasionRules:
 class Invasion:
     """Who declares and who carries out the invasion, where, and under which rules. `bombard_needs_clear_zone`:
     the declarer's warships bombard only if the assault zone held no enemy unit when the executor's turn began;
-    `lost_once_declared`: a target the side holds after the declaration still loses the invasion."""
+    `lost_once_declared`: a target the side holds after the declaration still loses the invasion; `irrevocable`: the
+    executor's combat move cannot end while an attack on a target can still be made."""
 
     declarer: str
     executor: str
@@ -74,6 +76,7 @@ class Invasion:
     rules: InvasionRules
     bombard_needs_clear_zone: bool = True
     lost_once_declared: bool = True
+    irrevocable: bool = True
     clear_key: str = "zone_clear"  # the record's key for the assault zone held no enemy unit
 
     @property
@@ -279,7 +282,8 @@ class JointInvasion(PhaseExtension):
 
     def can_end(self, ctx: TurnContext) -> None:
         spec, state = self.spec, ctx.state
-        pending = spec.executing(state) and state.phase == "combat-move" and not spec.attack_made(state, ctx.ruleset)
+        pending = spec.irrevocable and spec.executing(state) and state.phase == "combat-move" \
+            and not spec.attack_made(state, ctx.ruleset)
         if pending and spec.attack_possible(state, ctx.ruleset):
             raise IllegalAction(f"D-Day cannot be called off: attack {spec.named}", spec.rules.irrevocable)
 
