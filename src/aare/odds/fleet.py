@@ -524,6 +524,12 @@ def solve(
     `below`: it retreats wherever its chance to win by pressing on is under this (found backwards first)."""
     a, d = sides.a, sides.d
     out = Outcome({r: np.zeros((a.n, d.n)) for r in ("attacker", "defender", "draw", "retreat", "stalemate")})
+    live = a.alive[:, None] & d.alive[None, :]
+    if (start * ~live).any():  # a side wiped out before the cycle's main fire (e.g. by AA fire): it has ended
+        ended = np.where(live, 0.0, start)
+        _ends(sides, ended, out)
+        out.cycles += float(ended.sum())
+        start = np.where(live, start, 0.0)
     if rounds is None:
         flags = np.repeat(retreat[:, None], d.n, axis=1)
         if below is not None:

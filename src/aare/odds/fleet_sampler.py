@@ -149,6 +149,11 @@ def _sample_group(
             y[runs] = _draw(_cdf(sides.m(xf)[yd][None, :]), zero, rng)
         cycles[mid] = 1
         _settle(a, d, x, y, code, mid, retreat, rounds, cycles)
+    starts = np.flatnonzero(~np.array(mids, dtype=bool))
+    gone = starts[~(a.alive[x[starts]] & d.alive[y[starts]])]  # a side wiped out before the main fire (AA fire)
+    if gone.size:
+        cycles[gone] = 1
+        _settle(a, d, x, y, code, gone, retreat, rounds, cycles)
     live = np.flatnonzero(code < 0)
     while live.size:
         lx, ly = x[live], y[live]

@@ -3,8 +3,17 @@ turn's marks on units and repairing battleships."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from aare.economy.income import end_of_turn_events, income_events
-from aare.phases.base import PhaseHandler, TurnContext, register_phase
+from aare.economy.summary import income
+from aare.events import Event
+from aare.phases.base import PhaseExtension, PhaseHandler, TurnContext, register_phase
+from aare.rules.ruleset import Ruleset
+from aare.state.game_state import GameState
+
+# (state, ruleset, power, IPCs collected) -> the events that follow the collection
+AfterIncome = Callable[[GameState, Ruleset, str, int], Sequence[Event]]
 
 
 class CollectIncomePhase(PhaseHandler):
@@ -19,3 +28,16 @@ class CollectIncomePhase(PhaseHandler):
 
 
 COLLECT_INCOME = register_phase(CollectIncomePhase())
+
+
+class AfterCollection(PhaseExtension):
+    """Collect income: rule events that follow the collection and depend on what was collected (e.g. convoy
+    raids taking part of it), added by a rule module's `phase_actions`."""
+
+    def __init__(self, name: str, events: AfterIncome) -> None:
+        self.name = name
+        self.events = events
+
+    def on_enter(self, ctx: TurnContext) -> None:
+        collected = income(ctx.state, ctx.ruleset, ctx.power)
+        ctx.emit(*self.events(ctx.state, ctx.ruleset, ctx.power, collected))

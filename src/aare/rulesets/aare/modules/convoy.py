@@ -6,23 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from aare.economy.summary import income
-from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.collect_income import AfterCollection
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aare.convoy import convoy_events
 
-
-class ConvoyRaids(PhaseExtension):
-    """Collect income: the raids follow the collection (AARE-CR-victim-collect-phase)."""
-
-    name = "convoy-raids"
-
-    def on_enter(self, ctx: TurnContext) -> None:
-        collected = income(ctx.state, ctx.ruleset, ctx.power)
-        ctx.emit(*convoy_events(ctx.state, ctx.ruleset, ctx.power, collected))
-
-
-CONVOY_RAIDS = ConvoyRaids()
+# the raids follow the collection (AARE-CR-victim-collect-phase)
+CONVOY_RAIDS = AfterCollection("convoy-raids", convoy_events)
 
 
 def _phase_actions(found: list[Any], phase: str, **_: Any) -> list[Any]:

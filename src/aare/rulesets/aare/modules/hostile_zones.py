@@ -7,39 +7,16 @@ ship that left its hostile start zone into a friendly one finish its turn in non
 that stopped in the first zone entered (one space moved) and neither unloaded nor bombarded sheds its combat
 mark when non-combat move begins, so it may move on, and a transport may load and unload
 (AARE-HOSTILESZ-finish-in-one-phase, AARE-HOSTILESZ-transport-ncm-exception, AARE-LHTR-transport-combat-unload).
-One that went further in combat move has finished its turn there.
+One that went further in combat move has finished its turn there. The extension is the core's
+(`aare.phases.hostile_start`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from aare.events import UnitsChanged
-from aare.movement import flags
-from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.hostile_start import FINISH
 from aare.rules.rule_module import RuleModule, register_module
-
-FIRST_ZONE = 1  # movement spent by leaving into the first zone
-BOMBARDED = "turn:bombarded"  # a ship that bombarded has taken part in combat
-
-
-class FinishInNonCombatMove(PhaseExtension):
-    """Non-combat move: ships that only left their hostile start zone may complete their turn now."""
-
-    name = "hostile-zone-release"
-
-    def on_enter(self, ctx: TurnContext) -> None:
-        units = ctx.ruleset.units
-        for space, stacks in sorted(ctx.state.units.items()):
-            for stack in stacks:
-                if (stack.owner == ctx.power and units[stack.unit].domain == "sea"
-                        and flags.has(stack, flags.WITHDREW) and flags.has(stack, flags.COMBAT)
-                        and stack.moved == FIRST_ZONE and flags.value(stack, flags.UNLOADED) is None
-                        and not flags.has(stack, BOMBARDED)):
-                    ctx.emit(UnitsChanged(space, stack, flags.with_flags(stack, drop=[flags.COMBAT])))
-
-
-FINISH = FinishInNonCombatMove()
 
 
 def _phase_actions(found: list[Any], phase: str, **_: Any) -> list[Any]:
