@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from aare.events import GameEnded
@@ -27,3 +28,23 @@ def game_won(ruleset: Any, state: Any, winner: str) -> GameEnded:
     `victory_reason` hook gives (by default: victory cities)."""
     reason, rule = ruleset.modify("victory_reason", CITIES, state=state, winner=winner)
     return GameEnded(winner, str(reason), str(rule))
+
+
+VictoryBy = Callable[[Any, Any], "tuple[str, str, str] | None"]
+
+
+def victory_hooks(victory_by: VictoryBy) -> dict[str, Callable[..., Any]]:
+    """The `victory` and `victory_reason` hooks of a ruleset whose `victory_by(ruleset, state)` gives the side
+    that has won with its reason and rule, or None; a winner found before stands."""
+
+    def victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
+        if winner is not None:
+            return winner
+        found = victory_by(ruleset, state)
+        return found[0] if found is not None else None
+
+    def victory_reason(reason: tuple[str, str], ruleset: Any, state: Any, winner: str, **_: Any) -> tuple[str, str]:
+        found = victory_by(ruleset, state)
+        return (found[1], found[2]) if found is not None and found[0] == winner else reason
+
+    return {"victory": victory, "victory_reason": victory_reason}

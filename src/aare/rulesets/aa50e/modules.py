@@ -8,7 +8,7 @@ from typing import Any
 from aare.board.units import UnitCatalogue
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
-from aare.rules.victory import city_victory
+from aare.rules.victory import city_victory, victory_hooks
 from aare.rulesets.aa50.objectives import objectives_met
 
 CITY_LEVEL = 14  # AA50E-VICTORY-cities-14
@@ -62,19 +62,6 @@ def victory_by(ruleset: Any, state: Any) -> tuple[str, str, str] | None:
     return (sides[0], "national objectives", R_OBJECTIVES) if len(sides) == 1 else None
 
 
-def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
-    """At the end of the round, i.e. of the United States' and China's turn (AA50E-VICTORY-two-paths)."""
-    if winner is not None:
-        return winner
-    found = victory_by(ruleset, state)
-    return found[0] if found is not None else None
-
-
-def _victory_reason(reason: tuple[str, str], ruleset: Any, state: Any, winner: str, **_: Any) -> tuple[str, str]:
-    found = victory_by(ruleset, state)
-    return (found[1], found[2]) if found is not None and found[0] == winner else reason
-
-
 AA50E = register_module(
     RuleModule(
         id="aa50e",
@@ -94,8 +81,7 @@ AA50E = register_module(
         hooks={
             "unit_catalogue": _units,
             "victory_thresholds": _thresholds,
-            "victory": _victory,
-            "victory_reason": _victory_reason,
+            **victory_hooks(victory_by),
         },
         requires=("aa50",),
         replaces_options=("victory_cities",),

@@ -9,6 +9,7 @@ from aare.economy.summary import base_income
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec
+from aare.rules.victory import victory_hooks
 from aare.rulesets.classic.optional import (
     CAPITAL_INCOME,
     NO_NEW_COMPLEXES,
@@ -117,20 +118,6 @@ def victory_by(ruleset: Any, state: Any) -> tuple[str, str, str] | None:
             rule = "CL-VICTORY-axis-economic" if side == "Axis" else "CL-VICTORY-allied-economic-off"
             return side, f"economic victory: the {side} income level is {level} (needed {needed})", rule
     return None
-
-
-def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
-    """Checked after the US turn, at the end of a round (CL-VICTORY-check-end-of-round): `victory_by`."""
-    if winner is not None:
-        return winner
-    found = victory_by(ruleset, state)
-    return found[0] if found is not None else None
-
-
-def _victory_reason(reason: tuple[str, str], ruleset: Any, state: Any, winner: str, **_: Any) -> tuple[str, str]:
-    """Why `winner` won: its capitals or its income level, under the rule that gives it the game."""
-    found = victory_by(ruleset, state)
-    return (found[1], found[2]) if found is not None and found[0] == winner else reason
 
 
 def _victory_standing(found: list[dict[str, Any]], ruleset: Any, state: Any, **_: Any) -> list[dict[str, Any]]:
@@ -269,8 +256,7 @@ CLASSIC = register_module(
         ),
         hooks={
             "phase_table": _phase_table,
-            "victory": _victory,
-            "victory_reason": _victory_reason,
+            **victory_hooks(victory_by),
             "victory_standing": _victory_standing,
             "income": _income,
             "technologies": _technologies,
