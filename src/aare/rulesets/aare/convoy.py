@@ -147,11 +147,3 @@ def convoy_events(state: GameState, ruleset: Ruleset, power: str, collected: int
         return events
     record = {"round": state.round, "power": power, "raids": raids}
     return [*events, ExtraSet(KEY, record, R_RECORD)]
-
-
-def raided_by(state: GameState, victim: str, raider: str) -> bool:
-    """Whether `raider`'s submarines took IPCs from `victim` in the convoy raids of the current turn."""
-    record = state.extra.get(KEY)
-    if not isinstance(record, Mapping) or record.get("power") != victim or record.get("round") != state.round:
-        return False
-    return any(raid["damage"] > 0 and any(s["owner"] == raider for s in raid["subs"]) for raid in record["raids"])
