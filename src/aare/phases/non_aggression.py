@@ -301,8 +301,8 @@ class PactWatch(PhaseExtension):
 
 @dataclass(frozen=True)
 class PactHooks:
-    """The hooks a rule module gives for a `Pact`: the record at the start, the watch while it is active (or while
-    the victim's choice is pending), the record in a game's summary."""
+    """The hooks a rule module gives for a `Pact`: the record at the start, the watch, the record in a game's
+    summary."""
 
     pact: Pact
 
@@ -314,12 +314,8 @@ class PactHooks:
             return replace(state, extra={**state.extra, KEY: fresh()}) if pact.on(ruleset) else state
 
         def phase_actions(found: list[Any], ruleset: Any, state: Any, **_: Any) -> list[Any]:
-            if not pact.on(ruleset) or state is None:
-                return found
-            pending = state.pending
-            if active(state) or (pending is not None and pending.get("kind") == DECISION):
-                return [*found, watch]
-            return found
+            """The watch in every phase (once the treaty is out of play it only refuses treaty infantry)."""
+            return [*found, watch] if pact.on(ruleset) and state is not None else found
 
         def summary_records(keys: list[str], **_: Any) -> list[str]:
             return [*keys, KEY]
