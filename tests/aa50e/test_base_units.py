@@ -153,7 +153,7 @@ def test_aare_odds_and_the_rulesets_list_know_the_variant(rules: str) -> None:
     res = runner.invoke(cli, ["odds", "--rules", rules, "--battle", "sea", "--attacker", "2 fighters",
                               "--defender", "1 battleship", "--explain"])
     assert res.exit_code == 0, res.output
-    assert "1. battleship aa — 1st cycle only [AA50E-UNIT-battleship-aa]" in res.output
+    assert "3. battleship aa — 1st cycle only [AA50E-UNIT-battleship-aa]" in res.output  # after sub detection
     res = runner.invoke(cli, ["odds", "--rules", rules, "--battle", "sea", "--attacker", "2 fighters",
                               "--defender", "1 battleship", "--json"])
     data = json.loads(res.output)

@@ -8,8 +8,8 @@ import pytest
 from aare.combat.decisions import ChooseSubmerge, Submerge
 from aare.combat.engine import apply_answer, resolve_roll, roll_with_dice, run
 from aare.combat.events import UnitsRemoved
+from aare.combat.sub_detection import detect_value, detector_groups, hidden_subs
 from aare.dice import ScriptedDice
-from aare.rulesets.aare.sub_detection import detect_value, detector_groups, hidden_subs
 from tests.aare.common import (
     GER,
     JPN,

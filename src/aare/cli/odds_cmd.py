@@ -119,7 +119,7 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
     type=click.Choice(["none", "attacker", "defender", "both"]),
     default="none",
     show_default=True,
-    help="whose undetected subs submerge right after opening fire (rulesets with sub detection, e.g. aare-5.0)",
+    help="whose undetected subs submerge right after opening fire (rulesets with sub detection: aare-5.0, aa50e-*)",
 )
 def odds_command(
     rules: str,
@@ -163,7 +163,8 @@ def odds_command(
 
     Sub detection (--rules aare-5.0): the detecting side's aircraft in the battle count by themselves; its
     long_range_aircraft and combined_bombardment (Combined Arms) techs raise the DD-to-detect value, the
-    sub side's super_submarines lower it.
+    sub side's super_submarines lower it. Under --rules aa50e-1941/-1942 the value is 2, aircraft of the
+    detecting side count, long_range_aircraft and super_destroyers raise it, improved_shipyards lowers it by 2.
 
     National advantages (--attacker-advantage, --defender-advantage) count as if their conditions hold in this
     battle (e.g. an advantage of a season or of some territories counts as if the battle were fought there then).

@@ -45,30 +45,45 @@ LHTR_TECH_BONUSES = (
 
 @dataclass(frozen=True)
 class SubDetection:
-    """Submarine detection (AARe): the DD-to-detect value and its modifiers, with the rule behind each.
+    """Submarine detection (AARe, Anniversary Enhanced): the DD-to-detect value and its modifiers, with the rule
+    behind each (the steps are in `aare.combat.sub_detection`).
 
-    A sub's value against one group of enemy destroyers is `base` + the destroyers' bonuses (own aircraft
-    in the battle: `air_bonus`, or `long_range_air_bonus` with the `long_range_tech`; `combined_arms_bonus`
-    with the `combined_arms_tech`) - the sub's penalties (`super_sub_penalty` with the `super_sub_tech`,
-    `suicide_penalty` when it carries the `suicide_flag`).
+    A sub's value against one group of enemy destroyers is `base` + the destroyers' bonuses (aircraft in the
+    battle: `air_bonus`, or `long_range_air_bonus` with the `long_range_tech`; the aircraft of the destroyers' own
+    nation, or of their whole side with `air_of_side`; `destroyer_tech_bonus` with the `destroyer_tech`) - the
+    sub's penalties (`sub_tech_penalty` when its owner has the `sub_tech`, `suicide_penalty` when it carries the
+    `suicide_flag`). The defaults are AARe's.
     """
 
     base: int = 3
     air_bonus: int = 1
     long_range_air_bonus: int = 2
     long_range_tech: str = "long_range_aircraft"
-    combined_arms_bonus: int = 1
-    combined_arms_tech: str = "combined_bombardment"
-    super_sub_penalty: int = 1
-    super_sub_tech: str = "super_submarines"
+    air_of_side: bool = False
+    destroyer_tech_bonus: int = 1
+    destroyer_tech: str = "combined_bombardment"
+    destroyer_tech_label: str = "combined arms"
+    sub_tech_penalty: int = 1
+    sub_tech: str = "super_submarines"
+    sub_tech_label: str = "super submarines"
     suicide_penalty: int = 1
     suicide_flag: str = "kaiten"
     base_rule: str = "AARE-SUBDET-baseline-value-3"
     air_rule: str = "AARE-SUBDET-air-modifier"
     long_range_rule: str = "AARE-SUBDET-lra-modifier"
-    combined_arms_rule: str = "AARE-SUBDET-ca-modifier"
-    super_sub_rule: str = "AARE-SUBDET-supersub-modifier"
+    destroyer_tech_rule: str = "AARE-SUBDET-ca-modifier"
+    sub_tech_rule: str = "AARE-SUBDET-supersub-modifier"
     suicide_rule: str = "AARE-SUBDET-kaiten-modifier"
+    # subs that stay after the undetected submerge are flagged detected at once; without it they are detected
+    # by being past the first cycle (where a destroyer moves detected subs' fire to the main step, a sub that
+    # fired in opening fire so does not fire again in the main step of that cycle)
+    flag_stayers: bool = True
+    # the rule ids of the steps: one roll per destroyer, the threshold, undetected subs' hits removed at the end of
+    # opening fire, their submerge after it (and those that stay become detected)
+    roll_rule: str = "AARE-SUBDET-one-roll-per-dd"
+    result_rule: str = "AARE-SUBDET-roll-threshold"
+    strike_rule: str = "AARE-NAVALSEQ-regular-sub-values"
+    submerge_rule: str = "AARE-SUBDET-undetected-submerge"
 
 
 @dataclass(frozen=True)

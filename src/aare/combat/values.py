@@ -65,6 +65,21 @@ def is_sub(battle: Battle, key: UnitKey) -> bool:
     return battle.setup.unit(key).has("first_strike")
 
 
+DETECTED = "detected"  # the battle flag of a sub the enemy destroyers detected (sub-detection rules)
+
+
+def undetected(battle: Battle, key: UnitKey) -> bool:
+    """A sub still undetected: only under sub-detection rules (`CombatRules.sub_detection`), in a sea battle's
+    first cycle, without the `detected` flag."""
+    return (
+        battle.setup.rules.sub_detection is not None
+        and battle.state.kind == "sea"
+        and battle.state.cycle == 1
+        and battle.setup.unit(key).has("submarine")
+        and not key.has(DETECTED)
+    )
+
+
 def subs_fire_in_opening(battle: Battle, side: Side) -> bool:
     """LHTR: always; with `destroyer_moves_sub_fire_to_main_step` not while the enemy has a destroyer; without
     `defender_subs_fire_first` never for the defender."""
@@ -111,7 +126,8 @@ def main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
     units = [
         (k, n)
         for k, n in present(battle, side)
-        if not battle.setup.unit(k).has("not_casualty") and (not is_sub(battle, k) or subs_here or not sea)
+        if not battle.setup.unit(k).has("not_casualty")
+        and (not is_sub(battle, k) or (subs_here and not undetected(battle, k)) or not sea)
     ]
     own_destroyer = has_tag(battle, side, "anti_submarine")
     rules = battle.setup.rules
@@ -128,8 +144,9 @@ def main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
 
 
 def sub_fire_groups(battle: Battle, side: Side, which: Callable[[UnitKey], bool] | None = None) -> list[DiceGroup]:
-    """Dice of `side`'s submarines (those `which` accepts) in opening fire (LHTR-NAVALCOMBAT-sub-surprise-strike)."""
-    if not subs_fire_in_opening(battle, side):
-        return []
-    units = [(k, n) for k, n in present(battle, side) if is_sub(battle, k) and (which is None or which(k))]
+    """Dice of `side`'s submarines (those `which` accepts) in opening fire (LHTR-NAVALCOMBAT-sub-surprise-strike);
+    where an enemy destroyer moves their fire to the main step, only undetected subs fire here."""
+    opening = subs_fire_in_opening(battle, side)
+    units = [(k, n) for k, n in present(battle, side)
+             if is_sub(battle, k) and (which is None or which(k)) and (opening or undetected(battle, k))]
     return _groups(battle, side, units, lambda _k: SUB_TARGET)

@@ -33,7 +33,14 @@ from aare.combat.policy import Policy
 from aare.combat.sequences import LHTR_SEQUENCES
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
-from aare.combat.values import AIR_NO_SUB_TARGET, SUB_TARGET, base_value, dice_per_unit, main_fire_groups
+from aare.combat.values import (
+    AIR_NO_SUB_TARGET,
+    SUB_TARGET,
+    base_value,
+    dice_per_unit,
+    main_fire_groups,
+    undetected,
+)
 from aare.odds.ladder import _pb_rows, _slot_runs, hit_distribution
 from aare.odds.report import Tally, Units, freeze
 
@@ -715,8 +722,16 @@ def _kinds_against(battle: Battle, side: Side) -> tuple[int, ...]:
 
 
 def _firing(stacks: Stacks) -> Stacks:
-    """What decides a side's main fire: its present units, hit or not (marks and detection aside)."""
-    return tuple((k.without("detected", "casualty", "casualty:opening"), n) for k, n in stacks if k.present)
+    """What decides a side's main fire: its present units, hit or not (marks aside; detection decides whether a
+    first-cycle sub fires in the main step)."""
+    return tuple((k.without("casualty", "casualty:opening"), n) for k, n in stacks if k.present)
+
+
+def _hidden(battle: Battle, state: BattleState) -> bool:
+    """Whether a sub of `state` is still undetected: one that fired in opening fire and stayed does not fire again
+    in the main step of the first cycle, which the cycle's stage tables do not know."""
+    b = battle.with_state(state)
+    return any(k.present and undetected(b, k) for k, _ in state.attacker + state.defender)
 
 
 def _fire(battle: Battle, side: Side) -> tuple[Array, Array, Array]:
@@ -868,7 +883,7 @@ def _solve_group(
             start[x, y] += p
             continue
         xf, yf = a.firing(state.attacker), d.firing(state.defender)
-        if xf is not None and yf is not None and (
+        if xf is not None and yf is not None and not _hidden(battle, state) and (
             not sides.subs_main or (a.destroyer[xf] == a.destroyer[x] and d.destroyer[yf] == d.destroyer[y])
         ):  # both sides fire as states of ours: the cycle's stage tables
             arrived += p * np.outer(sides.g(x)[yf], sides.m(xf)[y])

@@ -118,7 +118,11 @@ def _sample_group(
     a, d = sides.a, sides.d
     t = _Tables(sides)
     cat = battle.setup.catalogue
-    xs, ys, mids, fires = [], [], [], []
+    xs: list[int] = []
+    ys: list[int] = []
+    mids: list[bool] = []
+    fires: list[tuple[int, int]] = []
+    own_fire: list[tuple[int, int, Array, Array]] = []  # (first run, runs, attacker / defender distributions)
     for state, k in members:
         xi, yi = a.locate(state.attacker, cat), d.locate(state.defender, cat)
         if xi is None or yi is None:
@@ -127,6 +131,10 @@ def _sample_group(
         xf, yf = (a.firing(state.attacker), d.firing(state.defender)) if is_mid else (xi, yi)
         if xf is None or yf is None:
             raise f.Outside
+        if is_mid and f._hidden(battle, state):  # the main fire of this very state (see fleet._hidden)
+            b = battle.with_state(state)
+            after_a, after_d = f._after(a, xi, f._fire(b, "defender")), f._after(d, yi, f._fire(b, "attacker"))
+            own_fire.append((len(xs), k, after_a, after_d))
         xs += [xi] * k
         ys += [yi] * k
         mids += [is_mid] * k
@@ -137,13 +145,20 @@ def _sample_group(
     cycles = np.zeros(x.size, dtype=np.int64)
     retreat = np.repeat(f.retreat_rows(battle, policy, a)[:, None], d.n, axis=1)
     rounds = policy.retreat_after if policy.retreats and retreat_options(battle) is not None else None
+    special = np.zeros(x.size, dtype=bool)
+    for first, k, after_a, after_d in own_fire:
+        zero = np.zeros(k, dtype=np.int64)
+        x[first:first + k] = _draw(_cdf(after_a[None, :]), zero, rng)
+        y[first:first + k] = _draw(_cdf(after_d[None, :]), zero, rng)
+        special[first:first + k] = True
     mid = np.flatnonzero(mids)
+    table = np.flatnonzero(np.array(mids, dtype=bool) & ~special)
     if mid.size:  # the rest of the first cycle: main fire of the units firing, on the damage states
         fire = np.array(fires, dtype=np.int64)
-        keys = np.stack([x[mid], y[mid], fire[mid, 0], fire[mid, 1]], axis=1)
+        keys = np.stack([x[table], y[table], fire[table, 0], fire[table, 1]], axis=1)
         unique, inverse = np.unique(keys, axis=0, return_inverse=True)
         for i, (xd, yd, xf, yf) in enumerate(unique.tolist()):
-            runs = mid[inverse.ravel() == i]
+            runs = table[inverse.ravel() == i]
             zero = np.zeros(runs.size, dtype=np.int64)
             x[runs] = _draw(_cdf(sides.g(xd)[yf][None, :]), zero, rng)
             y[runs] = _draw(_cdf(sides.m(xf)[yd][None, :]), zero, rng)

@@ -16,13 +16,13 @@ from aare.combat.battle_state import Stacks, UnitKey
 from aare.combat.rules import CombatRules, SubDetection, TechBonus
 from aare.combat.sequences import Sequence
 from aare.combat.steps import anchor
+from aare.combat.sub_detection import steps
 from aare.errors import IllegalAction
 from aare.movement import flags
 from aare.movement.move_checks import Check, Leg, Violation
 from aare.movement.situation import Situation
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
-from aare.rulesets.aare import sub_detection as sd
 
 # AARE-NAVALSEQ-regular-sub-values: super subs attack at 3, defence stays 2; jets defend at 5.
 AARE_TECH_BONUSES = (
@@ -34,12 +34,13 @@ AARE_TECH_BONUSES = (
 LAND_INTERCEPTORS = anchor("interceptors", "AARE-LANDSEQ-interceptors-sbr-rocket-only")
 GERMAN_88S = anchor("german 88s", "AARE-LANDSEQ-step-order")
 BOMBING_INTERCEPTORS = anchor("interceptors", "AARE-LANDSEQ-interceptors-sbr-rocket-only")
+DETECTION = steps(SubDetection())
 # Sea: 1a targets, 1b detection, 2a interceptors, 2b CA battleship AA, 2c coastal defence, 2d Kaitens,
 # 2e Kamikazes, 2f regular subs, 3 removal, 3a undetected subs submerge (AARE-NAVALSEQ-step-order).
 NAVAL_OPENING = (
     anchor("declare suicide targets", "AARE-NAVALSEQ-targets-before-detection"),
-    sd.SUB_DETECTION,
-    sd.SUB_DETECTION_RESULT,
+    DETECTION.detection,
+    DETECTION.result,
     anchor("interceptors", "AARE-NAVALSEQ-interceptors-kami-only"),
     anchor("battleship aa", "AARE-NAVALSEQ-step-order"),
     anchor("coastal defence", "AARE-NAVALSEQ-step-order"),
@@ -58,10 +59,10 @@ def aare_sequence(seq: Sequence, kind: str) -> Sequence:
         return seq
     for step in NAVAL_OPENING:
         seq = seq.insert_before("attacker sub first strike", step)
-    seq = seq.replace("attacker sub first strike", sd.ATTACKER_SUBS)
-    seq = seq.replace("defender sub first strike", sd.DEFENDER_SUBS)
-    seq = seq.insert_after("remove opening fire casualties", sd.ATTACKER_UNDETECTED_SUBMERGE)
-    return seq.insert_after(sd.ATTACKER_UNDETECTED_SUBMERGE.name, sd.DEFENDER_UNDETECTED_SUBMERGE)
+    seq = seq.replace("attacker sub first strike", DETECTION.attacker_subs)
+    seq = seq.replace("defender sub first strike", DETECTION.defender_subs)
+    seq = seq.insert_after("remove opening fire casualties", DETECTION.attacker_submerge)
+    return seq.insert_after(DETECTION.attacker_submerge.name, DETECTION.defender_submerge)
 
 
 def surface_ships(stacks: Stacks, catalogue: UnitCatalogue, transports_count: bool = True) -> int:

@@ -1,4 +1,5 @@
-"""Submarine detection (AARe): detection dice, undetected subs' opening fire and their early submerge.
+"""Submarine detection (AARe, Anniversary Enhanced): detection dice, undetected subs' opening fire and their early
+submerge.
 
 Every sub starts a battle undetected (no ``detected`` flag). In the first cycle, before opening fire, each
 side's destroyers roll one die each, grouped by nation (a group's bonuses come from that nation's aircraft in
@@ -7,14 +8,17 @@ under a sub's DD-to-detect value (`SubDetection`) detects that sub and every ene
 
 Undetected subs' opening-fire casualties are removed at the end of opening fire even with an enemy destroyer
 present, and undetected subs may submerge right after opening fire; those that stay become detected. From
-then on the LHTR sub rules apply. The steps read `CombatRules.sub_detection`; a rule module puts them into
-the sea sequence (see `aare.rulesets.aare.modules.combat`).
+then on the ruleset's own sub rules apply. The steps read `CombatRules.sub_detection`; a rule module puts
+`steps(detection)` into its sea sequence. Where a destroyer moves the enemy subs' fire to the main step
+(`CombatRules.destroyer_moves_sub_fire_to_main_step`), undetected subs still fire in opening fire
+(`aare.combat.values.undetected`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from aare.combat.battle_state import SIDES, DiceGroup, Side, UnitKey, make_stacks, other
 from aare.combat.decisions import ChooseSubmerge
@@ -22,9 +26,8 @@ from aare.combat.events import Event, SubsDetected
 from aare.combat.rules import SubDetection
 from aare.combat.setup import Battle
 from aare.combat.steps import Step, StepResult, combat_units, roll
-from aare.combat.values import has_tag, present, sub_fire_groups
+from aare.combat.values import DETECTED, has_tag, present, sub_fire_groups, undetected
 
-DETECTED = "detected"
 Reasons = tuple[tuple[str, str], ...]  # (rule id, text) of each part of a value
 
 
@@ -51,23 +54,13 @@ def is_detectable(battle: Battle, key: UnitKey) -> bool:
     return battle.setup.unit(key).has("submarine")
 
 
-def undetected(battle: Battle, key: UnitKey) -> bool:
-    """A sub still undetected: only in the first cycle, and only under sub-detection rules."""
-    return (
-        rules_of(battle) is not None
-        and battle.state.cycle == 1
-        and is_detectable(battle, key)
-        and not key.has(DETECTED)
-    )
-
-
 def hidden_subs(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
-    """`side`'s undetected subs on the battle board (AARE-SUBDET-start-undetected)."""
+    """`side`'s undetected subs on the battle board (every sub starts a battle undetected)."""
     return [(k, n) for k, n in present(battle, side) if undetected(battle, k)]
 
 
 def detector_groups(battle: Battle, side: Side) -> list[DetectorGroup]:
-    """`side`'s destroyers by nation, with each nation's bonus (AARE-SUBDET-split-dd-groups)."""
+    """`side`'s destroyers by nation, with each nation's bonus (each nation rolls apart)."""
     det = rules_of(battle)
     if det is None:
         return []
@@ -82,28 +75,29 @@ def detector_groups(battle: Battle, side: Side) -> list[DetectorGroup]:
         techs = setup.techs(side, UnitKey("destroyer", owner))
         reasons: list[tuple[str, str]] = []
         bonus = 0
-        if any(setup.unit(k).domain == "air" and k.owner == owner for k, _ in units):
+        if any(setup.unit(k).domain == "air" and (det.air_of_side or k.owner == owner) for k, _ in units):
             long_range = det.long_range_tech in techs
             step = det.long_range_air_bonus if long_range else det.air_bonus
             bonus += step
-            text = f"+{step} own aircraft" + (" with long range aircraft" if long_range else "")
+            whose = "their side's" if det.air_of_side else "own"
+            text = f"+{step} {whose} aircraft" + (" with long range aircraft" if long_range else "")
             reasons.append((det.long_range_rule if long_range else det.air_rule, text))
-        if det.combined_arms_tech in techs:
-            bonus += det.combined_arms_bonus
-            reasons.append((det.combined_arms_rule, f"+{det.combined_arms_bonus} combined arms"))
+        if det.destroyer_tech in techs:
+            bonus += det.destroyer_tech_bonus
+            reasons.append((det.destroyer_tech_rule, f"+{det.destroyer_tech_bonus} {det.destroyer_tech_label}"))
         groups.append(DetectorGroup(side, owner, counts[owner], bonus, tuple(reasons)))
     return groups
 
 
 def sub_penalty(battle: Battle, side: Side, key: UnitKey) -> tuple[int, Reasons]:
-    """How much harder `side`'s sub `key` is to detect (AARE-SUBDET-supersub-modifier, -kaiten-modifier)."""
+    """How much harder `side`'s sub `key` is to detect (its owner's `sub_tech`, the suicide flag)."""
     det = rules_of(battle)
     if det is None:
         return 0, ()
     penalty, reasons = 0, []
-    if det.super_sub_tech in battle.setup.techs(side, key):
-        penalty += det.super_sub_penalty
-        reasons.append((det.super_sub_rule, f"-{det.super_sub_penalty} super submarines"))
+    if det.sub_tech in battle.setup.techs(side, key):
+        penalty += det.sub_tech_penalty
+        reasons.append((det.sub_tech_rule, f"-{det.sub_tech_penalty} {det.sub_tech_label}"))
     if det.suicide_flag and key.has(det.suicide_flag):
         penalty += det.suicide_penalty
         reasons.append((det.suicide_rule, f"-{det.suicide_penalty} {det.suicide_flag}"))
@@ -111,7 +105,7 @@ def sub_penalty(battle: Battle, side: Side, key: UnitKey) -> tuple[int, Reasons]
 
 
 def detect_value(battle: Battle, group: DetectorGroup, key: UnitKey) -> tuple[int, Reasons]:
-    """The DD-to-detect value of enemy sub `key` against `group` (AARE-SUBDET-modifiers-sum), explained."""
+    """The DD-to-detect value of enemy sub `key` against `group` (the modifiers summed), explained."""
     det = rules_of(battle)
     assert det is not None
     penalty, minus = sub_penalty(battle, other(group.side), key)
@@ -133,8 +127,8 @@ def detection_possible(battle: Battle) -> bool:
 
 
 def detection_roll(battle: Battle) -> StepResult:
-    """AARE-SUBDET-one-roll-per-dd: one die per destroyer facing enemy subs; each nation's group keeps its
-    lowest die (capped just above the highest value it could detect)."""
+    """One die per destroyer facing enemy subs; each nation's group keeps its lowest die (capped just above the
+    highest value it could detect)."""
     groups = []
     for side in SIDES:
         subs = hidden_subs(battle, other(side))
@@ -147,8 +141,8 @@ def detection_roll(battle: Battle) -> StepResult:
 
 
 def detection_result(battle: Battle) -> StepResult:
-    """AARE-SUBDET-roll-threshold: a lowest die at or under a sub's value detects it (and every enemy sub of
-    that value or more); AARE-SUBDET-sides: a side's dice only detect the other side's subs."""
+    """A lowest die at or under a sub's value detects it (and every enemy sub of that value or more); a side's
+    dice only detect the other side's subs."""
     st = battle.state
     events: list[Event] = []
     for sub_side in SIDES:
@@ -181,9 +175,9 @@ def _regular(battle: Battle, key: UnitKey) -> bool:
 
 
 def sub_strike(side: Side) -> Callable[[Battle], StepResult]:
-    """AARE-NAVALSEQ-regular-sub-values, AARE-SUBDET-undetected-hits-stick: regular (non-suicide) subs fire
-    in opening fire; undetected subs' casualties go at the end of opening fire even with an enemy destroyer
-    present; detected subs' casualties stay and fire back when the enemy has a destroyer (LHTR)."""
+    """Regular (non-suicide) subs fire in opening fire; undetected subs' casualties go at the end of opening fire
+    even with an enemy destroyer present; detected subs' casualties stay and fire back when the enemy has a
+    destroyer (LHTR; where the destroyer moves their fire to the main step they fire there instead)."""
 
     def run(battle: Battle) -> StepResult:
         hidden = [
@@ -207,13 +201,14 @@ def _has_regular_subs(side: Side) -> Callable[[Battle], bool]:
 
 
 def undetected_submerge(side: Side) -> Callable[[Battle], StepResult]:
-    """AARE-SUBDET-undetected-submerge, AARE-SUBDET-decline-becomes-detected: right after opening fire each
-    undetected sub may submerge, enemy destroyers or not; those that stay are detected from now on."""
-    rule = "AARE-SUBDET-undetected-submerge"
+    """Right after opening fire each undetected sub may submerge, enemy destroyers or not; those that stay are
+    detected from now on (flagged at once, or without `flag_stayers` by being past the first cycle: they fired
+    in opening fire and do not fire again in the main step)."""
 
     def run(battle: Battle) -> StepResult:
         det = battle.setup.rules.sub_detection
         assert det is not None
+        rule = det.submerge_rule
         exclude = tuple(f for f in (DETECTED, det.suicide_flag) if f)
         rules = battle.setup.rules
         allowed = rules.attacker_subs_may_submerge if side == "attacker" else rules.defender_subs_may_submerge
@@ -222,9 +217,12 @@ def undetected_submerge(side: Side) -> Callable[[Battle], StepResult]:
             for k, n in present(battle, side)
             if battle.setup.unit(k).has("submerge") and not k.marked and not any(k.has(f) for f in exclude)
         )
+        mark = DETECTED if det.flag_stayers else ""
         if allowed and free and combat_units(battle, other(side)):
-            decision = ChooseSubmerge(side, free, rule, "after opening fire", exclude, DETECTED)
+            decision = ChooseSubmerge(side, free, rule, "after opening fire", exclude, mark)
             return battle.state.evolve(pending=decision), []
+        if not mark:
+            return battle.state, []
         stacks = make_stacks(
             (k.with_flag(DETECTED) if k.present and undetected(battle, k) and _regular(battle, k) else k, n)
             for k, n in battle.state.units(side)
@@ -238,27 +236,30 @@ def _has_undetected(side: Side) -> Callable[[Battle], bool]:
     return lambda battle: any(_regular(battle, k) for k, _ in hidden_subs(battle, side))
 
 
-SUB_DETECTION = Step("sub detection", detection_roll, detection_possible, cycles=1, rule="AARE-SUBDET-one-roll-per-dd")
-SUB_DETECTION_RESULT = Step(
-    "sub detection result",
-    detection_result,
-    lambda battle: bool(battle.state.rolled),
-    cycles=1,
-    rule="AARE-SUBDET-roll-threshold",
-)
-ATTACKER_SUBS = Step(
-    "attacker sub first strike", sub_strike("attacker"), _has_regular_subs("attacker"),
-    rule="AARE-NAVALSEQ-regular-sub-values", model="attacker sub first strike",
-)  # fmt: skip
-DEFENDER_SUBS = Step(
-    "defender sub first strike", sub_strike("defender"), _has_regular_subs("defender"),
-    rule="AARE-NAVALSEQ-regular-sub-values", model="defender sub first strike",
-)  # fmt: skip
-ATTACKER_UNDETECTED_SUBMERGE = Step(
-    "attacker undetected subs submerge", undetected_submerge("attacker"), _has_undetected("attacker"),
-    cycles=1, rule="AARE-SUBDET-undetected-submerge",
-)  # fmt: skip
-DEFENDER_UNDETECTED_SUBMERGE = Step(
-    "defender undetected subs submerge", undetected_submerge("defender"), _has_undetected("defender"),
-    cycles=1, rule="AARE-SUBDET-undetected-submerge",
-)  # fmt: skip
+class DetectionSteps(NamedTuple):
+    """The steps of sub detection, tagged with the ruleset's rule ids."""
+
+    detection: Step
+    result: Step
+    attacker_subs: Step
+    defender_subs: Step
+    attacker_submerge: Step
+    defender_submerge: Step
+
+
+def steps(det: SubDetection) -> DetectionSteps:
+    """The detection roll and its result (first cycle, before opening fire), the subs' first strike (in place of
+    the standard steps) and the undetected subs' submerge after opening fire."""
+    return DetectionSteps(
+        Step("sub detection", detection_roll, detection_possible, cycles=1, rule=det.roll_rule),
+        Step("sub detection result", detection_result, lambda battle: bool(battle.state.rolled), cycles=1,
+             rule=det.result_rule),
+        Step("attacker sub first strike", sub_strike("attacker"), _has_regular_subs("attacker"),
+             rule=det.strike_rule, model="attacker sub first strike"),
+        Step("defender sub first strike", sub_strike("defender"), _has_regular_subs("defender"),
+             rule=det.strike_rule, model="defender sub first strike"),
+        Step("attacker undetected subs submerge", undetected_submerge("attacker"), _has_undetected("attacker"),
+             cycles=1, rule=det.submerge_rule),
+        Step("defender undetected subs submerge", undetected_submerge("defender"), _has_undetected("defender"),
+             cycles=1, rule=det.submerge_rule),
+    )
