@@ -19,6 +19,7 @@ from aare.combat.setup import Battle
 from aare.combat.sub_detection import detect_value, detector_groups, hidden_subs
 from aare.odds import build_battle, fleet, odds
 from aare.odds.calculator import exact_tally
+from tests.aa50.common import move, position
 from tests.aa50.test_odds import gap
 from tests.aare.common import detections, first_cycle, flagged, one_cycle, present, rolls, steps, units, until_roll
 
@@ -274,3 +275,17 @@ def test_aare_odds_explains_the_detection_steps_and_reads_the_techs() -> None:
     plain = json.loads(runner.invoke(cli, air).output)
     lra = json.loads(runner.invoke(cli, [*air, "--defender-tech", "long_range_aircraft"]).output)
     assert lra["defender_ipc_lost"] < plain["defender_ipc_lost"]
+
+
+@pytest.mark.rule(R + "mod-improved-shipyards", R + "base-value")
+@pytest.mark.parametrize(("techs_held", "first"), [
+    ({}, "sub detection: United Kingdom 1 United Kingdom destroyers at 2, 1 hit"),
+    ({GER: ["improved_shipyards"]}, "attacker sub first strike: Germany 1 submarine at 2, 1 hit"),
+])
+def test_in_a_game_the_powers_technologies_set_the_value(techs_held: dict[str, list[str]], first: str) -> None:
+    game = position(GER, "combat-move", {"SZ 6": "United Kingdom: 1 destroyer", "SZ 5": "Germany: 1 submarine"},
+                    rules=RULES, techs=techs_held, dice=[1, 6, 6, 6])
+    move(game, "1 submarine", "SZ 5", "SZ 6")
+    game.apply({"type": "end_phase"})
+    events = game.apply({"type": "fight", "space": "SZ 6"})
+    assert next(e.purpose for e in events if e.type == "dice_rolled") == f"sea battle in SZ 6: {first}"
