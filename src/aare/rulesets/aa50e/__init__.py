@@ -5,8 +5,15 @@ from pathlib import Path
 
 import aare.rulesets.aa50  # noqa: F401  (AA50E plays on the Anniversary board and modules)
 from aare.rules.registry import Family, register_family
-from aare.rulesets.aa50e import combat, convoy, d_day, hostile_zones, modules  # noqa: F401  (each registers its module)
-from aare.rulesets.aa50e import research  # noqa: F401  (weapons development)
+from aare.rulesets.aa50e import (  # noqa: F401  (each registers its module)
+    combat,
+    convoy,
+    d_day,
+    hostile_zones,
+    modules,
+    research,
+    tech_combat,
+)
 
 FAMILY = register_family(
     Family("aa50e", "Axis & Allies Anniversary Edition - Enhanced", Path(__file__).resolve().parent / "data")

@@ -39,9 +39,9 @@ RADAR_MIN_VALUE = 2
 # tech -> grants due later: (units, where: "capital" | "held", phase, rule)
 LATER: dict[str, tuple[tuple[dict[str, int], str, str, str], ...]] = {
     "advanced_artillery": (({"artillery": 1}, "held", "mobilize", R_ART_MOBILIZE),),
-    "rockets": (({"aa": 1}, "capital", "collect-income", R_ROCKETS_AA),),
+    "rockets": (({"aa_gun": 1}, "capital", "collect-income", R_ROCKETS_AA),),
     "improved_mechanized_infantry": (({"infantry": 2}, "capital", "mobilize", R_MECH),),
-    "radar": (({"aa": 1}, "held", "mobilize", R_RADAR_AA),),
+    "radar": (({"aa_gun": 1}, "held", "mobilize", R_RADAR_AA),),
 }
 MIN_VALUE = {R_RADAR_AA: RADAR_MIN_VALUE}
 
