@@ -10,15 +10,7 @@ from typing import Any
 from aare.combat.air_defence import COMBINED_ARMS
 from aare.movement import flags
 from aare.movement.situation import Situation
-from aare.phases.raid_forces import (  # noqa: F401  (re-exported for the AARe rockets)
-    JOINED,
-    battle_inputs,
-    escort_check,
-    interceptors,
-    joined_rockets,
-    rocket_key,
-    with_escorts,
-)
+from aare.phases.raid_forces import escort_check, with_escorts
 from aare.rules.ruleset import Ruleset
 
 FLYOVER_RULE = "AARE-TECH-ca-bb-aa-flyover"
