@@ -12,6 +12,9 @@
   `aare.phases.raid_forces`).
 - Radar: AA guns hit on 2 (Anniversary; battleships `aa50e_combat`), and shoot at a rocket aimed at their
   territory, hitting on 2 (AA50E-TECH-radar-rocket-defence).
+- Paratroopers: the Anniversary drop in combat move (the carrying bomber attacks where it drops, in the first
+  enemy land territory it enters, and raids nothing), and the core's air transport in non-combat move
+  (AA50E-TECH-paratroopers-*).
 - Improved Factories: every complex produces 2 more (option `improved_factories_min_value` keeps the Anniversary
   floor of 3), repairs cost half, rounded up (AA50E-TECH-improved-factories-*).
 """
@@ -24,6 +27,7 @@ from typing import Any
 from aare.combat import air_defence as ad
 from aare.combat.rules import CombatRules, TechBonus
 from aare.combat.sequences import Sequence
+from aare.phases.air_transport import AirLift, NonCombatAirTransport
 from aare.phases.raid_forces import battle_inputs, escort_check, interceptors, with_escorts
 from aare.rules.effects import Context, Effect
 from aare.rules.options import OptionSpec
@@ -55,6 +59,8 @@ BONUSES = (
     TechBonus("super_destroyers", "destroyer", "attack", 1, R_SUPER_DD),
 )
 ESCORTS = escort_check(R_ESCORT, "AA50-SBR-declare")
+R_PARA = "AA50E-TECH-paratroopers-carry"
+PARATROOPERS_NCM = NonCombatAirTransport(AirLift("paratroopers", R_PARA, R_PARA, R_PARA, R_PARA, R_PARA, "bombers"))
 
 
 def _combat_rules(rules: CombatRules, ruleset: Any = None, **_: Any) -> CombatRules:
@@ -94,6 +100,11 @@ def _rocket_defence(found: list[Any], ruleset: Any, state: Any, power: str, targ
     return out
 
 
+def _phase_actions(found: list[Any], phase: str, **_: Any) -> list[Any]:
+    """Paratroopers also in non-combat move."""
+    return [*found, PARATROOPERS_NCM] if phase == "non-combat-move" else found
+
+
 def _move_checks(checks: list[Any], **_: Any) -> list[Any]:
     """Fighters with Long Range Aircraft may fly a raid as escorts."""
     return with_escorts(checks, ESCORTS)
@@ -128,6 +139,8 @@ MODULE = register_module(
             "AA50E-TECH-improved-shipyards-costs", R_IF_CAP, R_IF_REPAIR, "AA50E-TECH-improved-factories-no-crd-effect",
             "AA50E-TECH-rockets-enable", "AA50E-TECH-rockets-one-per-territory", "AA50E-TECH-rockets-range-3",
             "AA50E-TECH-rockets-target-once", "AA50E-TECH-rockets-damage-cap", "AA50E-TECH-rockets-no-ncm",
+            R_PARA, "AA50E-TECH-paratroopers-combat-same-territory", "AA50E-TECH-paratroopers-first-hostile-land",
+            "AA50E-TECH-paratroopers-no-sbr",
         ),
         hooks={
             "combat_rules": _combat_rules,
@@ -135,6 +148,7 @@ MODULE = register_module(
             "battle_inputs": battle_inputs,
             "move_checks": _move_checks,
             "rocket_defence": _rocket_defence,
+            "phase_actions": _phase_actions,
         },
         effects=EFFECTS,
         requires=("aa50_combat", "aa50_bombing", "aa50e_research"),
