@@ -6,6 +6,7 @@ from pathlib import Path
 import aare.rulesets.aa50  # noqa: F401  (AA50E plays on the Anniversary board and modules)
 from aare.rules.registry import Family, register_family
 from aare.rulesets.aa50e import (  # noqa: F401  (each registers its module)
+    advantages,
     combat,
     convoy,
     d_day,

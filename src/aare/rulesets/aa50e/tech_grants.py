@@ -7,7 +7,8 @@
 - Radar: 1 AA gun placed in mobilize in a territory worth 2 or more held since the turn began
   (AA50E-TECH-radar-free-aa).
 
-Grants due later wait in ``extra["tech_grants"] = {power: [{"tech", "units", "rule"}]}``. Those with a fixed place
+Grants due later wait in ``extra["tech_grants"] = {power: [{"tech", "units", "where", "phase", "rule"}]}`` (a
+national advantage's free units too, `spaces` listing where they may go). Those with a fixed place
 (the capital) appear when their phase begins; the others are placed with `place_free` (the `advantage` field
 naming the tech: `free radar: 1 aa in Egypt`) and are lost when mobilize ends unplaced. With the capital not
 held a capital grant is lost. Free units use no factory capacity and are not bought.
@@ -82,7 +83,7 @@ def grant_events(state: GameState, ruleset: Ruleset, power: str, tech: str) -> l
 
 
 def _where_ok(state: GameState, ruleset: Ruleset, power: str, grant: dict[str, Any], space: str) -> bool:
-    if not held_since_turn_start(state, power, space):
+    if not held_since_turn_start(state, power, space) or space not in grant.get("spaces", (space,)):
         return False
     return bool(ruleset.board.spaces[space].ipc >= MIN_VALUE.get(str(grant["rule"]), 0))
 
@@ -137,8 +138,9 @@ class DueGrants(PhaseExtension):
         if not _where_ok(state, ruleset, ctx.power, grant, space):
             least = MIN_VALUE.get(rule, 0)
             worth = f" worth {least} or more" if least else ""
-            raise IllegalAction(f"the free units of {action.advantage} go to a territory{worth} {ctx.power} has "
-                                f"held since its turn began, not {space}", rule)
+            among = f" among {', '.join(grant['spaces'])}" if grant.get("spaces") else ""
+            raise IllegalAction(f"the free units of {action.advantage} go to a territory{worth}{among} {ctx.power} "
+                                f"has held since its turn began, not {space}", rule)
         grants.remove(grant)
         ctx.emit(*_added(space, ctx.power, grant["units"], rule), owed_event(ctx.state, ctx.power, grants, rule))
 
