@@ -49,7 +49,8 @@ def test_improved_factories_add_two_units_at_every_complex() -> None:
 
 @pytest.mark.rule("AA50E-TECH-improved-factories-cap")
 def test_the_anniversary_floor_of_3_is_an_option() -> None:
-    uk = scenario(RULES, nation="United Kingdom", phase="mobilize", units={"Australia": "United Kingdom: 1 factory", "India": "United Kingdom: 1 factory"},
+    factories = {"Australia": "United Kingdom: 1 factory", "India": "United Kingdom: 1 factory"}
+    uk = scenario(RULES, nation="United Kingdom", phase="mobilize", units=factories,
                   techs={"United Kingdom": IF}, options={"improved_factories_min_value": 3})
     made = producers(uk.state, uk.ruleset, "United Kingdom")
     assert (made["India"], made["Australia"]) == (5, 2)
