@@ -14,6 +14,7 @@ the start. Battle abilities go into the nation's techs as ``na:<id>`` (`battle_i
 - United Kingdom: Colonial Garrison (one free infantry a round in Australia, Egypt, India or Union of South
   Africa).
 - China: its infantry count rounded up, no cap of three per territory.
+- The Soviet Union's Railway and Mobile Industry and Japan's Tokyo Express: `advantages_moves`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from aare.rules.bonuses import IncomeBonus
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
-from aare.rulesets.aa50e import tech_grants
+from aare.rulesets.aa50e import advantages_moves, tech_grants
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 
@@ -196,7 +197,7 @@ MODULE = register_module(
         title="Anniversary Edition - Enhanced: national advantages",
         rule_ids=(
             R_SELECTION, R_WOLF, R_WOLF_CRD, R_WALL_INF, R_WALL_ART, R_YAMATO, R_MARINES, R_TECH_INVESTMENT,
-            R_AFRICA, R_MED, R_GARRISON, R_CHN_ROUND, R_CHN_CAP,
+            R_AFRICA, R_MED, R_GARRISON, R_CHN_ROUND, R_CHN_CAP, *advantages_moves.RULE_IDS,
         ),
         hooks={
             "combat_rules": _combat_rules,
@@ -205,6 +206,7 @@ MODULE = register_module(
             "income_bonuses": _income_bonuses,
             "phase_actions": _phase_actions,
             "reinforcement_rules": _reinforcement_rules,
+            **advantages_moves.HOOKS,
         },
         effects=EFFECTS,
         option=OPTION,
