@@ -18,6 +18,7 @@ from aare.combat.setup import Battle
 from aare.economy.pool import pool
 from aare.engine import Game
 from aare.errors import IllegalAction, MalformedInput
+from aare.invariants import check_log
 from aare.odds import odds
 from aare.rules.ruleset import load_ruleset
 from aare.scenario import scenario
@@ -283,3 +284,49 @@ def test_the_calculator_names_the_battle_advantages() -> None:
                                       "--defender-advantage", "atlantic_wall", "--attacker", "1 infantry",
                                       "--defender", "1 infantry"])
     assert result.exit_code == 0, result.output
+
+
+def uk_purchase(on: bool, us_bank: int = 30) -> Game:
+    return scenario(RULES, nation=UK, phase="purchase", banks={UK: 10, US: us_bank}, options=opts(on),
+                    units={"Egypt": "United States: 1 fighter, 1 armour", "SZ 7": "United States: 1 battleship"})
+
+
+@pytest.mark.rule("AA50E-NA-uk-lend-lease")
+@pytest.mark.parametrize("on", [True, False])
+def test_the_uk_borrows_5_from_the_us(on: bool) -> None:
+    game = uk_purchase(on)
+    loan = {"type": "lend", "lender": US, "amount": 5}
+    if not on:
+        with pytest.raises(IllegalAction):
+            game.apply(loan)
+        return
+    with pytest.raises(IllegalAction, match="the loan is 5"):
+        game.apply({**loan, "amount": 3})
+    game.apply(loan)
+    assert (game.state.banks[UK], game.state.banks[US]) == (15, 25)
+    with pytest.raises(IllegalAction, match="not both") as info:
+        game.apply(loan)
+    assert info.value.rule_id == "AA50E-NA-uk-lend-lease"
+    with pytest.raises(IllegalAction, match="no conversion too"):
+        game.apply({"type": "convert", "units": "1 fighter", "owner": US, "space": "Egypt"})
+    assert not check_log(game.log)
+
+
+@pytest.mark.rule("AA50E-NA-uk-lend-lease")
+@pytest.mark.parametrize("on", [True, False])
+def test_the_uk_converts_up_to_12_ipcs_of_us_units(on: bool) -> None:
+    game = uk_purchase(on)
+    convert = {"type": "convert", "owner": US}
+    if not on:
+        with pytest.raises(IllegalAction):
+            game.apply({**convert, "units": "1 fighter", "space": "Egypt"})
+        return
+    with pytest.raises(IllegalAction, match="conversions come to 12"):
+        game.apply({**convert, "units": "1 battleship", "space": "SZ 7"})  # 20
+    game.apply({**convert, "units": "1 fighter", "space": "Egypt"})  # 10
+    assert count_units(game.state.stacks("Egypt"), US) == {"armour": 1}  # the fighter is British now
+    with pytest.raises(IllegalAction, match="conversions come to 12"):
+        game.apply({**convert, "units": "1 armour", "space": "Egypt"})  # 10 + 6 > 12
+    with pytest.raises(IllegalAction, match="not both"):
+        game.apply({"type": "lend", "lender": US, "amount": 5})
+    assert game.state.banks == uk_purchase(on).state.banks and not check_log(game.log)

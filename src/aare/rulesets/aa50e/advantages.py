@@ -12,7 +12,7 @@ the start. Battle abilities go into the nation's techs as ``na:<id>`` (`battle_i
 - Italy: Africa Corps (an infantry, an artillery and an armour in Libya at the end of each turn while Italy holds
   it), +5 IPCs for an Axis Mediterranean.
 - United Kingdom: Colonial Garrison (one free infantry a round in Australia, Egypt, India or Union of South
-  Africa).
+  Africa), Lend-Lease (`lend_lease`).
 - China: its infantry count rounded up, no cap of three per territory.
 - The Soviet Union's Railway and Mobile Industry and Japan's Tokyo Express: `advantages_moves`.
 """
@@ -34,7 +34,7 @@ from aare.rules.bonuses import IncomeBonus
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
-from aare.rulesets.aa50e import advantages_moves, tech_grants
+from aare.rulesets.aa50e import advantages_moves, lend_lease, tech_grants
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 
@@ -172,7 +172,8 @@ class ColonialGarrison(PhaseExtension):
 AFRICA, COLONIAL = AfricaCorps(), ColonialGarrison()
 
 
-def _phase_actions(found: list[Any], phase: str, **_: Any) -> list[Any]:
+def _phase_actions(found: list[Any], phase: str, state: GameState | None = None, **_: Any) -> list[Any]:
+    found = lend_lease.phase_actions(found, phase, state)
     if phase == "collect-income":
         return [*found, AFRICA]
     if phase == "mobilize":
@@ -197,7 +198,8 @@ MODULE = register_module(
         title="Anniversary Edition - Enhanced: national advantages",
         rule_ids=(
             R_SELECTION, R_WOLF, R_WOLF_CRD, R_WALL_INF, R_WALL_ART, R_YAMATO, R_MARINES, R_TECH_INVESTMENT,
-            R_AFRICA, R_MED, R_GARRISON, R_CHN_ROUND, R_CHN_CAP, *advantages_moves.RULE_IDS,
+            R_AFRICA, R_MED, R_GARRISON, R_CHN_ROUND, R_CHN_CAP, lend_lease.RULE,
+            *advantages_moves.RULE_IDS,
         ),
         hooks={
             "combat_rules": _combat_rules,
