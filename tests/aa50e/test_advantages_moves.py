@@ -43,7 +43,7 @@ def test_the_rail_line_is_the_fourteen_territories_and_connected() -> None:
     assert seen == RAIL_LINE
 
 
-@pytest.mark.rule("AA50E-NA-rus-railway")
+@pytest.mark.rule("AA50E-NA-rus-railway", "AA50E-NA-rus-railway-territories")
 @pytest.mark.parametrize("on", [True, False])
 def test_soviet_land_units_ride_2_territories_along_the_rail_line(on: bool) -> None:
     units = {"Novosibirsk": "Soviet Union: 2 infantry, 1 artillery, 1 aa gun", "Russia": "Soviet Union: 1 infantry",
@@ -91,7 +91,7 @@ def japan(phase: str, on: bool, ships: str = "1 destroyer, 1 cruiser", **kw: Any
     return scenario(RULES, nation=JPN, phase=phase, clear=True, units=units, options=opts(on), **kw)
 
 
-@pytest.mark.rule("AA50E-NA-jpn-tokyo-express-carry")
+@pytest.mark.rule("AA50E-NA-jpn-tokyo-express-carry", "AA50E-NA-jpn-tokyo-express-fight")
 @pytest.mark.parametrize("on", [True, False])
 def test_japanese_destroyers_and_cruisers_carry_one_infantry(on: bool) -> None:
     game = japan("non-combat-move", on)
