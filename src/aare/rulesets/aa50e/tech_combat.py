@@ -29,9 +29,9 @@ from aare.combat.rules import CombatRules, TechBonus
 from aare.combat.sequences import Sequence
 from aare.phases.air_transport import AirLift, NonCombatAirTransport
 from aare.phases.raid_forces import battle_inputs, escort_check, interceptors, with_escorts
-from aare.rules.effects import Context, Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aa50.bombing import factory_effects
 from aare.rulesets.aa50.research import has_tech
 
 IF = "improved_factories"
@@ -110,22 +110,9 @@ def _move_checks(checks: list[Any], **_: Any) -> list[Any]:
     return with_escorts(checks, ESCORTS)
 
 
-def _if_complex(context: Context) -> bool:
-    territory, ruleset = context.get("territory"), context.get("ruleset")
-    if territory is None or ruleset is None or not has_tech(context.get("state"), str(context.get("power")), IF):
-        return False
-    least = int(ruleset.options.get(IF_MIN_VALUE.key, 0))
-    return bool(ruleset.board.spaces[territory].ipc >= least)
-
-
-def _has_if(context: Context) -> bool:
-    return has_tech(context.get("state"), str(context.get("power", "")), IF)
-
-
-EFFECTS = (
-    Effect("production", "*", "add", 2, R_IF_CAP, "Improved Factories", _if_complex),
-    Effect("repair_points", "*", "set", 2, R_IF_REPAIR, "Improved Factories: half price, rounded up", _has_if),
-)
+EFFECTS = factory_effects(IF, (R_IF_CAP, R_IF_REPAIR),
+                          ("Improved Factories", "Improved Factories: half price, rounded up"),
+                          lambda ruleset: int(ruleset.options.get(IF_MIN_VALUE.key, 0)))
 
 MODULE = register_module(
     RuleModule(
