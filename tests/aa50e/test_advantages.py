@@ -137,7 +137,9 @@ def test_japanese_battleships_roll_twice_in_the_first_cycle(on: bool) -> None:
                              defender_techs=abilities(JPN, "SZ 60", US, on)))
     _, events = play(defending, [6, 6, 6] if on else [6, 6])
     assert [e.count * e.per_unit for e in events if type(e).__name__ == "DiceRolled"][1] == (2 if on else 1)
-    if on:
+    if on:  # round 1: 2 dice at 4 (8/9), then 4/6 against 1/3 with the battleship's two hits: 48/49
+        yamato = odds("1 battleship", "1 destroyer", RULES, battle="sea", options=ON, attacker_abilities=("yamato",))
+        assert close(yamato.attacker_win, Fraction(48, 49))
         sea = odds("1 destroyer", "1 battleship", RULES, battle="sea", options=ON, defender_abilities=("yamato",))
         plain = odds("1 destroyer", "1 battleship", RULES, battle="sea", options=ON)
         assert sea.defender_win > plain.defender_win
@@ -162,6 +164,8 @@ def test_us_infantry_landing_from_the_sea_attack_at_2_then_1(on: bool) -> None:
     first = fire(events, "attacker fire")[:2]
     assert first == ([("infantry", 1, 3), ("infantry", 1, 2)] if on else [("infantry", 1, 2), ("infantry", 1, 1)])
     assert fire(events, "attacker fire")[3:5] == [("infantry", 1, 2), ("infantry", 1, 1)]  # round 2
+    marines = odds("1 infantry", "1 infantry", RULES, battle="amphibious", options=ON, attacker_abilities=("marines",))
+    assert close(marines.attacker_win, Fraction(1, 3) * Fraction(2, 3) + Fraction(4, 9) * Fraction(1, 4))
     overland = battle("2 infantry", "1 infantry", "land", rules=RULES, options=opts(on), attacker_techs=tags)
     _, events = play(overland, [6, 6, 6])
     assert fire(events, "attacker fire") == [("infantry", 2, 1)]  # not from the sea
