@@ -12,10 +12,10 @@ from typing import Any
 
 from aare.actions import Convert, Lend
 from aare.board.notation import parse_units
-from aare.economy.conversion import convert_stacks
 from aare.errors import IllegalAction
 from aare.events import BankChanged, Event, ExtraSet, apply_events
 from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.conversion import convert_stacks
 from aare.state.game_state import GameState
 
 UK, US = "United Kingdom", "United States"

@@ -15,11 +15,11 @@ from typing import Any
 
 from aare.actions import Convert, Lend
 from aare.board.notation import parse_units
-from aare.economy.conversion import convert_stacks
 from aare.errors import IllegalAction
 from aare.events import BankChanged, Event, ExtraSet, UnitsChanged, apply_events
 from aare.movement import flags
 from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.conversion import convert_stacks
 from aare.rules.ruleset import Ruleset
 from aare.rulesets.aare.advantages.base import Advantage, in_force
 from aare.rulesets.aare.advantages.russia_lend_lease import KEY, base_cost, used
