@@ -90,7 +90,7 @@ def test_d_day_is_declared_once_at_the_very_start_of_a_uk_turn() -> None:
     assert (status(game), game.state.extra["d_day"]["round"]) == ("declared", 3)
     rejected(game, {"type": "declare_d_day"}, "AA50E-DDAY-declare-once", "once a game")
     late = uk_start({}, dice=[6, 6, 6, 6])
-    late.apply({"type": "research", "dice": 1})  # something else first
+    late.apply({"type": "research", "dice": 4, "tech": "radar"})  # something else first
     rejected(late, {"type": "declare_d_day"}, "AA50E-DDAY-declare-once", "start of the United Kingdom's turn")
     purchase = through(uk_start({}), UK, "purchase")
     rejected(purchase, {"type": "declare_d_day"}, "AA50E-DDAY-declare-once")

@@ -102,11 +102,13 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 )  # fmt: skip
 @click.option(
     "--attacker-advantage", "attacker_advantages", multiple=True, metavar="NA",
-    help="a national advantage of the attacker that counts in this battle (aare-5.0), e.g. marines; repeatable",
+    help="a national advantage of the attacker that counts in this battle (aare-5.0; aa50e with the option "
+    "national_advantages), e.g. marines; repeatable",
 )  # fmt: skip
 @click.option(
     "--defender-advantage", "defender_advantages", multiple=True, metavar="NA",
-    help="a national advantage of the defender that counts in this battle (aare-5.0), by id (an unknown id "
+    help="a national advantage of the defender that counts in this battle (aare-5.0; aa50e with the option "
+    "national_advantages), by id (an unknown id "
     "lists the known ones); repeatable",
 )  # fmt: skip
 @click.option("--kaitens", type=int, default=0,

@@ -28,7 +28,8 @@ class TechBonus:
     tech: str
     tag: str
     # "attack", "defense", "hits", "aa" (a defending unit's AA fire: guns, Combined Arms battleships) or "support"
-    # (how many more units tagged ``artillery_supported`` each attacking unit with the tag supports)
+    # (how many more units tagged ``artillery_supported`` each attacking unit with the tag supports) or "dice"
+    # (more dice each unit rolls, every die counting)
     role: str
     delta: int
     rule: str = ""

@@ -24,7 +24,7 @@ from aare.combat.battle_state import (
 from aare.combat.decisions import ChooseSubmerge, PressOrRetreat
 from aare.combat.events import BattleEnded, Event
 from aare.combat.setup import Battle
-from aare.combat.values import base_value, has_tag, main_fire_groups, present, sub_fire_groups
+from aare.combat.values import base_value, extra_dice, has_tag, main_fire_groups, present, sub_fire_groups
 
 StepResult = tuple[BattleState, list[Event]]
 START_OF_BATTLE = "start of battle"  # a `ChooseSubmerge` stage: before the first fire of the battle
@@ -292,7 +292,9 @@ def bombardment(battle: Battle) -> StepResult:
             unit.has("anti_submarine") and setup.rules.destroyer_bombard_tech in setup.techs("attacker", key)
         )
         if able:
-            groups.append(DiceGroup("attacker", key.type, n, base_value(battle, "attacker", key), Target(), removal))
+            dice = 1 + extra_dice(battle, "attacker", key)
+            value = base_value(battle, "attacker", key)
+            groups.append(DiceGroup("attacker", key.type, n, value, Target(), removal, dice_per_unit=dice))
     return roll(battle, "bombardment", groups)
 
 

@@ -49,7 +49,20 @@ def dice_per_unit(battle: Battle, side: Side, key: UnitKey) -> tuple[int, bool]:
             return 1, False
         best_of = rules.heavy_bomber_best_of and (side == "attacker" or rules.heavy_bombers_best_of_on_defense)
         return rules.heavy_bomber_dice, best_of
-    return 1, False
+    return 1 + extra_dice(battle, side, key), False
+
+
+def extra_dice(battle: Battle, side: Side, key: UnitKey) -> int:
+    """More dice a unit rolls from tech bonuses with role "dice" (e.g. battleships firing twice in the first
+    cycle)."""
+    setup = battle.setup
+    unit = setup.unit(key)
+    techs = setup.techs(side, key)
+    return sum(
+        b.delta for b in setup.rules.tech_bonuses
+        if b.role == "dice" and b.tech in techs and unit.has(b.tag)
+        and (b.cycles is None or battle.state.cycle <= b.cycles) and (b.when is None or b.when(battle, side, key))
+    )  # fmt: skip
 
 
 def present(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:

@@ -130,12 +130,28 @@ def _rocket(ctx: TurnContext, action: Rocket) -> None:
         raise IllegalAction(reason + "attacked by one rocket a turn", "LHTR-TECH-rockets-target")
     gun = next(s for s in ctx.state.stacks(launcher) if s.owner == ctx.power and ctx.ruleset.units[s.unit].has("aa")
                and not s.moved and not flags.turn_flags(s))
-    [roll] = ctx.roll(1, f"rocket from {launcher} at {target}")
-    ctx.emit(*bombing_damage_events(ctx.state, ctx.ruleset, target, roll, "rocket"))
+    downed = _rocket_downed(ctx, launcher, target)
+    if not downed:
+        [roll] = ctx.roll(1, f"rocket from {launcher} at {target}")
+        ctx.emit(*bombing_damage_events(ctx.state, ctx.ruleset, target, roll, "rocket"))
     fired = flags.with_flags(gun.with_count(1), [flags.COMBAT])  # the launcher may not move this turn
     ctx.emit(UnitsChanged(launcher, gun.with_count(1), fired))
-    rockets = {**combat_record(ctx.state).get("rockets", {}), launcher: target}
-    ctx.emit(ExtraSet(KEY, {**combat_record(ctx.state), "rockets": rockets}, "LHTR-TECH-rockets-target"))
+    record = combat_record(ctx.state)
+    rockets = {**record.get("rockets", {}), launcher: target}
+    if downed:
+        record = {**record, "downed": {**record.get("downed", {}), launcher: downed}}
+    ctx.emit(ExtraSet(KEY, {**record, "rockets": rockets}, downed or "LHTR-TECH-rockets-target"))
+
+
+def _rocket_downed(ctx: TurnContext, launcher: str, target: str) -> str:
+    """The rule under which the target's defenders destroy an incoming rocket (the ``rocket_defence`` hook: each
+    (purpose, dice, hit on, rule) is rolled in turn until one die hits), or "" when it strikes."""
+    defence = ctx.ruleset.modify("rocket_defence", [], state=ctx.state, power=ctx.power, launcher=launcher,
+                                 target=target)
+    for purpose, dice, hit_on, rule in defence:
+        if dice and min(ctx.roll(dice, purpose)) <= hit_on:
+            return str(rule)
+    return ""
 
 
 # ---------------------------------------------------------------- dice

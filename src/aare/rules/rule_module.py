@@ -92,6 +92,11 @@ HOOKS: dict[str, str] = {
     "refuses while its capital is enemy-held (LHTR-PURCHASE-needs-capital), context: state, power",
     "turn_skip": "whether a power's own turn is skipped as it would begin: None (the default) to play it, else the "
     "events recording why (a list, may be empty; e.g. the power eliminated), context: state, power",
+    "rocket_defence": "dice the target's defenders roll at an incoming rocket before it strikes, in order: list of "
+    "(purpose, dice, hit on, rule id); the first die at or under its number destroys the rocket, context: state, "
+    "power (the launcher's), launcher, target",
+    "reinforcement_rules": "the rules (a ruleset's own record) by which a power without income receives free units, "
+    "context: power",
     "hidden_fields": "the fields of the state only some powers may see (list of aare.rules.hidden.Hidden), "
     "context: state",
 }

@@ -8,6 +8,7 @@ The mechanism is the core's (`aare.economy.complex_damage`, switched on through 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -54,17 +55,23 @@ def _keep_unplaced(keep: bool, **_: Any) -> bool:
     return True
 
 
-def _has_ifp(context: Any) -> bool:
-    state, power = context.get("state"), context.get("power")
-    return state is not None and IFP in state.techs.get(power, ())
+def factory_effects(tech: str, rules: tuple[str, str], titles: tuple[str, str],
+                    min_value: Callable[[Any], int]) -> tuple[Effect, Effect]:
+    """The effects of a factory technology: 2 more units at each complex of the power in a territory worth
+    `min_value(ruleset)` or more, and repairs at 1 IPC for 2 points (`rules`, `titles`: of each)."""
 
+    def has(context: Any) -> bool:
+        state, power = context.get("state"), context.get("power")
+        return state is not None and tech in state.techs.get(power, ())
 
-def _ifp_complex(context: Any) -> bool:
-    """The power has Increased Factory Production and the complex's territory is worth 3 or more."""
-    territory = context.get("territory")
-    if territory is None or not _has_ifp(context):
-        return False
-    return bool(context["ruleset"].board.spaces[territory].ipc >= IFP_MIN_VALUE)
+    def at_complex(context: Any) -> bool:
+        territory, ruleset = context.get("territory"), context.get("ruleset")
+        if territory is None or not has(context):
+            return False
+        return bool(ruleset.board.spaces[territory].ipc >= min_value(ruleset))
+
+    return (Effect("production", "*", "add", 2, rules[0], titles[0], at_complex),
+            Effect("repair_points", "*", "set", 2, rules[1], titles[1], has))
 
 
 class NoPlacementBesideEnemyWarships(PhaseExtension):
@@ -98,10 +105,9 @@ def _phase_actions(found: list[Any], phase: str, ruleset: Any, **_: Any) -> list
     return found
 
 
-IFP_EFFECTS = (
-    Effect("production", "*", "add", 2, IFP_RULE, "Increased Factory Production", _ifp_complex),
-    Effect("repair_points", "*", "set", 2, IFP_RULE, "Increased Factory Production: 1 IPC removes 2", _has_ifp),
-)
+IFP_EFFECTS = factory_effects(IFP, (IFP_RULE, IFP_RULE),
+                              ("Increased Factory Production", "Increased Factory Production: 1 IPC removes 2"),
+                              lambda _ruleset: IFP_MIN_VALUE)
 
 MODULE = register_module(
     RuleModule(

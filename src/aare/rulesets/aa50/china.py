@@ -69,6 +69,13 @@ def china_rules(options: Mapping[str, Any]) -> ChinaRules:
     )
 
 
+def reinforcement_rules(ruleset: Any) -> ChinaRules:
+    """The game's rules of China's reinforcements: its options, as later modules change them (the
+    `reinforcement_rules` hook, e.g. a national advantage)."""
+    rules: ChinaRules = ruleset.modify("reinforcement_rules", china_rules(ruleset.options), power=CHINA)
+    return rules
+
+
 def reinforcement_count(territories: int, rules: ChinaRules) -> int:
     """New units for `territories` Chinese territories (AA50-CHINA-reinforcements)."""
     whole, part = divmod(territories, rules.per_territories)
@@ -146,7 +153,7 @@ class Reinforcements(PhaseExtension):
 
     def on_enter(self, ctx: TurnContext) -> None:
         state = ctx.state
-        rules = china_rules(ctx.ruleset.options)
+        rules = reinforcement_rules(ctx.ruleset)
         count = reinforcement_count(len(chinese_territories(turn_start_owners(state))), rules)
         if count:
             have = pool(state, CHINA)
@@ -175,7 +182,7 @@ class ChinesePlacement(PhaseExtension):
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         state = ctx.state
-        rules = china_rules(ctx.ruleset.options)
+        rules = reinforcement_rules(ctx.ruleset)
         board = ctx.ruleset.board
         for unit in sorted(pool(state, CHINA)):
             for where in chinese_territories(state.owners):
@@ -184,7 +191,7 @@ class ChinesePlacement(PhaseExtension):
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         state, ruleset = ctx.state, ctx.ruleset
-        rules = china_rules(ctx.ruleset.options)
+        rules = reinforcement_rules(ctx.ruleset)
         space = ruleset.board.resolve(action.space)
         units = parse_units(action.units, ruleset.units)
         have = pool(state, CHINA)

@@ -5,10 +5,19 @@ from pathlib import Path
 
 import aare.rulesets.aa50  # noqa: F401  (AA50E plays on the Anniversary board and modules)
 from aare.rules.registry import Family, register_family
-from aare.rulesets.aa50e import combat, convoy, d_day, hostile_zones, modules  # noqa: F401  (each registers its module)
-from aare.rulesets.aa50e import optional_units as optunit  # noqa: F401  (the optional units)
-from aare.rulesets.aa50e import sub_detection as subdet  # noqa: F401  (submarine detection)
-from aare.rulesets.aa50e import treaty as nap  # noqa: F401  (the Russia-Japan treaty)
+from aare.rulesets.aa50e import (  # noqa: F401  (each registers its module)
+    advantages,
+    combat,
+    convoy,
+    d_day,
+    hostile_zones,
+    modules,
+    optional_units,
+    research,
+    sub_detection,
+    tech_combat,
+    treaty,
+)
 
 FAMILY = register_family(
     Family("aa50e", "Axis & Allies Anniversary Edition - Enhanced", Path(__file__).resolve().parent / "data")

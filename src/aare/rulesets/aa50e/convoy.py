@@ -49,6 +49,11 @@ def raiders(state: GameState, ruleset: Ruleset, power: str, territory: str) -> d
     return found
 
 
+def per_sub(state: GameState, ruleset: Ruleset, owner: str) -> int:
+    """IPCs one of `owner`'s submarines takes: 1, as `convoy_damage` effects change it."""
+    return int(ruleset.value("convoy_damage", owner, PER_SUB, R_DAMAGE, power=owner, state=state).value)
+
+
 def convoy_events(state: GameState, ruleset: Ruleset, power: str, collected: int) -> list[Event]:
     """The convoy raids on `power` after it collected `collected` IPCs: the treasury loss and its record."""
     if power not in SUBJECT:
@@ -60,10 +65,11 @@ def convoy_events(state: GameState, ruleset: Ruleset, power: str, collected: int
         count = sum(n for per in subs.values() for n in per.values())
         if not count:
             continue
-        damage = min(count * PER_SUB, ruleset.board.space(territory).ipc, left)
+        raw = sum(n * per_sub(state, ruleset, owner) for per in subs.values() for owner, n in per.items())
+        damage = min(raw, ruleset.board.space(territory).ipc, left)
         left -= damage
         raids.append({
-            "territory": territory, "raw": count * PER_SUB, "damage": damage,
+            "territory": territory, "raw": raw, "damage": damage,
             "subs": [{"zone": z, "owner": o, "count": n} for z, per in subs.items() for o, n in sorted(per.items())],
         })
     if not raids:

@@ -16,14 +16,14 @@ from typing import Any
 from aare.actions import Convert, Lend
 from aare.board.notation import parse_units
 from aare.errors import IllegalAction
-from aare.events import BankChanged, Event, ExtraSet, UnitsAdded, UnitsChanged, UnitsRemoved, apply_events
+from aare.events import BankChanged, Event, ExtraSet, UnitsChanged, apply_events
 from aare.movement import flags
 from aare.phases.base import PhaseExtension, TurnContext
+from aare.phases.conversion import convert_stacks
 from aare.rules.ruleset import Ruleset
 from aare.rulesets.aare.advantages.base import Advantage, in_force
 from aare.rulesets.aare.advantages.russia_lend_lease import KEY, base_cost, used
 from aare.state.game_state import GameState
-from aare.state.unit_stacks import Stack
 
 UK, US = "United Kingdom", "United States"
 ID = "uk_lend_lease"
@@ -139,20 +139,7 @@ def convert_events(state: GameState, ruleset: Ruleset, action: Convert) -> list[
 def _convert_stacks(state: GameState, space: str, unit: str, n: int, name: str) -> list[Event]:
     """US units standing in `space` (ships with their cargo, damage and carried units kept) become UK units; the
     US's techs and advantages no longer apply to them (AARE-NA-UK-ll-convert-loses-bonuses)."""
-    stacks = [s for s in state.stacks(space) if s.owner == US and s.unit == unit]
-    if sum(s.count for s in stacks) < n:
-        raise IllegalAction(f"the United States has fewer than {n} {name} in {space}", R_LAND)
-    events: list[Event] = []
-    left = n
-    for stack in stacks:
-        take = min(left, stack.count)
-        if not take:
-            continue
-        left -= take
-        keep = tuple(f for f in stack.flags if f.startswith(flags.CARGO))
-        events.append(UnitsRemoved(space, stack.with_count(take), R_LOSES))
-        events.append(UnitsAdded(space, Stack(UK, unit, take, damage=stack.damage, flags=keep), R_LOSES))
-    return events
+    return convert_stacks(state, space, unit, n, US, UK, R_LOSES, name, R_LAND)
 
 
 def _convert_cargo(state: GameState, space: str, unit: str, n: int, name: str) -> list[Event]:

@@ -21,6 +21,7 @@ from typing import Any
 from aare.combat import air_defence as ad
 from aare.combat.rules import CombatRules
 from aare.combat.sequences import Sequence
+from aare.phases import raid_forces
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aare.weapons import board
@@ -118,7 +119,7 @@ AARE_TECH = register_module(
             "combat_rules": _combat_rules,
             "combat_sequence": _combat_sequence,
             "move_checks": board.move_checks,
-            "battle_inputs": board.battle_inputs,
+            "battle_inputs": raid_forces.battle_inputs,
             "flyover_aa": board.flyover_aa,
             "phase_actions": _phase_actions,
         },

@@ -1,127 +1,16 @@
-"""AARe heavy bombers' air transport (seed "WEAPONS DEVELOPMENT" 6): the `air_transport` action of non-combat
-move. Heavy bombers that took no part in combat this turn each take one infantry that has not moved from
-the territory they are in, fly a path and set it down in a friendly land territory (one captured this turn
-too). The bombers may move before (an ordinary move to the infantry) and after (on to a landing spot); the
-infantry neither. Loading, flight and unloading are one action, so no infantry is ever left aboard.
-"""
+"""AARe heavy bombers' air transport (seed "WEAPONS DEVELOPMENT" 6): the core's air transport in non-combat move
+(`aare.phases.air_transport`) by heavy bombers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
-from typing import Any
+from aare.phases.air_transport import AirLift, NonCombatAirTransport
 
-from aare.actions import AirTransport
-from aare.board.notation import parse_units
-from aare.errors import IllegalAction
-from aare.events import Event, UnitsChanged
-from aare.movement import flags
-from aare.movement.air_lift import lift_candidates, take
-from aare.movement.landing import can_land
-from aare.movement.move_checks import (
-    Leg,
-    Violation,
-    first_violation,
-    neutrals,
-    not_committed,
-    path_shape,
-    within_allowance,
+LIFT = AirLift(
+    tech="heavy_bombers",
+    rule="AARE-TECH-hb-air-transport",
+    move_rule="AARE-TECH-hb-air-transport-movement",
+    drop_rule="AARE-TECH-hb-air-transport-drop",
+    landing_rule="AARE-TECH-hb-air-transport-landing",
+    overnight_rule="AARE-TECH-hb-air-transport-no-overnight",
 )
-from aare.movement.pathing import allowance, remaining
-from aare.movement.situation import Situation, situation
-from aare.phases.base import PhaseExtension, TurnContext
-from aare.state.unit_stacks import Stack
-
-HEAVY = "heavy_bombers"
-AIRLIFTED = "turn:airlift"  # a bomber that carried infantry this turn
-DROPPED = "turn:airdropped"  # =<territory>: infantry set down by bomber, from that territory
-RULE = "AARE-TECH-hb-air-transport"
-MOVE_RULE = "AARE-TECH-hb-air-transport-movement"
-
-
-def _bombers(view: Situation, start: str) -> list[Stack]:
-    """Heavy bombers in `start` free to carry: not in combat this turn, no carry yet."""
-    return [s for s in view.own(start) if view.unit(s).has("strategic_bomber") and not flags.has(s, flags.COMBAT)
-            and flags.value(s, flags.SBR) is None and not flags.has(s, AIRLIFTED)]
-
-
-def _infantry(view: Situation, start: str) -> list[Stack]:
-    """Infantry in `start` that has neither moved nor fought this turn."""
-    return [s for s in view.own(start) if view.unit(s).has("infantry") and not s.moved and not flags.turn_flags(s)]
-
-
-def _count(want: dict[str, int], view: Situation) -> int:
-    if not want or any(not view.unit(u).has("infantry") for u in want):
-        what = ", ".join(view.unit(u).display_plural for u in want) or "nothing"
-        raise IllegalAction(f"a heavy bomber carries one infantry, not {what}", RULE)
-    return sum(want.values())
-
-
-def air_transport_events(view: Situation, action: AirTransport) -> list[Event]:
-    """The events of `action`, or IllegalAction naming the rule it breaks."""
-    board = view.board
-    path = tuple(board.resolve(p) for p in action.path)
-    start, drop, cost = path[0], path[-1], len(path) - 1
-    if HEAVY not in view.techs:
-        raise IllegalAction(f"{view.power} has no heavy bombers", RULE)
-    n = _count(parse_units(action.units, view.units), view)
-    checks = (not_committed, path_shape, neutrals, within_allowance)
-    able: list[Stack] = []
-    problems: list[Violation] = []
-    for stack in _bombers(view, start):
-        found = first_violation(Leg(view, False, stack, path), checks)
-        if found is None:
-            able.append(stack)
-        else:
-            problems.append(found)
-    able.sort(key=lambda s: (remaining(view, s), s.status))
-    if sum(s.count for s in able) < n:
-        if problems:
-            raise problems[0].error()
-        reason = f"{view.power} has fewer than {n} heavy bombers in {start} that took no part in combat this turn"
-        raise IllegalAction(reason + " and have not carried infantry yet", RULE)
-    riders = _infantry(view, start)
-    if sum(s.count for s in riders) < n:
-        reason = f"infantry carried by air must not have moved or fought this turn: {start} has too few"
-        raise IllegalAction(reason, MOVE_RULE)
-    if view.is_sea(drop):
-        reason = "infantry cannot stay aboard a bomber: set it down in a land territory at the end of the path"
-        raise IllegalAction(reason, "AARE-TECH-hb-air-transport-no-overnight")
-    if not view.friendly_land(drop):
-        raise IllegalAction(f"{drop} is not friendly: infantry is set down in friendly territory only",
-                            "AARE-TECH-hb-air-transport-drop")
-    picked = take(able, n)
-    for stack, k in picked:
-        left = remaining(view, stack) - cost
-        if not can_land(view, view.unit(stack), drop, left, k, False, start):
-            reason = f"after {drop} the bombers would have {left} movement left and nowhere to land"
-            raise IllegalAction(reason, "AARE-TECH-hb-air-transport-landing")
-    out: list[Event] = []
-    for stack, k in picked:
-        after = replace(flags.with_flags(stack, [AIRLIFTED]), moved=stack.moved + cost)
-        out.append(UnitsChanged(start, stack.with_count(k), after.with_count(k), drop))
-    for stack, k in take(riders, n):
-        full = allowance(view, view.unit(stack))  # the infantry may not move on (AARE-TECH-hb-air-transport-movement)
-        after = replace(flags.with_flags(stack, [f"{DROPPED}={start}"]), moved=max(full, 1))
-        out.append(UnitsChanged(start, stack.with_count(k), after.with_count(k), drop))
-    return out
-
-
-class AareAirTransport(PhaseExtension):
-    """The `air_transport` action of non-combat move."""
-
-    name = "non-combat-move"
-    action_types = frozenset({"air_transport"})
-
-    def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
-        view = situation(ctx.state, ctx.ruleset)
-        if HEAVY in view.techs:
-            yield from lift_candidates(view, space, _bombers, _infantry, lambda v, path: v.friendly_land(path[-1]))
-
-    def events_for(self, ctx: TurnContext, action: Any) -> None:
-        if not isinstance(action, AirTransport):
-            raise IllegalAction(f"{action.type} is not an air transport", RULE)
-        ctx.emit(*air_transport_events(situation(ctx.state, ctx.ruleset), action))
-
-
-AIR_TRANSPORT = AareAirTransport()
+AIR_TRANSPORT = NonCombatAirTransport(LIFT)

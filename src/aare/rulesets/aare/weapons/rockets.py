@@ -32,7 +32,7 @@ from aare.phases.conduct_combat import (
     rocket_launchers,
     rocket_targets,
 )
-from aare.rulesets.aare.weapons.board import JOINED, interceptors, rocket_key
+from aare.phases.raid_forces import JOINED, interceptors, rocket_key
 
 STRIKE_RULE = "AARE-TECH-rockets-strike"
 
