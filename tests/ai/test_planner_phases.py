@@ -323,3 +323,43 @@ def test_the_units_guarding_a_complex_destroy_the_only_stack_that_threatens_it()
     into_china = [a for a in played if isinstance(a, Move) and a.path[-1] == "China"]
     assert sum(sum(parse_units(a.units, game.ruleset.units).values()) for a in into_china) >= 4
     assert any("infantry" in parse_units(a.units, game.ruleset.units) for a in into_china)
+
+
+# -- transports and their cargo ---------------------------------------------------------------------------------
+
+US = "United States"
+EAST_US, WEST_US = "Eastern United States", "Western United States"
+
+
+def test_empty_transports_that_carried_nothing_sail_back_towards_cargo() -> None:
+    game = scenario("lhtr-1.3", nation=US, phase="non-combat-move", clear=True,
+                    units={EAST_US: f"{US}: 6 infantry, 1 factory", "SZ 12": f"{US}: 2 transports"})
+    played = play_phase(game, PlannerBot(work=WORK))
+    # the infantry wait beside SZ 10, two zones away: both transports sail there to take them on next turn
+    assert [a.path[-1] for a in played if isinstance(a, Move) and a.units == "1 transport"] == ["SZ 10"] * 2
+    assert count(game, "SZ 10", US, "transport") == 2
+
+
+def test_an_empty_transport_already_beside_cargo_stays() -> None:
+    game = scenario("lhtr-1.3", nation=US, phase="non-combat-move", clear=True,
+                    units={WEST_US: f"{US}: 1 infantry", EAST_US: f"{US}: 1 factory", "SZ 10": f"{US}: 1 transport"})
+    played = play_phase(game, PlannerBot(work=WORK))
+    assert not [a for a in played if isinstance(a, Move) and "transport" in a.units]
+
+
+def test_a_transport_is_placed_beside_the_land_units_waiting_for_it() -> None:
+    game = scenario("lhtr-1.3", nation=US, phase="mobilize", clear=True,
+                    units={EAST_US: f"{US}: 1 factory", WEST_US: f"{US}: 4 infantry, 1 factory"},
+                    extra={PURCHASED: {US: {"transport": 1}}})
+    placed = play_phase(game, PlannerBot(work=WORK))
+    # no threat anywhere: without cargo to wait for, the zone's name would decide (SZ 10 before SZ 54)
+    assert [p.space for p in placed if isinstance(p, Place)] in (["SZ 54"], ["SZ 55"])
+
+
+def test_land_units_are_placed_where_transports_wait_for_them() -> None:
+    game = scenario("lhtr-1.3", nation=US, phase="mobilize", clear=True,
+                    units={EAST_US: f"{US}: 1 factory", WEST_US: f"{US}: 1 factory", "SZ 54": f"{US}: 2 transports"},
+                    extra={PURCHASED: {US: {"infantry": 3}}})
+    placed = play_phase(game, PlannerBot(work=WORK))
+    # far from the front both, the capital would be the default; the transports beside the other take them
+    assert [p.space for p in placed if isinstance(p, Place)] == [WEST_US] * 3

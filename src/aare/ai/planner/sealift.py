@@ -7,7 +7,9 @@ engine-checked lifts of `aare.ai.amphibious` and judged with the threat map and 
 - **Ferries** (non-combat). Land units that stand far from enemy land (more than `FRONT_REACH` land steps: no
   land route worth taking) board and go ashore where they lower the expected loss to the threat most (a kept or
   allied territory in danger), else on the friendly coast nearest enemy land that they and the units there
-  hold. Loaded transports that reach no such coast sail to the safe zone nearest one.
+  hold. Loaded transports that reach no such coast sail to the safe zone nearest one. Empty transports that
+  carried nothing sail back towards cargo: the zones beside the power's land far from the front where land
+  units wait or complexes place (`plan_returns`), through zones no more exposed than `RETURN_RISK` allows.
 - **Assaults** (combat move). For each enemy coast the transports reach, the lifts' cargo plus the spare
   aircraft that reach it attack it when `combat_plan.attack_value` (exact odds, counter-attack included) is
   positive with at least `MIN_CAPTURE` to take it, and the ships' exposure does not eat the gain."""
@@ -26,12 +28,14 @@ from aare.ai.planner.purchase import FRONT_REACH
 from aare.ai.planner.risk import expected_loss, exposure
 from aare.ai.planner.value import territory_worth, units_value
 from aare.board.notation import format_units
+from aare.economy.production import producers
 from aare.engine import Game
 from aare.movement.graph import graph_of
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
 Units = dict[str, int]
+RETURN_RISK = 0.25  # an empty transport sails back into a zone where the threat may expect to win this share of it
 
 
 def boat_of(lift: Lift, state: GameState, ruleset: Ruleset, me: str) -> Units:
@@ -136,7 +140,53 @@ def plan_ferries(game: Game, spare: dict[str, Units], guarded: list[str], state:
             if lift.target:
                 for unit, n in lift.units().items():
                     here(lift.target)[unit] = here(lift.target).get(unit, 0) + n
-    return [action for lift in committed for action in lift.actions] + escort_moves
+    returns = plan_returns(sealift, {key: n for key, n in boats.items() if not key[1] and n > 0}, spare, front,
+                           state, ruleset, me, threat, oracle)
+    return [action for lift in committed for action in lift.actions] + escort_moves + returns
+
+
+def pickup_zones(spare: Mapping[str, Units], front: Mapping[str, int], state: GameState, ruleset: Ruleset,
+                 me: str) -> set[str]:
+    """The sea zones beside `me`'s territories far from the front (more than `FRONT_REACH` land steps) where
+    land units of its wait or its complexes place new ones: where empty transports find cargo."""
+    graph = graph_of(ruleset.board)
+    units = ruleset.units
+    waiting = {t for t, here in spare.items() if t in graph.land and front.get(t, 99) > FRONT_REACH
+               and any(n > 0 and units[u].domain == "land" and units[u].transport_size > 0 for u, n in here.items())}
+    waiting |= {t for t in producers(state, ruleset, me) if front.get(t, 99) > FRONT_REACH}
+    return {z for t in waiting for z in graph.coast.get(t, ()) if z not in graph.land}
+
+
+def plan_returns(sealift: Sealift, empty: Mapping[tuple[str, tuple[str, ...]], int], spare: Mapping[str, Units],
+                 front: Mapping[str, int], state: GameState, ruleset: Ruleset, me: str,
+                 threat: Mapping[str, Units], oracle: Oracle) -> list[Any]:
+    """Empty transports that carried nothing this phase sail back towards cargo (`pickup_zones`): each group to
+    the zone it reaches nearest one by sea, if nearer than where it is and no more exposed to the threat there
+    (`risk.exposure`) than where it is, or than `RETURN_RISK` of their cost."""
+    graph = graph_of(ruleset.board)
+    side = ruleset.board.side_of(me)
+    pickups = pickup_zones(spare, front, state, ruleset, me)
+    if not pickups:
+        return []
+    towards = graph.distances_from(pickups, lambda s: graph.sea_nbrs[s])
+    plan: list[Any] = []
+    for (zone, aboard), count in sorted(empty.items()):
+        if zone in pickups or zone not in towards:
+            continue
+        boat = next(s.unit for s in state.units.get(zone, ()) if s.owner == me and s.unit in transport_kinds(ruleset))
+        group = {boat: count}
+        allowed = max(exposure(oracle, ruleset, state, side, zone, threat, {}),
+                      RETURN_RISK * units_value(group, ruleset))
+        nearer = sorted((towards[d], d) for d in sealift.reach.get((zone, aboard), {})
+                        if towards.get(d, 99) < towards[zone])
+        for _, dest in nearer:
+            if not oracle.budget.left():
+                break
+            if exposure(oracle, ruleset, state, side, dest, threat, group) <= allowed:
+                path = list(sealift.reach[zone, aboard][dest])
+                plan += [Move(units=format_units({boat: 1}, ruleset.units), path=path)] * count
+                break
+    return plan
 
 
 def plan_assaults(game: Game, reach: Reach, spare: dict[str, Units], attacked: set[str], state: GameState,
