@@ -229,8 +229,9 @@ class MoveFactory(_Action):
 
 
 class Designate(_Action):
-    """The power designates its units for a one-way mission (combat move): subs in the sea zone they attack as
-    Kaitens (`advantage` ``kaiten_torpedoes``), fighters as Kamikazes (``kamikaze_attacks``) before they fly."""
+    """The power designates its units in `space` for a purpose (`advantage`): a one-way mission (combat move), subs
+    in the sea zone they attack as Kaitens (``kaiten_torpedoes``), fighters as Kamikazes (``kamikaze_attacks``)
+    before they fly; or its new infrastructure defences deployed (``deploy``, mobilize)."""
 
     type: Literal["designate"] = "designate"
     advantage: str
