@@ -111,6 +111,9 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
             return {"type": "air_transport", "units": units, "path": path}
         return {"type": "move", "units": units, "path": path}
     if verb in ("buy", "purchase"):
+        units, sep, space = rest.rpartition(" at ")
+        if sep and units.strip() and space.strip():
+            return {"type": "purchase", "units": units.strip(), "at": space.strip()}
         return {"type": "purchase", "units": rest}
     if verb == "concede" and not rest:
         return {"type": "concede"}
@@ -237,7 +240,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
     if kind == "load":
         return f"load {action['units']} {action['territory']} -> {action['sea_zone']}"
     if kind == "purchase":
-        return f"buy {action['units']}"
+        at = f" at {action['at']}" if action.get("at") else ""
+        return f"buy {action['units']}{at}"
     if kind == "place":
         return f"place {action['units']} in {action['space']}"
     if kind == "research":

@@ -45,6 +45,9 @@ class Purchase(_Action):
 
     type: Literal["purchase"] = "purchase"
     units: str
+    # where the units are bought, for a ruleset that prices them by place (AARHE: infantry at a victory city, an
+    # industrial complex where it will stand); empty: no place
+    at: str = ""
 
 
 class Repair(_Action):

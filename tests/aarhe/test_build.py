@@ -55,17 +55,17 @@ def next_mobilize(g: Game) -> Game:
 
 @pytest.mark.rule("AARHE-BUILD-two-turn-ships")
 def test_battleships_and_carriers_are_mobilised_the_turn_after_they_are_bought() -> None:
-    g = bought("1 battleship, 1 carrier, 1 destroyer, 1 infantry")
+    g = bought("1 battleship, 1 carrier, 1 destroyer, 1 artillery")
     assert g.state.extra[BUILDING] == {UK: {"battleship": 1, "carrier": 1}}
     assert refused(g, place("1 battleship", "SZ 7")) == "AARHE-BUILD-two-turn-ships"
     assert refused(g, place("1 carrier", "SZ 7")) == "AARHE-BUILD-two-turn-ships"
     assert not [a for a in g.legal_actions() if a.type == "place" and "battleship" in a.units]
     g.apply(place("1 destroyer", "SZ 7"))
-    end_phase(g)  # the infantry left unplaced is lost; the ships wait
+    end_phase(g)  # the artillery left unplaced is lost; the ships wait
     assert pool(g.state, UK) == {"battleship": 1, "carrier": 1} and g.state.extra[BUILDING] == {}
     later = next_mobilize(replace_phase(g, "mobilize"))
-    later.apply(place("1 battleship, 1 carrier", "SZ 7"))
-    assert pool(later.state, UK) == {}
+    later.apply(place("1 battleship", "SZ 7"))
+    assert pool(later.state, UK) == {"carrier": 1}
     # LHTR alone mobilises them at once
     lhtr = bought("1 battleship", rules="lhtr-1.3")
     lhtr.apply(place("1 battleship", "SZ 7"))

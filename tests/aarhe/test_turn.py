@@ -160,12 +160,13 @@ def test_a_turn_visits_the_eight_phases_in_order() -> None:
 @pytest.mark.rule("AARHE-TURN-purchase-before-income")
 def test_purchases_are_paid_from_ipcs_held_before_the_turns_income() -> None:
     g = scenario(RULES, nation=RUS, phase="purchase", banks={RUS: 0})
-    assert refused(g, {"type": "purchase", "units": "1 infantry"}) == "LHTR-PURCHASE-budget"
+    assert refused(g, {"type": "purchase", "units": "1 armour"}) == "LHTR-PURCHASE-budget"
+    assert refused(g, {"type": "purchase", "units": "1 infantry", "at": "Russia"}) == "LHTR-PURCHASE-budget"
     end_phase(g)
     assert g.state.phase == "collect-income" and g.state.banks[RUS] == base_income(g.state, g.ruleset, RUS) == 24
     # income collected this turn is spent from the next turn's purchase on
     g = scenario(RULES, nation=RUS, phase="purchase", banks={RUS: 24})
-    g.apply({"type": "purchase", "units": "8 infantry"})
+    g.apply({"type": "purchase", "units": "4 armour, 1 artillery"})
     end_phase(g)
     assert g.state.banks[RUS] == 24
 
@@ -246,12 +247,12 @@ def test_research_and_diplomacy_are_skipped_while_the_capital_was_enemy_held_at_
 @pytest.mark.rule("AARHE-TURN-capital-lost-skip", "AARHE-TURN-exile-continues")
 def test_without_its_capital_a_power_still_buys_collects_and_moves() -> None:
     g = scenario(RULES, nation=UK, phase="purchase", owners={"United Kingdom": GER}, banks={UK: 20})
-    g.apply({"type": "purchase", "units": "2 infantry"})
-    assert g.state.banks[UK] == 14
+    g.apply({"type": "purchase", "units": "2 infantry", "at": "Eastern Canada"})  # Toronto: 2 + 3
+    assert g.state.banks[UK] == 15
     collected = income(g.state, g.ruleset, UK)
     assert collected == base_income(g.state, g.ruleset, UK) > 0
     end_phase(g)
-    assert (g.state.phase, g.state.banks[UK]) == ("collect-income", 14 + collected)
+    assert (g.state.phase, g.state.banks[UK]) == ("collect-income", 15 + collected)
     end_phase(g)
     assert g.state.phase == "combat-move"
     g = scenario(RULES, nation=UK, phase="non-combat-move", owners={"United Kingdom": GER},
