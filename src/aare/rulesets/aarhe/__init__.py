@@ -5,7 +5,7 @@ from pathlib import Path
 
 import aare.rulesets.lhtr  # noqa: F401  (AARHE plays on the Revised board of LHTR)
 from aare.rules.registry import Family, register_family
-from aare.rulesets.aarhe import build, economy, production, turn, units, victory  # noqa: F401  (each registers its module)
+from aare.rulesets.aarhe import build, economy, income, production, turn, units, victory  # noqa: F401  (each registers its module)
 
 FAMILY = register_family(
     Family("aarhe", "Axis & Allies Revised: Historical Edition", Path(__file__).resolve().parent / "data")
