@@ -265,11 +265,21 @@ class ChooseChart(_Action):
     chart: int = Field(ge=1, le=9)
 
 
+class LendLease(_Action):
+    """Lend-lease IPCs carried by sea (AARHE): load `amount` IPCs onto one of the power's transports in `sea_zone`
+    (no `territory`), or put the IPCs a transport carries in `sea_zone` ashore in `territory`."""
+
+    type: Literal["lend_lease"] = "lend_lease"
+    sea_zone: str
+    amount: int = Field(default=0, ge=0, le=99)
+    territory: str = ""
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
     | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Concede
-    | ChooseChart | Repair,
+    | ChooseChart | Repair | LendLease,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -277,7 +287,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Concede, ChooseChart, Repair,
+    Designate, DeclareTargets, Concede, ChooseChart, Repair, LendLease,
 )
 
 

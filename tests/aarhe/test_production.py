@@ -199,3 +199,14 @@ def test_a_complex_mobilises_at_most_four_times_its_territory_value_in_ipcs() ->
     lhtr = at(GER, "lhtr-1.3")
     buy(lhtr, "3 bomber")
     to(lhtr, "mobilize").apply(place("3 bomber", "Germany"))
+
+
+@pytest.mark.rule("AARHE-PURCH-inf-at-vc", "AARHE-PURCH-ic-cost")
+def test_a_purchase_at_a_place_in_text_notation() -> None:
+    from aare.action_text import format_action, parse_action_text
+
+    ruleset = at(RUS).ruleset
+    action = parse_action_text("Russia: buy 2 infantry at Russia", ruleset)
+    assert action == {"type": "purchase", "units": "2 infantry", "at": "Russia", "power": RUS}
+    assert format_action(action) == "Russia: buy 2 infantry at Russia"
+    assert parse_action_text("buy 2 infantry", ruleset) == {"type": "purchase", "units": "2 infantry"}
