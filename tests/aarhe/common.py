@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from aare.engine import Game
+from aare.errors import IllegalAction
 from aare.game_setup import new_game
 
 RULES = "aarhe"
@@ -44,3 +47,12 @@ def end_turn(g: Game, power: str | None = None) -> list[str]:
             return seen
         seen.append(phase_of(g, power) if power else g.state.phase)
         end_phase(g, power)
+
+
+def refused(g: Game, action: dict[str, Any], power: str | None = None) -> str:
+    """The rule that refuses `action`; the game is left unchanged."""
+    before = g.state
+    with pytest.raises(IllegalAction) as err:
+        g.apply(action, power=power)
+    assert g.state == before
+    return err.value.rule_id

@@ -11,13 +11,12 @@ import pytest
 from aare.actions import Designate
 from aare.economy.pool import pool
 from aare.engine import Game
-from aare.errors import IllegalAction
 from aare.events import DiceRolled, UnitsChanged, apply_events
 from aare.game_log import GameLog
 from aare.rulesets.aarhe.build import BUILDING, UNDEPLOYED
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack
-from tests.aarhe.common import GER, RULES, UK, end_phase
+from tests.aarhe.common import GER, RULES, UK, end_phase, refused
 
 ID_STACK = Stack(UK, "aa_gun", 1)
 
@@ -29,13 +28,6 @@ def place(units: str, space: str) -> dict[str, Any]:
 def deploy(units: str, space: str) -> dict[str, Any]:
     return {"type": "designate", "advantage": "deploy", "units": units, "space": space}
 
-
-def refused(g: Game, action: dict[str, Any]) -> str:
-    before = g.state
-    with pytest.raises(IllegalAction) as err:
-        g.apply(action)
-    assert g.state == before
-    return err.value.rule_id
 
 
 def bought(units: str, rules: str = RULES) -> Game:

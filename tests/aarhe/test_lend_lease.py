@@ -11,13 +11,12 @@ import pytest
 
 from aare.economy.summary import income
 from aare.engine import Game
-from aare.errors import IllegalAction
 from aare.events import BankChanged
 from aare.game_log import GameLog
 from aare.player_view import player_view
 from aare.rulesets.aarhe.lend_lease import RECORD, aboard, delivered
 from aare.scenario import scenario
-from tests.aarhe.common import GER, RULES, RUS, UK, US, end_phase
+from tests.aarhe.common import GER, RULES, RUS, UK, US, end_phase, refused
 
 LL = "lend_lease"
 
@@ -35,13 +34,6 @@ def load(amount: int, sea: str = "SZ 10") -> dict[str, Any]:
 def ashore(sea: str, territory: str) -> dict[str, Any]:
     return {"type": LL, "sea_zone": sea, "territory": territory}
 
-
-def refused(g: Game, action: dict[str, Any]) -> str:
-    before = g.state
-    with pytest.raises(IllegalAction) as err:
-        g.apply(action)
-    assert g.state == before
-    return err.value.rule_id
 
 
 def carried(g: Game, sea: str) -> list[int]:

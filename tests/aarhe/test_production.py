@@ -11,11 +11,10 @@ import pytest
 
 from aare.economy.production import has_complex
 from aare.engine import Game
-from aare.errors import IllegalAction
 from aare.game_log import GameLog
 from aare.rulesets.aarhe.production import RECORD, ic_cost
 from aare.scenario import scenario
-from tests.aarhe.common import GER, JAP, RULES, RUS, UK, US, end_phase
+from tests.aarhe.common import GER, JAP, RULES, RUS, UK, US, end_phase, refused
 
 BANK = 200
 
@@ -30,13 +29,6 @@ def buy(g: Game, units: str, where: str = "") -> int:
     g.apply({"type": "purchase", "units": units, **({"at": where} if where else {})})
     return before - g.state.banks[g.state.nation]
 
-
-def refused(g: Game, action: dict[str, Any]) -> str:
-    before = g.state
-    with pytest.raises(IllegalAction) as err:
-        g.apply(action)
-    assert g.state == before
-    return err.value.rule_id
 
 
 def purchase(units: str, where: str = "") -> dict[str, Any]:

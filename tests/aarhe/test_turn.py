@@ -9,7 +9,6 @@ import pytest
 
 from aare.economy.summary import base_income, income
 from aare.engine import Game
-from aare.errors import IllegalAction
 from aare.game_log import GameLog
 from aare.game_setup import new_game
 from aare.rules.ruleset import load_ruleset
@@ -30,19 +29,13 @@ from tests.aarhe.common import (
     end_turn,
     game,
     phase_of,
+    refused,
     status,
 )
 
 EIGHT = ["purchase", "collect-income", "combat-move", "conduct-combat", "non-combat-move", "mobilize",
          "develop-weapons", "diplomacy"]
 
-
-def refused(g: Game, action: dict[str, Any], power: str | None = None) -> str:
-    before = g.state
-    with pytest.raises(IllegalAction) as err:
-        g.apply(action, power=power)
-    assert g.state == before
-    return err.value.rule_id
 
 
 @pytest.mark.rule("AARHE-BASE-lhtr-foundation")

@@ -21,6 +21,7 @@ from aare.events import ExtraSet, UnitsChanged
 from aare.movement.move_checks import Check, Leg, Violation
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe.hooks import by_phase
 from aare.state.unit_stacks import Stack
 
 R_SHIPS = "AARHE-BUILD-two-turn-ships"
@@ -130,10 +131,6 @@ SHIP_YARDS = ShipYards()
 DEPLOYMENT = Deployment()
 
 
-def _phase_actions(found: list[PhaseExtension], phase: str, **_: Any) -> list[PhaseExtension]:
-    extra = {"purchase": SHIP_YARDS, "mobilize": DEPLOYMENT}.get(phase)
-    return [*found, extra] if extra is not None else found
-
 
 def _keep_unplaced(keep: bool, state: Any, power: str, **_: Any) -> bool:
     """Ships still in the pool after mobilize wait for a later turn."""
@@ -169,7 +166,7 @@ AARHE_BUILD = register_module(
         id="aarhe_build",
         title="AARHE build schedule: two-turn ships, infrastructure defence deployment",
         rule_ids=(R_SHIPS, R_UNDEPLOYED, R_DEPLOY, R_FIXED),
-        hooks={"phase_actions": _phase_actions, "keep_unplaced": _keep_unplaced, "move_checks": _move_checks,
-               "battle_inputs": _battle_inputs},
+        hooks={"phase_actions": by_phase(SHIP_YARDS, DEPLOYMENT), "keep_unplaced": _keep_unplaced,
+               "move_checks": _move_checks, "battle_inputs": _battle_inputs},
     )
 )

@@ -18,6 +18,7 @@ from aare.events import BankChanged, Event, ExtraSet, UnitsRemoved
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.phases.conduct_combat import combat_record
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.turn import contested
 
 R_TABLE = "AARHE-INCOME-interruption-table"
@@ -148,16 +149,12 @@ BATTLE_COUNT = BattleCount()
 COLLECTION = Collection()
 
 
-def _phase_actions(found: list[PhaseExtension], phase: str, **_: Any) -> list[PhaseExtension]:
-    extra = {"conduct-combat": BATTLE_COUNT, "collect-income": COLLECTION}.get(phase)
-    return [*found, extra] if extra is not None else found
-
 
 AARHE_INCOME = register_module(
     RuleModule(
         id="aarhe_income",
         title="AARHE income losses: production interruption, desert upkeep",
         rule_ids=(R_TABLE, R_INTERRUPTION, R_DESERT),
-        hooks={"income": _income, "phase_actions": _phase_actions},
+        hooks={"income": _income, "phase_actions": by_phase(BATTLE_COUNT, COLLECTION)},
     )
 )

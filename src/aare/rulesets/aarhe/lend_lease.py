@@ -21,6 +21,7 @@ from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.bonuses import IncomeBonus
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.turn import contested
 from aare.state.unit_stacks import Stack
 
@@ -192,17 +193,13 @@ def _income_bonuses(found: list[IncomeBonus], state: Any, ruleset: Any, power: s
 SHIPPING, NO_UNITS, DELIVERY = Shipping(), NoUnitsAboard(), Delivery()
 
 
-def _phase_actions(found: list[PhaseExtension], phase: str, **_: Any) -> list[PhaseExtension]:
-    extra = {PHASE: SHIPPING, "combat-move": NO_UNITS, "collect-income": DELIVERY}.get(phase)
-    return [*found, extra] if extra is not None else found
-
 
 AARHE_LEND_LEASE = register_module(
     RuleModule(
         id="aarhe_lend_lease",
         title="AARHE lend-lease by sea",
         rule_ids=(R_LOAD, R_PUBLIC, R_CAPACITY, R_ROUTE, R_SUNK, R_INCOME, R_ADVANCED),
-        hooks={"phase_actions": _phase_actions, "income_bonuses": _income_bonuses},
+        hooks={"phase_actions": by_phase(SHIPPING, NO_UNITS, DELIVERY), "income_bonuses": _income_bonuses},
         options=(
             OptionSpec(
                 key="advanced_lend_lease",

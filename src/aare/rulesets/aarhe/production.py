@@ -26,6 +26,7 @@ from aare.phases.base import PhaseExtension, TurnContext, phase_handler
 from aare.phases.purchase import check_capital
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.victory import is_minor, points
 from aare.state.unit_stacks import Stack
 
@@ -328,10 +329,6 @@ RECRUITING = Recruiting()
 DEPLOYING = Deploying()
 
 
-def _phase_actions(found: list[PhaseExtension], phase: str, **_: Any) -> list[PhaseExtension]:
-    extra = {"purchase": RECRUITING, "mobilize": DEPLOYING}.get(phase)
-    return [*found, extra] if extra is not None else found
-
 
 def _placement_rules(rules: set[str], **_: Any) -> set[str]:
     return {*rules, R_INF_AT_VC}
@@ -348,7 +345,7 @@ AARHE_PRODUCTION = register_module(
         title="AARHE purchase and deployment: infantry at victory cities, variable costs, scorched earth",
         rule_ids=(R_IC_TABLE, R_IC_COST, R_SCORCH, R_SCORCH_REMOVE, R_INF_AT_VC, R_AUTH_TABLE, R_AUTH, R_DEMO_TABLE,
                   R_DEMO, R_IC_CAP, R_INF_CAP),
-        hooks={"phase_actions": _phase_actions, "placement_rules": _placement_rules,
+        hooks={"phase_actions": by_phase(RECRUITING, DEPLOYING), "placement_rules": _placement_rules,
                "free_pool_rules": _free_pool_rules},
         options=(
             OptionSpec(

@@ -19,6 +19,7 @@ from aare.phases.base import PhaseExtension, PhaseHandler, TurnContext, register
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec, Turn, TurnOrder
+from aare.rulesets.aarhe.hooks import by_phase
 
 R_TABLE = "AARHE-ORDER-table"
 R_ROUND_ONE = "AARHE-ORDER-round-one-soviet"
@@ -185,10 +186,6 @@ CONTROL_WATCH = {name: ControlWatch(name) for name in ("purchase", "collect-inco
 SKIPS = {name: CapitalLostSkip(name) for name in SKIPPED_PHASES}
 
 
-def _phase_actions(found: list[PhaseExtension], phase: str, **_: Any) -> list[PhaseExtension]:
-    return [*found, *(e for e in (CONTROL_WATCH.get(phase), SKIPS.get(phase)) if e is not None)]
-
-
 def _income(value: int, ruleset: Any, power: str, state: Any, **_: Any) -> int:
     """A power collects without its capital (AARHE-TURN-exile-continues, in place of LHTR's no income), less
     the value of its contested territories (AARHE-TURN-contested-no-income)."""
@@ -213,7 +210,7 @@ AARHE_TURN = register_module(
         hooks={
             "turn_order": _turn_order,
             "phase_table": _phase_table,
-            "phase_actions": _phase_actions,
+            "phase_actions": by_phase(*CONTROL_WATCH.values(), *SKIPS.values()),
             "income": _income,
             "purchase_refusal": _purchase_refusal,
         },
