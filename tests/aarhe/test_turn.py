@@ -242,8 +242,8 @@ def test_without_its_capital_a_power_still_buys_collects_and_moves() -> None:
     g = scenario(RULES, nation=UK, phase="purchase", owners={"United Kingdom": GER}, banks={UK: 20})
     g.apply({"type": "purchase", "units": "2 infantry", "at": "Eastern Canada"})  # Toronto: 2 + 3
     assert g.state.banks[UK] == 15
-    collected = income(g.state, g.ruleset, UK)
-    assert collected == base_income(g.state, g.ruleset, UK) > 0
+    collected = income(g.state, g.ruleset, UK)  # what reaches its complexes and cities overland
+    assert collected > 0
     end_phase(g)
     assert (g.state.phase, g.state.banks[UK]) == ("collect-income", 15 + collected)
     end_phase(g)

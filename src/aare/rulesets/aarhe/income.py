@@ -85,18 +85,12 @@ class BattleCount(PhaseExtension):
 
 
 class Collection(PhaseExtension):
-    """Collect income: the interruption counts of the collector start again; desert units are paid for or
-    removed (`designate disband: 2 infantry in Sahara`) before the phase ends."""
+    """Collect income: desert units are paid for or removed (`designate disband: 2 infantry in Sahara`) before
+    the phase ends, and the collector's interruption counts start again."""
 
     name = "collect-income"
     action_types = frozenset({"designate"})
 
-    def on_enter(self, ctx: TurnContext) -> None:
-        losses = interrupted(ctx.state, ctx.ruleset, ctx.power)
-        table = dict(ctx.state.extra.get(ATTACKED) or {})
-        if losses or ctx.power in table:
-            table.pop(ctx.power, None)
-            ctx.emit(ExtraSet(ATTACKED, table, R_INTERRUPTION))
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> list[Any]:
         return [Designate(advantage=DISBAND, units=f"1 {ctx.ruleset.units[s.unit].display}", space=t)
@@ -121,6 +115,10 @@ class Collection(PhaseExtension):
         ctx.emit(*events)
 
     def on_exit(self, ctx: TurnContext) -> None:
+        table = dict(ctx.state.extra.get(ATTACKED) or {})
+        if ctx.power in table:
+            table.pop(ctx.power)
+            ctx.emit(ExtraSet(ATTACKED, table, R_INTERRUPTION))
         ctx.emit(*upkeep_events(ctx.state, ctx.ruleset, ctx.power))
 
 
