@@ -111,6 +111,9 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
             return {"type": "air_transport", "units": units, "path": path}
         return {"type": "move", "units": units, "path": path}
     if verb in ("buy", "purchase"):
+        units, sep, space = rest.rpartition(" at ")
+        if sep and units.strip() and space.strip():
+            return {"type": "purchase", "units": units.strip(), "at": space.strip()}
         return {"type": "purchase", "units": rest}
     if verb == "concede" and not rest:
         return {"type": "concede"}
@@ -162,6 +165,16 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         if not found or not _number(points.strip()):
             raise MalformedInput("repair takes damage points and a space: 'repair 3 in A'")
         return {"type": "repair", "points": int(points.strip()), "space": ruleset.board.resolve(space.strip())}
+    if verb == "lend-lease":
+        sea, arrow, territory = rest.partition(" -> ")
+        if arrow:
+            return {"type": "lend_lease", "sea_zone": ruleset.board.resolve(sea.strip()),
+                    "territory": ruleset.board.resolve(territory.strip())}
+        amount, found, sea = rest.partition(" in ")
+        if not found or not _number(amount.strip()):
+            raise MalformedInput("lend-lease takes IPCs and a sea zone, or a sea zone and a territory: "
+                                 "'lend-lease 6 in SZ 10', 'lend-lease SZ 4 -> Archangel'")
+        return {"type": "lend_lease", "amount": int(amount.strip()), "sea_zone": ruleset.board.resolve(sea.strip())}
     if verb == "lend":
         amount, by, lender = rest.partition(" from ")
         if not by or not _number(amount.strip()):
@@ -211,8 +224,8 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
                 "space": ruleset.board.resolve(space.strip())}
     raise MalformedInput(
         f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
-        "retreat, press, submerge, declare, free, bid, treaty, lend, convert, coastal, designate, targets, chart, "
-        "concede, repair or end"
+        "retreat, press, submerge, declare, free, bid, treaty, lend, lend-lease, convert, coastal, designate, targets, "
+        "chart, concede, repair or end"
     )
 
 
@@ -237,7 +250,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
     if kind == "load":
         return f"load {action['units']} {action['territory']} -> {action['sea_zone']}"
     if kind == "purchase":
-        return f"buy {action['units']}"
+        at = f" at {action['at']}" if action.get("at") else ""
+        return f"buy {action['units']}{at}"
     if kind == "place":
         return f"place {action['units']} in {action['space']}"
     if kind == "research":
@@ -273,6 +287,10 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return "declare severe winter"
     if kind == "repair":
         return f"repair {action['points']} in {action['space']}"
+    if kind == "lend_lease":
+        if action.get("territory"):
+            return f"lend-lease {action['sea_zone']} -> {action['territory']}"
+        return f"lend-lease {action['amount']} in {action['sea_zone']}"
     if kind == "lend":
         return f"lend {action['amount']} from {action['lender']}"
     if kind == "convert":

@@ -45,6 +45,9 @@ class Purchase(_Action):
 
     type: Literal["purchase"] = "purchase"
     units: str
+    # where the units are bought, for a ruleset that prices them by place (AARHE: infantry at a victory city, an
+    # industrial complex where it will stand); empty: no place
+    at: str = ""
 
 
 class Repair(_Action):
@@ -229,8 +232,9 @@ class MoveFactory(_Action):
 
 
 class Designate(_Action):
-    """The power designates its units for a one-way mission (combat move): subs in the sea zone they attack as
-    Kaitens (`advantage` ``kaiten_torpedoes``), fighters as Kamikazes (``kamikaze_attacks``) before they fly."""
+    """The power designates its units in `space` for a purpose (`advantage`): a one-way mission (combat move), subs
+    in the sea zone they attack as Kaitens (``kaiten_torpedoes``), fighters as Kamikazes (``kamikaze_attacks``)
+    before they fly; or its new infrastructure defences deployed (``deploy``, mobilize)."""
 
     type: Literal["designate"] = "designate"
     advantage: str
@@ -261,11 +265,21 @@ class ChooseChart(_Action):
     chart: int = Field(ge=1, le=9)
 
 
+class LendLease(_Action):
+    """Lend-lease IPCs carried by sea (AARHE): load `amount` IPCs onto one of the power's transports in `sea_zone`
+    (no `territory`), or put the IPCs a transport carries in `sea_zone` ashore in `territory`."""
+
+    type: Literal["lend_lease"] = "lend_lease"
+    sea_zone: str
+    amount: int = Field(default=0, ge=0, le=99)
+    territory: str = ""
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
     | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Concede
-    | ChooseChart | Repair,
+    | ChooseChart | Repair | LendLease,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -273,7 +287,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Concede, ChooseChart, Repair,
+    Designate, DeclareTargets, Concede, ChooseChart, Repair, LendLease,
 )
 
 

@@ -63,6 +63,8 @@ def play_game(
         try:
             action = bot.choose(player)
         except NoLegalAction as exc:
+            if power is not None and _others_can_act(game, power):
+                continue  # `power` waits, e.g. for a teammate's battle in the same space: another member acts
             stuck.append(str(exc))
             if len(stuck) > max_stuck or not _back_out(player):
                 break
@@ -78,6 +80,11 @@ def play_game(
     played = state.round if state.winner is not None else state.round - 1
     seconds = time.perf_counter() - start
     return GameResult(seed, max(played, 0), state.winner, actions, seconds, game.log, violations, stuck)
+
+
+def _others_can_act(game: Game, power: str) -> bool:
+    """Whether another power to act in this team turn has a legal action."""
+    return any(game.acting_as(p).legal_actions() for p in game.to_act() if p != power)
 
 
 def _back_out(game: Game) -> bool:

@@ -29,7 +29,9 @@ class DamageRules:
 
     With `on_complex`, `income_loss` makes the points on a complex income its owner loses rather than lost
     production: they are taken off the owner's next income and then cleared (`loss_rule`), never lower what the
-    complex mobilises and cannot be repaired. `cleared_on_capture`: a complex changing hands loses its points."""
+    complex mobilises and cannot be repaired. `cleared_on_capture`: a complex changing hands loses its points.
+    `capital_excess_rule` (when set): in a capital, the damage the complex has no room for is taken from the
+    treasury of the territory's owner at once, as far as it holds IPCs."""
 
     on_complex: bool = False
     cap_factor: int = 2
@@ -39,6 +41,8 @@ class DamageRules:
     income_loss: bool = False
     loss_rule: str = ""
     cleared_on_capture: bool = False
+    # damage beyond the room left on a complex in a capital comes out of the territory owner's treasury at once
+    capital_excess_rule: str = ""
 
 
 def damage_rules(ruleset: Ruleset, state: GameState | None = None) -> DamageRules:
@@ -72,12 +76,19 @@ def complex_room(state: GameState, ruleset: Ruleset, territory: str, rules: Dama
 def complex_damage_events(
     state: GameState, ruleset: Ruleset, territory: str, rolled: int, rule_id: str, rules: DamageRules
 ) -> list[Event]:
-    """`rolled` damage points on the complex in `territory`, as many as its cap leaves room for."""
+    """`rolled` damage points on the complex in `territory`, as many as its cap leaves room for; in a capital,
+    under `DamageRules.capital_excess_rule`, the rest out of the owner's treasury."""
     stack = complex_stack(state, ruleset, territory)
-    points = min(rolled, complex_room(state, ruleset, territory, rules))
-    if stack is None or points <= 0:
+    if stack is None:
         return []
-    return [UnitDamaged(territory, stack, points, rule_id)]
+    points = max(0, min(rolled, complex_room(state, ruleset, territory, rules)))
+    events: list[Event] = [UnitDamaged(territory, stack, points, rule_id)] if points else []
+    owner = state.owners.get(territory)
+    if rules.capital_excess_rule and owner is not None and territory in ruleset.board.capitals():
+        loss = min(rolled - points, state.banks.get(owner, 0))
+        if loss > 0:
+            events.append(BankChanged(owner, -loss, "economic damage", rules.capital_excess_rule))
+    return events
 
 
 def repair_cost(state: GameState, ruleset: Ruleset, power: str, points: int) -> int:

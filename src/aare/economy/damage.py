@@ -18,11 +18,16 @@ CAP_RULE = "LHTR-ECON-damage-cap-per-turn"
 
 def damage_cap_remaining(state: GameState, ruleset: Ruleset, territory: str) -> int:
     """How much more damage raids and rockets may do through `territory`: IPCs this turn, or the damage points
-    the complex there may still take."""
+    the complex there may still take (in a capital under `DamageRules.capital_excess_rule`, with the owner's
+    treasury)."""
     territory = ruleset.board.resolve(territory)
     rules = damage_rules(ruleset, state)
     if rules.on_complex:
-        return complex_room(state, ruleset, territory, rules)
+        room = complex_room(state, ruleset, territory, rules)
+        owner = state.owners.get(territory)
+        if rules.capital_excess_rule and owner is not None and territory in ruleset.board.capitals():
+            room += max(0, state.banks.get(owner, 0))  # the excess at a capital leaves the treasury
+        return room
     ipc = ruleset.board.spaces[territory].ipc
     cap = ruleset.value("damage_cap", territory, ipc, CAP_RULE, state=state).value
     return max(0, cap - int(turn_record(state)["damage"].get(territory, 0)))

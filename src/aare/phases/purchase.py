@@ -72,6 +72,8 @@ class PurchasePhase(PhaseHandler):
             super().events_for(ctx, action)
             return
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
+        if action.at:
+            raise IllegalAction("units are bought without naming a place in this game", "LHTR-PURCHASE-budget")
         units = parse_units(action.units, ruleset.units)
         if not units:
             raise IllegalAction("a purchase needs at least one unit", "LHTR-PURCHASE-budget")
