@@ -19,6 +19,7 @@ from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownNa
 from aare.server import accounts, db, timing
 from aare.server.accounts import AccountError
 from aare.server.api import auth_routes, game_routes, stream
+from aare.server.api.action_door import ActionDoor
 from aare.server.api.context import ServerContext
 from aare.server.api.middleware import BodyLimit, SecurityHeaders
 from aare.server.bots import BotRunner
@@ -74,6 +75,7 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     app.state.aare = ServerContext(settings, engine, broker, service, runner, logins, limits, registrations,
                                    hashing)
     _add_error_answers(app)
+    app.add_middleware(ActionDoor, context=app.state.aare)  # innermost: inside the timing, limits, headers
     app.add_middleware(ServerTiming)
     app.add_middleware(BodyLimit, default=settings.max_body_bytes,
                        limits={"/games/import": settings.max_import_bytes})
