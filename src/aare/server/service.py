@@ -333,27 +333,51 @@ class GameService:
     async def submit_async(self, game_id: str, actor: Callable[[], Actor], action: Any,
                            version: int) -> dict[str, Any]:
         """`submit` for the event loop: `actor()` (who is calling: it may read the database) and the rules run
-        on the service's action threads, the write joins the writer's next batch, and the loop is free
-        meanwhile. Few threads doing the CPU work keep requests in order instead of all slowing together."""
+        on the service's action threads, which hand the write to the writer's next batch themselves; the loop
+        is woken once, when the action is stored or refused, and is free meanwhile. Few threads doing the CPU
+        work keep requests in order instead of all slowing together."""
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()  # the request's timing spans
+        outcome: asyncio.Future[dict[str, Any]] = loop.create_future()
         queued = time.perf_counter()
+        handed: list[tuple[PreparedAction, float]] = []  # the prepared action, when it went to the writer
 
-        def checked() -> PreparedAction:
+        def settle(result: dict[str, Any] | None, error: BaseException | None) -> None:  # on the loop
+            if outcome.done():  # the request was given up
+                return
+            if error is None:
+                outcome.set_result(result)  # type: ignore[arg-type]
+            else:
+                outcome.set_exception(error)
+
+        def stored(written: Future[dict[str, Any]]) -> None:  # on the writer's thread
+            error = written.exception()
+            loop.call_soon_threadsafe(settle, None if error else written.result(), error)
+
+        def checked() -> None:  # on an action thread
             timing.add("queue", time.perf_counter() - queued)
-            return self.prepare(game_id, actor(), action, version)
+            try:
+                prepared = self.prepare(game_id, actor(), action, version)
+            except BaseException as exc:
+                loop.call_soon_threadsafe(settle, None, exc)
+                return
+            handed.append((prepared, time.perf_counter()))
+            self.commit_later(prepared).add_done_callback(stored)
 
-        prepared = await loop.run_in_executor(self.actions, context.run, checked)
+        self.actions.submit(context.run, checked)
         try:
-            with timing.span("store"):
-                message = await asyncio.wrap_future(self.commit_later(prepared))
+            try:
+                message = await outcome
+            finally:
+                if handed:
+                    timing.add("store", time.perf_counter() - handed[0][1])
         except Outdated:  # what this process saw last has changed: decide on the database's word
             message = await loop.run_in_executor(self.actions, context.run, self._commit_afresh, game_id,
-                                                 prepared.actor, action, version)
+                                                 handed[0][0].actor, action, version)
         except IntegrityError:
             current = await loop.run_in_executor(self.actions, self._current_version, game_id)
             raise VersionConflict(current) from None
-        if prepared.bot_next:  # off the loop: inline bots play right here
+        if handed[0][0].bot_next:  # off the loop: inline bots play right here
             await loop.run_in_executor(self.actions, self.on_change, game_id)
         return message
 
