@@ -55,10 +55,13 @@ class GameLog:
         for entry in entries:
             self.append(entry.action, entry.events)
 
-    def append(self, action: Mapping[str, Any] | None, events: Iterable[Event]) -> GameState:
-        """Apply `events` and record them with `action`; the state's version counts entries."""
+    def append(self, action: Mapping[str, Any] | None, events: Iterable[Event],
+               after: GameState | None = None) -> GameState:
+        """Apply `events` and record them with `action`; the state's version counts entries. `after`: the state
+        the events lead to from the current one, when the caller has it already (the engine's working state,
+        which has applied them one by one), so they are not applied twice."""
         events = tuple(events)
-        new_state = apply_events(self.state, events)
+        new_state = apply_events(self.state, events) if after is None else after
         self.state = replace(new_state, version=self.state.version + 1)
         self.entries.append(LogEntry(None if action is None else dict(action), events))
         return self.state
