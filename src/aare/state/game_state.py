@@ -179,8 +179,7 @@ class GameState:
             "format": _key_json(FORMAT), "format_version": str(FORMAT_VERSION), "ruleset": _key_json(self.ruleset),
             "options": _part_json(self.options), "round": canonical_dumps(self.round),
             "nation": _key_json(self.nation), "phase": _key_json(self.phase), "owners": _part_json(self.owners),
-            "units": "{" + ",".join(f"{_key_json(s)}:{_stacks_json(self.units[s])}" for s in sorted(self.units))
-            + "}",
+            "units": "{" + ",".join([_space_json(s, self.units[s]) for s in sorted(self.units)]) + "}",
             "banks": _part_json(self.banks), "dice": canonical_dumps(self.dice.to_json()),
             "techs": _part_json(self.techs), "pending": _part_json(self.pending),
             "extra": _joined_json(self.extra), "winner": canonical_dumps(self.winner),
@@ -239,6 +238,22 @@ def _stacks_json(stacks: tuple[Stack, ...]) -> str:
     if len(_STACKS_JSON) >= _STACKS_JSON_SIZE:
         _STACKS_JSON.clear()
     _STACKS_JSON[id(stacks)] = (stacks, text)
+    return text
+
+
+_SPACES_JSON: dict[int, tuple[tuple[Stack, ...], str, str]] = {}
+
+
+def _space_json(space: str, stacks: tuple[Stack, ...]) -> str:
+    """`"space":[stacks]` in canonical JSON, remembered per stacks value and space (as `_stacks_json`)."""
+    known = _SPACES_JSON.get(id(stacks))
+    if known is not None and known[0] is stacks and known[1] == space:
+        return known[2]
+    text = f"{_key_json(space)}:{_stacks_json(stacks)}"
+    if type(stacks) is tuple:
+        if len(_SPACES_JSON) >= _STACKS_JSON_SIZE:
+            _SPACES_JSON.clear()
+        _SPACES_JSON[id(stacks)] = (stacks, space, text)
     return text
 
 
