@@ -51,7 +51,7 @@ from aare.server.seats import (
     seat_of,
     seat_powers,
 )
-from aare.server.views import HIDDEN_KEY, dumps, entry_message, message_view, player_view
+from aare.server.views import HIDDEN_KEY, Rendered, dumps, entry_message, message_view, player_view, rendered
 
 log = logging.getLogger("aare.server")
 
@@ -407,7 +407,7 @@ class GameService:
             if new_turn:
                 work.seed = new_seed()
             entry = work.log.entries[-1]
-            events = [e.to_json() for e in entry.events]
+            events = rendered([e.to_json() for e in entry.events])
             row = _entry_row(live.id, live.version, entry.action, events, work.state_hash, actor.label, time.time())
             dice = None
             if new_turn:
@@ -656,7 +656,8 @@ def _entry_row(game_id: str, seq: int, action: Any, events: list[dict[str, Any]]
                now: float) -> dict[str, Any]:
     """The `log_entries` row of one entry (`events` in JSON)."""
     return {"game_id": game_id, "seq": seq, "action": None if action is None else dumps(action),
-            "events": dumps(events), "state_hash": state_hash, "actor": actor, "created_at": now}
+            "events": events.text if type(events) is Rendered else dumps(events), "state_hash": state_hash,
+            "actor": actor, "created_at": now}
 
 
 def _param(name: str, named: bool) -> str:

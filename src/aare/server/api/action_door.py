@@ -21,7 +21,7 @@ from starlette.requests import Request
 from aare.server.api.auth import posting_caller, presented_by
 from aare.server.api.context import ServerContext
 from aare.server.service import Actor
-from aare.server.views import action_answer, dumps
+from aare.server.views import answer_json
 
 ACTIONS_PATH = re.compile(r"/games/([^/]+)/actions")
 JSON_HEADERS = [(b"content-type", b"application/json")]
@@ -74,7 +74,7 @@ async def submit_answer(ctx: ServerContext, game_id: str, request: Request, acti
 
     message = await ctx.service.submit_async(game_id, actor, action, version)
     seen = ctx.service.seen_by(game_id, users[-1] if users else None, message)  # the actor's view
-    return dumps(action_answer(seen)).encode()
+    return answer_json(seen).encode()
 
 
 def _well_formed(body: bytes, content_type: str | None) -> tuple[dict[str, Any], int] | None:
