@@ -14,6 +14,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.middleware.errors import ServerErrorMiddleware
+from starlette.types import ASGIApp
 
 from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownName
 from aare.server import accounts, db, timing
@@ -65,7 +67,7 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
         broker.close()
         engine.dispose()
 
-    app = FastAPI(title="aare table", version="1", description=DESCRIPTION, lifespan=lifespan)
+    app = TableApp(title="aare table", version="1", description=DESCRIPTION, lifespan=lifespan)
     logins = LoginCache(settings.login_cache_seconds)
     counts = make_counts(settings.redis_url, settings.database_url)
     limits = LoginLimits(settings.login_user_failures, settings.login_address_failures,
@@ -74,8 +76,8 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     hashing = HashPool(settings.hash_threads, settings.hash_queue)
     app.state.aare = ServerContext(settings, engine, broker, service, runner, logins, limits, registrations,
                                    hashing)
+    app.door = {"context": app.state.aare, "max_body": settings.max_body_bytes}
     _add_error_answers(app)
-    app.add_middleware(ActionDoor, context=app.state.aare)  # innermost: inside the timing, limits, headers
     app.add_middleware(ServerTiming)
     app.add_middleware(BodyLimit, default=settings.max_body_bytes,
                        limits={"/games/import": settings.max_import_bytes})
@@ -85,6 +87,19 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     for point in entry_points(group=PAGES):
         point.load()(app)  # the browser table at / (aare.web.pages:install)
     return app
+
+
+class TableApp(FastAPI):
+    """The FastAPI application with `ActionDoor` (configured by `door`) placed just inside its server-error
+    middleware: well-formed action submissions skip the rest of the middleware and the router."""
+
+    door: dict[str, Any] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        if self.door is not None and isinstance(stack, ServerErrorMiddleware):
+            stack.app = ActionDoor(stack.app, **self.door)
+        return stack
 
 
 class ServerTiming:
