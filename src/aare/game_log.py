@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,7 @@ class GameLog:
         which has applied them one by one), so they are not applied twice."""
         events = tuple(events)
         new_state = apply_events(self.state, events) if after is None else after
-        self.state = replace(new_state, version=self.state.version + 1)
+        self.state = new_state.evolve(version=self.state.version + 1)
         self.entries.append(LogEntry(None if action is None else dict(action), events))
         return self.state
 
@@ -70,7 +70,7 @@ class GameLog:
         """The state after the first `upto` entries (all by default), recomputed from the initial state."""
         state = self.initial
         for entry in self.entries[:upto]:
-            state = replace(apply_events(state, entry.events), version=state.version + 1)
+            state = apply_events(state, entry.events).evolve(version=state.version + 1)
         return state
 
     def to_json(self) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from aare.errors import MalformedInput
@@ -75,6 +75,18 @@ class GameState:
     def owner(self, space: str) -> str | None:
         return self.owners.get(space)
 
+    def evolve(self, **changes: Any) -> GameState:
+        """`dataclasses.replace(self, **changes)`, faster: the fields are copied as they are, without running
+        the constructor again (events make a new state many times per action). An unknown field is a
+        TypeError, as with `replace`."""
+        if not changes.keys() <= _FIELDS:
+            raise TypeError(f"GameState has no field {sorted(changes.keys() - _FIELDS)[0]!r}")
+        new = object.__new__(type(self))
+        values = dict(self.__dict__)
+        values.update(changes)
+        object.__setattr__(new, "__dict__", values)
+        return new
+
     def with_stacks(self, space: str, stacks: tuple[Stack, ...]) -> GameState:
         units = dict(self.units)
         clean = normalise(stacks)
@@ -82,7 +94,7 @@ class GameState:
             units[space] = clean
         else:
             units.pop(space, None)
-        return replace(self, units=units)
+        return self.evolve(units=units)
 
     def to_json(self) -> dict[str, Any]:
         out = self._json()
@@ -193,6 +205,8 @@ class GameState:
         """sha256 of the canonical JSON: equal states have equal hashes, on every machine."""
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()
 
+
+_FIELDS = frozenset(f.name for f in fields(GameState))
 
 _EMPTY: dict[str, Any] = {
     "ruleset": "",
