@@ -64,6 +64,9 @@ BUMP_VERSION = (
             updated_at=bindparam("updated_at"))
 )
 INSERT_ENTRY = insert(log_entries)
+INSERT_TURN = insert(dice_turns)
+REVEAL_TURN = (update(dice_turns).where(dice_turns.c.game_id == bindparam("b_game"),
+                                        dice_turns.c.turn == bindparam("b_turn")).values(revealed=True))
 
 
 def _seat_still_held(by_bot: bool) -> Any:
@@ -459,9 +462,7 @@ class GameService:
                 raise Outdated()
             conn.execute(INSERT_ENTRY, prepared.row)
             if prepared.new_turn:
-                conn.execute(update(dice_turns).where(dice_turns.c.game_id == game_id,
-                                                      dice_turns.c.turn == live.turn).values(revealed=True))
-                self._insert_turn(conn, game_id, work.turn, work.state.nation, work.version, work.seed)
+                self._next_turn(conn, prepared)
 
         def published(_: None) -> dict[str, Any]:
             self.cache.put(work)
@@ -489,10 +490,13 @@ class GameService:
         conn.exec_driver_sql(_insert_many(len(batch), named), rows)
         for prepared in batch:
             if prepared.new_turn:
-                live, work = prepared.live, prepared.work
-                conn.execute(update(dice_turns).where(dice_turns.c.game_id == live.id,
-                                                      dice_turns.c.turn == live.turn).values(revealed=True))
-                self._insert_turn(conn, live.id, work.turn, work.state.nation, work.version, work.seed)
+                self._next_turn(conn, prepared)
+
+    def _next_turn(self, conn: Connection, prepared: PreparedAction) -> None:
+        """An action handed play to another nation: its turn's seed is revealed, the next turn's committed."""
+        live, work = prepared.live, prepared.work
+        conn.execute(REVEAL_TURN, {"b_game": live.id, "b_turn": live.turn})
+        self._insert_turn(conn, live.id, work.turn, work.state.nation, work.version, work.seed)
 
     def undo(self, game_id: str, actor: Actor, version: int, power: str | None = None) -> dict[str, Any]:
         """Take back the caller's last action (within the phase, never past a die roll: `Game.undo`'s rules; in a
@@ -648,8 +652,8 @@ class GameService:
 
     @staticmethod
     def _insert_turn(conn: Connection, game_id: str, turn: int, nation: str, from_seq: int, seed: bytes) -> None:
-        conn.execute(insert(dice_turns).values(game_id=game_id, turn=turn, nation=nation, from_seq=from_seq,
-                                               commitment=commitment(seed), seed=seed.hex(), revealed=False))
+        conn.execute(INSERT_TURN, {"game_id": game_id, "turn": turn, "nation": nation, "from_seq": from_seq,
+                                   "commitment": commitment(seed), "seed": seed.hex(), "revealed": False})
 
 
 def _entry_row(game_id: str, seq: int, action: Any, events: list[dict[str, Any]], state_hash: str, actor: str,
