@@ -105,7 +105,7 @@ class Game:
         self._run(ctx, action)
         if ctx.acting is not None and ctx.focus is not None:
             self._release(ctx, "acting")
-        self.log.append(action.to_json(), ctx.events)
+        self.log.append(action.to_json(), ctx.events, after=ctx.state)  # ctx.state: every event applied
         return tuple(ctx.events)
 
     def is_legal(self, action: Any, power: str | None = None) -> bool:

@@ -101,7 +101,7 @@ class PhaseEntered(Event):
     phase: str
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, round=self.round, nation=self.nation, phase=self.phase)
+        return state.evolve(round=self.round, nation=self.nation, phase=self.phase)
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ class ControlChanged(Event):
     rule_id: str = ""
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, owners={**state.owners, self.space: self.owner})
+        return state.evolve(owners={**state.owners, self.space: self.owner})
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ class BankChanged(Event):
         balance = state.banks.get(self.power, 0) + self.delta
         if balance < 0:
             raise MalformedInput(f"event bank_changed: {self.power} would have {balance} IPC")
-        return replace(state, banks={**state.banks, self.power: balance})
+        return state.evolve(banks={**state.banks, self.power: balance})
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ class DiceRolled(Event):
     counter: int
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, dice=DiceState(state.dice.seed, self.counter))
+        return state.evolve(dice=DiceState(state.dice.seed, self.counter))
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,7 @@ class TechGained(Event):
         have = state.techs.get(self.power, ())
         if self.tech in have:
             return state
-        return replace(state, techs={**state.techs, self.power: tuple(sorted((*have, self.tech)))})
+        return state.evolve(techs={**state.techs, self.power: tuple(sorted((*have, self.tech)))})
 
 
 @dataclass(frozen=True)
@@ -284,7 +284,7 @@ class DecisionPending(Event):
     decision: Mapping[str, Any] | None
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, pending=None if self.decision is None else dict(self.decision))
+        return state.evolve(pending=None if self.decision is None else dict(self.decision))
 
 
 @dataclass(frozen=True)
@@ -297,7 +297,7 @@ class ExtraSet(Event):
     rule_id: str = ""
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, extra={**state.extra, self.key: self.value})
+        return state.evolve(extra={**state.extra, self.key: self.value})
 
 
 @dataclass(frozen=True)
@@ -308,7 +308,7 @@ class GameEnded(Event):
     rule_id: str = ""
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, winner=self.winner)
+        return state.evolve(winner=self.winner)
 
 
 @dataclass(frozen=True)
@@ -323,7 +323,7 @@ class TeamTurnStarted(Event):
 
     def apply(self, state: GameState) -> GameState:
         members = {p: {"phase": self.phase, "status": "acting", "pending": None} for p in self.powers}
-        return replace(state, round=self.round, nation=self.powers[0], phase=self.phase, pending=None,
+        return state.evolve(round=self.round, nation=self.powers[0], phase=self.phase, pending=None,
                        members=members)
 
 
@@ -337,7 +337,7 @@ class MemberFocused(Event):
     def apply(self, state: GameState) -> GameState:
         member = state.members[self.power]
         extra = {**state.extra, **member.get("extra", {})}
-        return replace(state, nation=self.power, phase=member["phase"], pending=member["pending"], extra=extra)
+        return state.evolve(nation=self.power, phase=member["phase"], pending=member["pending"], extra=extra)
 
 
 @dataclass(frozen=True)
@@ -359,7 +359,7 @@ class MemberReleased(Event):
             mine["extra"] = own
         members = {**state.members, self.power: mine}
         extra = {k: v for k, v in state.extra.items() if k not in self.private}
-        return replace(state, nation=next(iter(members)), phase=self.phase, pending=None, members=members,
+        return state.evolve(nation=next(iter(members)), phase=self.phase, pending=None, members=members,
                        extra=extra)
 
 
@@ -370,4 +370,4 @@ class TeamTurnEnded(Event):
     type: ClassVar[str] = "team_turn_ended"
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, members={})
+        return state.evolve(members={})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +55,14 @@ class GameLog:
         for entry in entries:
             self.append(entry.action, entry.events)
 
-    def append(self, action: Mapping[str, Any] | None, events: Iterable[Event]) -> GameState:
-        """Apply `events` and record them with `action`; the state's version counts entries."""
+    def append(self, action: Mapping[str, Any] | None, events: Iterable[Event],
+               after: GameState | None = None) -> GameState:
+        """Apply `events` and record them with `action`; the state's version counts entries. `after`: the state
+        the events lead to from the current one, when the caller has it already (the engine's working state,
+        which has applied them one by one), so they are not applied twice."""
         events = tuple(events)
-        new_state = apply_events(self.state, events)
-        self.state = replace(new_state, version=self.state.version + 1)
+        new_state = apply_events(self.state, events) if after is None else after
+        self.state = new_state.evolve(version=self.state.version + 1)
         self.entries.append(LogEntry(None if action is None else dict(action), events))
         return self.state
 
@@ -67,7 +70,7 @@ class GameLog:
         """The state after the first `upto` entries (all by default), recomputed from the initial state."""
         state = self.initial
         for entry in self.entries[:upto]:
-            state = replace(apply_events(state, entry.events), version=state.version + 1)
+            state = apply_events(state, entry.events).evolve(version=state.version + 1)
         return state
 
     def to_json(self) -> dict[str, Any]:

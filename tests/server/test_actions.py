@@ -111,6 +111,27 @@ def test_malformed_requests_are_400(player: Player, body: bytes, error: str) -> 
     assert log_length(player, game["id"]) == 0
 
 
+def test_the_lean_door_and_the_route_answer_alike(player: Player) -> None:
+    """Well-formed submissions are served by `ActionDoor` (plain ASGI), the rest by the FastAPI route: both carry
+    the headers every answer has, and what the route's model accepts (a version sent as a string) still lands."""
+    game = player.new_game()
+    answer = player.act(game["id"], END, 0)
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.headers["x-content-type-options"] == "nosniff" and "app;dur=" in answer.headers["server-timing"]
+    assert "rules;dur=" in answer.headers["server-timing"]
+    routed = player.http.post(f"/games/{game['id']}/actions", content=json.dumps({"action": END, "version": "1"}),
+                              headers={"X-CSRF-Token": player.csrf, "Content-Type": "application/json"})
+    assert routed.status_code == 200, routed.text
+    assert routed.json()["version"] == 2 and routed.headers["x-frame-options"] == "DENY"
+    plain = player.http.post(f"/games/{game['id']}/actions", content=json.dumps({"action": END, "version": 2}),
+                             headers={"X-CSRF-Token": player.csrf, "Content-Type": "text/plain"})
+    assert plain.status_code == 400 and plain.json()["error"] == "malformed_request"
+    refused = player.http.post(f"/games/{game['id']}/actions", json={"action": END, "version": 2})  # no CSRF token
+    assert refused.status_code == 403 and refused.json()["error"] == "csrf_failed"
+    assert log_length(player, game["id"]) == 2
+
+
 def test_unknown_game_is_404(player: Player) -> None:
     assert player.act("no-such-game", END, 0).status_code == 404
     assert player.http.get("/games/no-such-game").status_code == 404

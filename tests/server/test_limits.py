@@ -46,22 +46,24 @@ def _is_error(answer: httpx.Response, status: int, code: str) -> dict[str, Any]:
 # ---- request bodies --------------------------------------------------------------------------------------------
 
 
-def test_a_body_over_the_limit_with_content_length_is_413(small: LiveServer) -> None:
+@pytest.mark.parametrize("path", ["/auth/register", "/games/x/actions"])  # the action door has its own reading
+def test_a_body_over_the_limit_with_content_length_is_413(small: LiveServer, path: str) -> None:
     with httpx.Client(base_url=small.url) as http:
-        answer = http.post("/auth/register", content=b"x" * (BODY_LIMIT + 1),
+        answer = http.post(path, content=b"x" * (BODY_LIMIT + 1),
                            headers={"content-type": "application/json"})
         body = _is_error(answer, 413, "body_too_large")
         assert body["limit"] == BODY_LIMIT
         assert http.get("/healthz").status_code == 200  # the connection is still good
 
 
-def test_a_chunked_body_over_the_limit_is_413(small: LiveServer) -> None:
+@pytest.mark.parametrize("path", ["/auth/register", "/games/x/actions"])
+def test_a_chunked_body_over_the_limit_is_413(small: LiveServer, path: str) -> None:
     def chunks() -> Iterator[bytes]:
         for _ in range(50):
             yield b"x" * 100
 
     with httpx.Client(base_url=small.url) as http:
-        answer = http.post("/auth/register", content=chunks(), headers={"content-type": "application/json"})
+        answer = http.post(path, content=chunks(), headers={"content-type": "application/json"})
         assert "content-length" not in answer.request.headers
         _is_error(answer, 413, "body_too_large")
         assert http.get("/healthz").status_code == 200
@@ -334,5 +336,26 @@ def test_an_unexpected_failure_is_500_in_our_shape(tmp_path: Path) -> None:
 
     with TestClient(app, raise_server_exceptions=False) as client:
         answer = client.get("/boom")
+    assert answer.status_code == 500
+    assert answer.json()["error"] == "internal_error" and "a bug" not in answer.text
+
+
+def test_an_unexpected_failure_at_the_action_door_is_500_in_our_shape(tmp_path: Path) -> None:
+    """A well-formed submission is served by `ActionDoor`, outside the routes: an unexpected error there is
+    still answered by the server-error middleware."""
+    from fastapi.testclient import TestClient
+
+    from aare.server.api import create_app
+    from aare.server.api.action_door import ActionDoor
+
+    app = create_app(Settings(sqlite_url(tmp_path), bot_mode="off"), migrate=True)
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert isinstance(app.middleware_stack.app, ActionDoor)  # type: ignore[union-attr]
+        app.state.aare.service.submit_async = broken
+        answer = client.post("/games/x/actions", json={"action": {"type": "end_phase"}, "version": 0})
     assert answer.status_code == 500
     assert answer.json()["error"] == "internal_error" and "a bug" not in answer.text

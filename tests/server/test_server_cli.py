@@ -98,3 +98,26 @@ def test_openapi_documents_every_endpoint(tmp_path: Path) -> None:
     assert "text/event-stream" in spec["paths"]["/games/{game_id}/events"]["get"]["responses"]["200"]["content"]
     assert {"GameView", "ActionOut", "EntryOut", "ErrorOut", "LoginOut"} <= set(spec["components"]["schemas"])
     assert door["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/ActionOut")
+
+
+def test_full_collections_set_their_survivors_aside_and_sweep_everything_now_and_then() -> None:
+    """`aare serve`'s garbage collection: what survives a full collection is frozen, so the next one scans only
+    what came since; once in a while a full collection starts from everything unfrozen."""
+    import gc
+
+    from aare.server.api.app import _FullCollections
+
+    hook = _FullCollections(sweep_seconds=3600)
+    try:
+        gc.unfreeze()
+        hook("stop", {"generation": 1})
+        assert gc.get_freeze_count() == 0  # younger generations are left alone
+        hook("stop", {"generation": 2})
+        assert gc.get_freeze_count() > 0
+        hook("start", {"generation": 2})
+        assert gc.get_freeze_count() > 0  # not yet time for a sweep
+        hook.last_sweep -= 7200
+        hook("start", {"generation": 2})
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()

@@ -85,3 +85,16 @@ def test_the_canonical_json_holds_through_play_and_team_turns(ruleset: str) -> N
         state = log.state
         plain = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         assert state.canonical_json() == plain
+
+
+@settings(max_examples=30, deadline=None)
+@given(states())
+def test_evolve_is_replace(state: GameState) -> None:
+    """`GameState.evolve` (what events use to make the next state) gives what `dataclasses.replace` gives."""
+    changes = {"round": state.round + 1, "winner": "Germany", "extra": {**state.extra, "k": [1]}}
+    evolved = state.evolve(**changes)
+    assert evolved == replace(state, **changes) and type(evolved) is GameState
+    assert evolved.canonical_json() == replace(state, **changes).canonical_json()
+    assert state.evolve() == state and state.evolve() is not state
+    with pytest.raises(TypeError):
+        state.evolve(rounds=3)

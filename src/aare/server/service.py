@@ -51,7 +51,7 @@ from aare.server.seats import (
     seat_of,
     seat_powers,
 )
-from aare.server.views import HIDDEN_KEY, dumps, entry_message, message_view, player_view
+from aare.server.views import HIDDEN_KEY, Rendered, dumps, entry_message, message_view, player_view, rendered
 
 log = logging.getLogger("aare.server")
 
@@ -64,6 +64,9 @@ BUMP_VERSION = (
             updated_at=bindparam("updated_at"))
 )
 INSERT_ENTRY = insert(log_entries)
+INSERT_TURN = insert(dice_turns)
+REVEAL_TURN = (update(dice_turns).where(dice_turns.c.game_id == bindparam("b_game"),
+                                        dice_turns.c.turn == bindparam("b_turn")).values(revealed=True))
 
 
 def _seat_still_held(by_bot: bool) -> Any:
@@ -333,27 +336,51 @@ class GameService:
     async def submit_async(self, game_id: str, actor: Callable[[], Actor], action: Any,
                            version: int) -> dict[str, Any]:
         """`submit` for the event loop: `actor()` (who is calling: it may read the database) and the rules run
-        on the service's action threads, the write joins the writer's next batch, and the loop is free
-        meanwhile. Few threads doing the CPU work keep requests in order instead of all slowing together."""
+        on the service's action threads, which hand the write to the writer's next batch themselves; the loop
+        is woken once, when the action is stored or refused, and is free meanwhile. Few threads doing the CPU
+        work keep requests in order instead of all slowing together."""
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()  # the request's timing spans
+        outcome: asyncio.Future[dict[str, Any]] = loop.create_future()
         queued = time.perf_counter()
+        handed: list[tuple[PreparedAction, float]] = []  # the prepared action, when it went to the writer
 
-        def checked() -> PreparedAction:
+        def settle(result: dict[str, Any] | None, error: BaseException | None) -> None:  # on the loop
+            if outcome.done():  # the request was given up
+                return
+            if error is None:
+                outcome.set_result(result)  # type: ignore[arg-type]
+            else:
+                outcome.set_exception(error)
+
+        def stored(written: Future[dict[str, Any]]) -> None:  # on the writer's thread
+            error = written.exception()
+            loop.call_soon_threadsafe(settle, None if error else written.result(), error)
+
+        def checked() -> None:  # on an action thread
             timing.add("queue", time.perf_counter() - queued)
-            return self.prepare(game_id, actor(), action, version)
+            try:
+                prepared = self.prepare(game_id, actor(), action, version)
+            except BaseException as exc:
+                loop.call_soon_threadsafe(settle, None, exc)
+                return
+            handed.append((prepared, time.perf_counter()))
+            self.commit_later(prepared).add_done_callback(stored)
 
-        prepared = await loop.run_in_executor(self.actions, context.run, checked)
+        self.actions.submit(context.run, checked)
         try:
-            with timing.span("store"):
-                message = await asyncio.wrap_future(self.commit_later(prepared))
+            try:
+                message = await outcome
+            finally:
+                if handed:
+                    timing.add("store", time.perf_counter() - handed[0][1])
         except Outdated:  # what this process saw last has changed: decide on the database's word
             message = await loop.run_in_executor(self.actions, context.run, self._commit_afresh, game_id,
-                                                 prepared.actor, action, version)
+                                                 handed[0][0].actor, action, version)
         except IntegrityError:
             current = await loop.run_in_executor(self.actions, self._current_version, game_id)
             raise VersionConflict(current) from None
-        if prepared.bot_next:  # off the loop: inline bots play right here
+        if handed[0][0].bot_next:  # off the loop: inline bots play right here
             await loop.run_in_executor(self.actions, self.on_change, game_id)
         return message
 
@@ -383,7 +410,7 @@ class GameService:
             if new_turn:
                 work.seed = new_seed()
             entry = work.log.entries[-1]
-            events = [e.to_json() for e in entry.events]
+            events = rendered([e.to_json() for e in entry.events])
             row = _entry_row(live.id, live.version, entry.action, events, work.state_hash, actor.label, time.time())
             dice = None
             if new_turn:
@@ -435,9 +462,7 @@ class GameService:
                 raise Outdated()
             conn.execute(INSERT_ENTRY, prepared.row)
             if prepared.new_turn:
-                conn.execute(update(dice_turns).where(dice_turns.c.game_id == game_id,
-                                                      dice_turns.c.turn == live.turn).values(revealed=True))
-                self._insert_turn(conn, game_id, work.turn, work.state.nation, work.version, work.seed)
+                self._next_turn(conn, prepared)
 
         def published(_: None) -> dict[str, Any]:
             self.cache.put(work)
@@ -465,10 +490,13 @@ class GameService:
         conn.exec_driver_sql(_insert_many(len(batch), named), rows)
         for prepared in batch:
             if prepared.new_turn:
-                live, work = prepared.live, prepared.work
-                conn.execute(update(dice_turns).where(dice_turns.c.game_id == live.id,
-                                                      dice_turns.c.turn == live.turn).values(revealed=True))
-                self._insert_turn(conn, live.id, work.turn, work.state.nation, work.version, work.seed)
+                self._next_turn(conn, prepared)
+
+    def _next_turn(self, conn: Connection, prepared: PreparedAction) -> None:
+        """An action handed play to another nation: its turn's seed is revealed, the next turn's committed."""
+        live, work = prepared.live, prepared.work
+        conn.execute(REVEAL_TURN, {"b_game": live.id, "b_turn": live.turn})
+        self._insert_turn(conn, live.id, work.turn, work.state.nation, work.version, work.seed)
 
     def undo(self, game_id: str, actor: Actor, version: int, power: str | None = None) -> dict[str, Any]:
         """Take back the caller's last action (within the phase, never past a die roll: `Game.undo`'s rules; in a
@@ -624,15 +652,16 @@ class GameService:
 
     @staticmethod
     def _insert_turn(conn: Connection, game_id: str, turn: int, nation: str, from_seq: int, seed: bytes) -> None:
-        conn.execute(insert(dice_turns).values(game_id=game_id, turn=turn, nation=nation, from_seq=from_seq,
-                                               commitment=commitment(seed), seed=seed.hex(), revealed=False))
+        conn.execute(INSERT_TURN, {"game_id": game_id, "turn": turn, "nation": nation, "from_seq": from_seq,
+                                   "commitment": commitment(seed), "seed": seed.hex(), "revealed": False})
 
 
 def _entry_row(game_id: str, seq: int, action: Any, events: list[dict[str, Any]], state_hash: str, actor: str,
                now: float) -> dict[str, Any]:
     """The `log_entries` row of one entry (`events` in JSON)."""
     return {"game_id": game_id, "seq": seq, "action": None if action is None else dumps(action),
-            "events": dumps(events), "state_hash": state_hash, "actor": actor, "created_at": now}
+            "events": events.text if type(events) is Rendered else dumps(events), "state_hash": state_hash,
+            "actor": actor, "created_at": now}
 
 
 def _param(name: str, named: bool) -> str:

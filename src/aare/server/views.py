@@ -67,6 +67,29 @@ def action_answer(message: Mapping[str, Any]) -> dict[str, Any]:
     return {k: message[k] for k in ANSWER_KEYS if k in message}
 
 
+def answer_json(message: Mapping[str, Any]) -> str:
+    """`action_answer(message)` in JSON; events already written (`Rendered`) are not written again."""
+    answer = action_answer(message)
+    events = answer.get("events")
+    if type(events) is not Rendered or len(answer) < 2:
+        return dumps(answer)
+    del answer["events"]
+    return f'{dumps(answer)[:-1]},"events":{events.text}}}'
+
+
+class Rendered(list[Any]):
+    """A list carrying its own JSON text (`dumps`), written once for the log row and the answer alike; a view
+    that changes it makes a plain list."""
+
+    text: str
+
+
+def rendered(items: list[Any]) -> Rendered:
+    out = Rendered(items)
+    out.text = dumps(items)
+    return out
+
+
 def message_view(message: Mapping[str, Any], viewer: Iterable[str], state: GameState | None) -> dict[str, Any]:
     """A published message (an entry, an undo) as the holder of the powers `viewer` may see it, judged by the
     fields hidden in `state`, the game as this process knows it now (by those listed in the message when

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from aare.errors import MalformedInput
@@ -74,6 +75,18 @@ class GameState:
     def owner(self, space: str) -> str | None:
         return self.owners.get(space)
 
+    def evolve(self, **changes: Any) -> GameState:
+        """`dataclasses.replace(self, **changes)`, faster: the fields are copied as they are, without running
+        the constructor again (events make a new state many times per action). An unknown field is a
+        TypeError, as with `replace`."""
+        if not changes.keys() <= _FIELDS:
+            raise TypeError(f"GameState has no field {sorted(changes.keys() - _FIELDS)[0]!r}")
+        new = object.__new__(type(self))
+        values = dict(self.__dict__)
+        values.update(changes)
+        object.__setattr__(new, "__dict__", values)
+        return new
+
     def with_stacks(self, space: str, stacks: tuple[Stack, ...]) -> GameState:
         units = dict(self.units)
         clean = normalise(stacks)
@@ -81,7 +94,7 @@ class GameState:
             units[space] = clean
         else:
             units.pop(space, None)
-        return replace(self, units=units)
+        return self.evolve(units=units)
 
     def to_json(self) -> dict[str, Any]:
         out = self._json()
@@ -171,20 +184,29 @@ class GameState:
         )
 
     def canonical_json(self) -> str:
-        """`canonical_dumps(self.to_json())`, built faster: each space's stacks are written once per stacks
-        value (states share the stacks of every space an event did not touch), then joined in key order."""
-        out = self._json(units=False)
+        """`canonical_dumps(self.to_json())`, built faster: each space's stacks, and each larger mapping (the
+        owners, a ruleset's `extra` record, ...), are written once per value (states share every part an event
+        did not touch), then joined in key order."""
+        parts = {
+            "format": _key_json(FORMAT), "format_version": str(FORMAT_VERSION), "ruleset": _key_json(self.ruleset),
+            "options": _part_json(self.options), "round": canonical_dumps(self.round),
+            "nation": _key_json(self.nation), "phase": _key_json(self.phase), "owners": _part_json(self.owners),
+            "units": "{" + ",".join([_space_json(s, self.units[s]) for s in sorted(self.units)]) + "}",
+            "banks": _part_json(self.banks), "dice": canonical_dumps(self.dice.to_json()),
+            "techs": _part_json(self.techs), "pending": _part_json(self.pending),
+            "extra": _joined_json(self.extra), "winner": canonical_dumps(self.winner),
+            "version": canonical_dumps(self.version),
+        }
         if self.members:
-            out["members"] = {p: dict(m) for p, m in self.members.items()}
-        units = ",".join(f"{_key_json(s)}:{_stacks_json(self.units[s])}" for s in sorted(self.units))
-        parts = {k: canonical_dumps(v) for k, v in out.items()}
-        parts["units"] = "{" + units + "}"
+            parts["members"] = _joined_json(self.members)
         return "{" + ",".join(f"{_key_json(k)}:{parts[k]}" for k in sorted(parts)) + "}"
 
     def hash(self) -> str:
         """sha256 of the canonical JSON: equal states have equal hashes, on every machine."""
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()
 
+
+_FIELDS = frozenset(f.name for f in fields(GameState))
 
 _EMPTY: dict[str, Any] = {
     "ruleset": "",
@@ -231,6 +253,49 @@ def _stacks_json(stacks: tuple[Stack, ...]) -> str:
         _STACKS_JSON.clear()
     _STACKS_JSON[id(stacks)] = (stacks, text)
     return text
+
+
+_SPACES_JSON: dict[int, tuple[tuple[Stack, ...], str, str]] = {}
+
+
+def _space_json(space: str, stacks: tuple[Stack, ...]) -> str:
+    """`"space":[stacks]` in canonical JSON, remembered per stacks value and space (as `_stacks_json`)."""
+    known = _SPACES_JSON.get(id(stacks))
+    if known is not None and known[0] is stacks and known[1] == space:
+        return known[2]
+    text = f"{_key_json(space)}:{_stacks_json(stacks)}"
+    if type(stacks) is tuple:
+        if len(_SPACES_JSON) >= _STACKS_JSON_SIZE:
+            _SPACES_JSON.clear()
+        _SPACES_JSON[id(stacks)] = (stacks, space, text)
+    return text
+
+
+_PARTS_JSON: dict[int, tuple[Any, Any, str]] = {}
+_PARTS_JSON_SIZE = 50_000
+_PART_REMEMBERED = 256  # characters: shorter parts are written afresh each time
+
+
+def _part_json(value: Any) -> str:
+    """The canonical JSON of a part of the state, remembered per value when it is long: by identity, and
+    compared with a copy taken when it was written, so a mapping changed in place is written afresh."""
+    if not isinstance(value, Mapping) or not value:
+        return canonical_dumps(value)
+    known = _PARTS_JSON.get(id(value))
+    if known is not None and known[0] is value and known[1] == value:
+        return known[2]
+    text = canonical_dumps(value if type(value) is dict else dict(value))
+    if len(text) >= _PART_REMEMBERED:
+        if len(_PARTS_JSON) >= _PARTS_JSON_SIZE:
+            _PARTS_JSON.clear()
+        _PARTS_JSON[id(value)] = (value, copy.deepcopy(value), text)
+    return text
+
+
+def _joined_json(value: Mapping[str, Any]) -> str:
+    """The canonical JSON of a mapping of parts (`extra`: one record per rule module), each part through
+    `_part_json`."""
+    return "{" + ",".join(f"{_key_json(k)}:{_part_json(value[k])}" for k in sorted(value)) + "}"
 
 
 def _check(raw: Mapping[str, Any], key: str, kind: type) -> None:

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 
 from aare.actions import action_schema
-from aare.server.api.auth import AnyCaller, OptionalCaller, PostingCaller, posting_caller, presented_by
+from aare.server.api.action_door import submit_answer
+from aare.server.api.auth import AnyCaller, OptionalCaller, PostingCaller
 from aare.server.api.context import Ctx, ServerContext
 from aare.server.api.models import (
     ActionOut,
@@ -22,7 +23,6 @@ from aare.server.api.models import (
     errors,
 )
 from aare.server.service import Actor
-from aare.server.views import action_answer, dumps
 
 router = APIRouter(tags=["games"])
 SpaceQuery = Annotated[str | None, Query(description="only moves and placements touching this space")]
@@ -71,18 +71,10 @@ def legal_actions(game_id: str, who: AnyCaller, ctx: Ctx, space: SpaceQuery = No
     "names the rule ID); 400: malformed request or action. Rejected actions store nothing.",
 )
 async def submit_action(game_id: str, body: ActionRequest, request: Request) -> Response:
-    ctx: ServerContext = request.app.state.aare  # read here, not as dependencies: this door is the busiest
-    creds = presented_by(request)
-    users: list[int] = []
-
-    def actor() -> Actor:  # on the service's action threads, with the rules check
-        user_id = posting_caller(ctx.engine, ctx.logins, creds).user.id
-        users.append(user_id)
-        return Actor(user_id=user_id)
-
-    message = await ctx.service.submit_async(game_id, actor, body.action, body.version)
-    seen = ctx.service.seen_by(game_id, users[-1] if users else None, message)  # the actor's view
-    return Response(dumps(action_answer(seen)).encode(), media_type="application/json")
+    # well-formed submissions are served by `ActionDoor` before they reach here; this route answers the rest
+    ctx: ServerContext = request.app.state.aare
+    answer = await submit_answer(ctx, game_id, request, body.action, body.version)
+    return Response(answer, media_type="application/json")
 
 
 @router.post("/games/{game_id}/undo", summary="Take back your last action (never past a die roll)",

@@ -38,17 +38,26 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path: str = scope.get("path", "")
-        policy = DOCS_POLICY if path.startswith(DOCS_PATHS) else PAGE_POLICY
-        extra = [(b"content-security-policy", policy.encode()), *SECURITY_HEADERS]
+        extra = security_headers(scope.get("path", ""))
 
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in extra if h[0] not in present)]
+                add_headers(message, extra)
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The security headers of an answer to `path`."""
+    policy = DOCS_POLICY if path.startswith(DOCS_PATHS) else PAGE_POLICY
+    return [(b"content-security-policy", policy.encode()), *SECURITY_HEADERS]
+
+
+def add_headers(start: Any, extra: list[tuple[bytes, bytes]]) -> None:
+    """Add to an `http.response.start` message the `extra` headers it does not have yet."""
+    present = {name.lower() for name, _ in start.get("headers", [])}
+    start["headers"] = [*start.get("headers", []), *(h for h in extra if h[0] not in present)]
 
 
 class BodyTooLarge(Exception):
