@@ -23,6 +23,7 @@ def at(
     options: Mapping[str, Any] | None = None,
     extra: Mapping[str, Any] | None = None,
     dice: Iterable[int] | None = None,
+    rules: str = RULES,
 ) -> Game:
     """An empty Revised board under AARHE with `units` ("Power: unit list"); the turn began with the owners given."""
-    return board_at(nation, phase, units, owners=owners, options=options, extra=extra, dice=dice, rules=RULES)
+    return board_at(nation, phase, units, owners=owners, options=options, extra=extra, dice=dice, rules=rules)

@@ -73,9 +73,7 @@ def test_bomber_ferries_four_a_leg() -> None:
 
 @pytest.mark.rule(R_OUT, R_PLUS, R_HALVES)
 def test_lhtr_alone_has_full_ranges() -> None:
-    from tests.classic.test_move_land import at as board_at
-
-    game = board_at("Germany", "non-combat-move", {"Germany": "Germany: 1 fighter"}, owners=EAST, rules="lhtr-1.3")
+    game = at("Germany", "non-combat-move", {"Germany": "Germany: 1 fighter"}, owners=EAST, rules="lhtr-1.3")
     rejected(game, mv("1 fighter", "Germany", "Eastern Europe", "Karelia S.S.R.", "West Russia", "Russia",
                       "Novosibirsk"), "LHTR-AIRMOVE-range")
     move(game, "1 fighter", "Germany", "Eastern Europe", "Karelia S.S.R.", "West Russia", "Russia")

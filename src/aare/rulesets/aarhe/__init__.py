@@ -14,6 +14,8 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     income,
     lend_lease,
     production,
+    spheres,
+    terrain,
     turn,
     units,
     victory,
