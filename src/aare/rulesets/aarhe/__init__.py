@@ -14,6 +14,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     income,
     lend_lease,
     production,
+    sea_transport,
     spheres,
     terrain,
     turn,
