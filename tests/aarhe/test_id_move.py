@@ -7,7 +7,6 @@ import pytest
 from aare.rulesets.aarhe.build import UNDEPLOYED
 from aare.state.unit_stacks import Stack
 from tests.aarhe.move_common import at
-from tests.classic.test_move_land import at as board_at
 from tests.movement.helpers import move, mv, rejected, units_in
 
 R_IDMOVE = "AARHE-IDMOVE-undeployed"
@@ -16,14 +15,13 @@ LYING = Stack("Germany", "aa_gun", 1, flags=(UNDEPLOYED,))
 
 @pytest.mark.rule(R_IDMOVE)
 def test_undeployed_id_moves_one_territory_in_non_combat_move() -> None:
-    game = board_at("Germany", "non-combat-move", {}, stacks=[("Germany", LYING), ("Germany", LYING)],
-                    rules="aarhe")
+    game = at("Germany", "non-combat-move", {}, stacks=[("Germany", LYING), ("Germany", LYING)])
     rejected(game, mv("1 aa gun", "Germany", "Western Europe", "Spain"), R_IDMOVE, "one territory")
     move(game, "1 aa gun", "Germany", "Western Europe")
     [moved] = [s for s in game.state.stacks("Western Europe") if s.unit == "aa_gun"]
     assert UNDEPLOYED in moved.flags
-    fight = board_at("Germany", "combat-move", {"Eastern Europe": "Russia: 1 infantry"},
-                     owners={"Eastern Europe": "Russia"}, stacks=[("Germany", LYING)], rules="aarhe")
+    fight = at("Germany", "combat-move", {"Eastern Europe": "Russia: 1 infantry"}, owners={"Eastern Europe": "Russia"},
+               stacks=[("Germany", LYING)])
     rejected(fight, mv("1 aa gun", "Germany", "Eastern Europe"), R_IDMOVE, "non-combat move only")
 
 
