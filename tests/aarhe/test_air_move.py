@@ -7,7 +7,7 @@ import pytest
 
 from aare.movement import flags
 from tests.aarhe.move_common import after_combat, at
-from tests.movement.helpers import move, mv, rejected, units_in
+from tests.movement.helpers import move, mv, rejected, turn_began_with, units_in
 
 R_OUT, R_BACK = "AARHE-AIRMOVE-combat-half-out", "AARHE-AIRMOVE-combat-half-back"
 R_ROLL, R_PLUS, R_HALVES = "AARHE-AIRMOVE-no-rollover", "AARHE-AIRMOVE-ferry-plus-two", "AARHE-AIRMOVE-ferry-halves"
@@ -50,6 +50,18 @@ def test_return_flight_has_no_ferry_bonus_and_counts_every_leg() -> None:
     move(back, "1 fighter", "Karelia S.S.R.", "Eastern Europe")
     move(back, "1 fighter", "Eastern Europe", "Germany")
     rejected(back, mv("1 fighter", "Germany", "Western Europe"), R_BACK, "0 left")
+
+
+@pytest.mark.rule(R_BACK)
+def test_attack_needs_a_landing_spot_within_half_the_movement() -> None:
+    soviet = {t: "Russia" for t in ("West Russia", "Belorussia", "Ukraine S.S.R.", "Eastern Europe", "Norway")}
+    units = {"Karelia S.S.R.": "Germany: 1 fighter", "Archangel": "Russia: 1 infantry"}
+    game = at("Germany", "combat-move", units, owners={**soviet, "Karelia S.S.R.": "Germany"})
+    game = turn_began_with(game, {"Karelia S.S.R.": "Russia"})  # taken this turn: no landing there
+    rejected(game, mv("1 fighter", "Karelia S.S.R.", "Archangel"), R_BACK, "no place to land within half")
+    lhtr = turn_began_with(at("Germany", "combat-move", units, owners={**soviet, "Karelia S.S.R.": "Germany"},
+                              rules="lhtr-1.3"), {"Karelia S.S.R.": "Russia"})
+    move(lhtr, "1 fighter", "Karelia S.S.R.", "Archangel")  # Germany, 3 away, is in reach
 
 
 @pytest.mark.rule(R_PLUS, R_HALVES)
