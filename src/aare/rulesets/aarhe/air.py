@@ -17,6 +17,7 @@ from aare.movement.landing import can_land
 from aare.movement.move_checks import Check, Leg, Violation, within_allowance
 from aare.movement.pathing import allowance
 from aare.movement.situation import Situation
+from aare.phases.air_transport import AIRLIFTED
 from aare.rules.rule_module import RuleModule, register_module
 from aare.state.unit_stacks import Stack
 
@@ -53,9 +54,22 @@ def return_left(view: Situation, stack: Stack, out: int) -> int:
     return max(0, half(allowance(view, view.unit(stack), stack.owner)) - (stack.moved - out))
 
 
+def legs_flown(stack: Stack) -> int:
+    """The non-combat flights of an aircraft this turn: its ferry legs, and a carrying flight (air transport)."""
+    return len(flags.values(stack, LEG)) + (1 if flags.has(stack, AIRLIFTED) else 0)
+
+
+def leg_limit(view: Situation, stack: Stack) -> int:
+    """The longest ferry leg: half the extended movement; half the movement for a bomber that carried infantry
+    (AARHE-AIRTRANS-combat-range)."""
+    if flags.has(stack, AIRLIFTED):
+        return half(allowance(view, view.unit(stack), stack.owner))
+    return half(ferry_allowance(view, stack))
+
+
 def ferry_left(view: Situation, stack: Stack) -> int:
-    """A ferry leg's allowance: half the extended movement, while a leg of the two is left."""
-    return half(ferry_allowance(view, stack)) if len(flags.values(stack, LEG)) < FERRY_LEGS else 0
+    """A ferry leg's allowance, while a leg of the two is left."""
+    return leg_limit(view, stack) if legs_flown(stack) < FERRY_LEGS else 0
 
 
 # --- move checks --------------------------------------------------------------------------------------------
@@ -102,9 +116,9 @@ def ferry_leg(leg: Leg) -> Violation | None:
     """AARHE-AIRMOVE-ferry-halves: two legs at most, each at most half the extended movement."""
     if leg.combat or leg.domain != "air" or flown_out(leg.stack) is not None:
         return None
-    if len(flags.values(leg.stack, LEG)) >= FERRY_LEGS:
+    if legs_flown(leg.stack) >= FERRY_LEGS:
         return Violation(f"{leg.where} has flown both legs of its ferry flight", R_HALVES)
-    limit = half(ferry_allowance(leg.view, leg.stack))
+    limit = leg_limit(leg.view, leg.stack)
     if leg.cost <= limit:
         return None
     return Violation(f"{leg.where}: a ferry leg is at most half the extended movement ({limit}); land at a friendly "
