@@ -1,14 +1,15 @@
 """Air transport in non-combat move (`AirLift`: the technology that allows it and the rules it names): bombers
-of a power with the tech that took no part in combat this turn each take one infantry that has not moved from
-the territory they are in, fly a path and set it down in a friendly land territory (one captured this turn
-too), with somewhere to land after it. The bombers may move before (an ordinary move to the infantry) and after
-(on to a landing spot); the infantry neither. Loading, flight and unloading are one action, so no infantry is
-ever left aboard.
+of a power with the tech (every bomber when none is named) that took no part in combat this turn each take one
+infantry (or `AirLift.capacity`) that has not moved from the territory they are in, fly a path (at most
+`AirLift.leg`, when given) and set it down in a friendly land territory (one captured this turn too), with
+somewhere to land after it. The bombers may move before (an ordinary move to the infantry) and after (on to a
+landing spot); the infantry neither. Loading, flight and unloading are one action, so no infantry is ever left
+aboard.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,17 +38,34 @@ AIRLIFTED = "turn:airlift"  # a bomber that carried infantry this turn
 DROPPED = "turn:airdropped"  # =<territory>: infantry set down by bomber, from that territory
 
 
+def _one(view: Situation) -> int:
+    return 1
+
+
+def _left_after(view: Situation, stack: Stack, cost: int) -> int:
+    return remaining(view, stack) - cost
+
+
 @dataclass(frozen=True)
 class AirLift:
-    """Who may carry infantry by air in non-combat move, and the rule behind each check."""
+    """Who may carry infantry by air in non-combat move, and the rule behind each check. `capacity`: infantry a
+    bomber carries; `leg`: the longest carrying flight of a bomber (None: its movement left), named by
+    `range_rule`; `left_after`: the movement a bomber has to land after a carrying flight of `cost`."""
 
-    tech: str  # the technology that allows it
+    tech: str  # the technology that allows it ("": every bomber)
     rule: str  # the carrying itself
     move_rule: str  # the infantry has not moved and moves no further
     drop_rule: str  # set down in friendly land
     landing_rule: str  # the bomber has somewhere to land
     overnight_rule: str  # no infantry stays aboard
     name: str = "heavy bombers"  # the carriers, in messages
+    capacity: Callable[[Situation], int] = _one
+    range_rule: str = ""
+    leg: Callable[[Situation, Stack], int] | None = None
+    left_after: Callable[[Situation, Stack, int], int] = _left_after
+
+    def allowed(self, view: Situation) -> bool:
+        return not self.tech or self.tech in view.techs
 
 
 def _bombers(view: Situation, start: str) -> list[Stack]:
@@ -73,9 +91,11 @@ def air_transport_events(view: Situation, action: AirTransport, lift: AirLift) -
     board = view.board
     path = tuple(board.resolve(p) for p in action.path)
     start, drop, cost = path[0], path[-1], len(path) - 1
-    if lift.tech not in view.techs:
+    if not lift.allowed(view):
         raise IllegalAction(f"{view.power} has no {lift.name}", lift.rule)
     n = _count(parse_units(action.units, view.units), view, lift)
+    per = max(1, lift.capacity(view))
+    need = -(-n // per)  # bombers
     checks = (not_committed, path_shape, neutrals, within_allowance)
     able: list[Stack] = []
     problems: list[Violation] = []
@@ -86,10 +106,12 @@ def air_transport_events(view: Situation, action: AirTransport, lift: AirLift) -
         else:
             problems.append(found)
     able.sort(key=lambda s: (remaining(view, s), s.status))
-    if sum(s.count for s in able) < n:
+    if sum(s.count for s in able) < need:
         if problems:
             raise problems[0].error()
-        reason = f"{view.power} has fewer than {n} {lift.name} in {start} that took no part in combat this turn"
+        each = f" (each carries {per})" if per > 1 else ""
+        reason = (f"{view.power} has fewer than {need} {lift.name}{each} in {start} that took no part in combat "
+                  f"this turn")
         raise IllegalAction(reason + " and have not carried infantry yet", lift.rule)
     riders = _infantry(view, start)
     if sum(s.count for s in riders) < n:
@@ -101,9 +123,12 @@ def air_transport_events(view: Situation, action: AirTransport, lift: AirLift) -
     if not view.friendly_land(drop):
         raise IllegalAction(f"{drop} is not friendly: infantry is set down in friendly territory only",
                             lift.drop_rule)
-    picked = take(able, n)
+    picked = take(able, need)
     for stack, k in picked:
-        left = remaining(view, stack) - cost
+        longest = lift.leg(view, stack) if lift.leg is not None else cost
+        if cost > longest:
+            raise IllegalAction(f"{lift.name} carrying infantry fly at most {longest}, not {cost}", lift.range_rule)
+        left = lift.left_after(view, stack, cost)
         if not can_land(view, view.unit(stack), drop, left, k, False, start):
             reason = f"after {drop} the bombers would have {left} movement left and nowhere to land"
             raise IllegalAction(reason, lift.landing_rule)
@@ -129,7 +154,7 @@ class NonCombatAirTransport(PhaseExtension):
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         view = situation(ctx.state, ctx.ruleset)
-        if self.lift.tech in view.techs:
+        if self.lift.allowed(view):
             yield from lift_candidates(view, space, _bombers, _infantry, lambda v, path: v.friendly_land(path[-1]))
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:

@@ -7,12 +7,17 @@ from pathlib import Path
 import aare.rulesets.lhtr  # noqa: F401  (AARHE plays on the Revised board of LHTR)
 from aare.rules.registry import Family, register_family
 from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
+    air,
+    air_transport,
     blockade,
     build,
     economy,
     income,
     lend_lease,
     production,
+    sea_transport,
+    spheres,
+    terrain,
     turn,
     units,
     victory,

@@ -1,7 +1,7 @@
 """AARHE build schedule (module `aarhe_build`): battleships, carriers and cruisers are mobilised the turn after
 they are bought; a new infrastructure defence (ID, the antiaircraft gun) arrives on its side, undeployed: it does
 not fire, and once deployed (`designate deploy: 1 ID in SPACE` in mobilize, the turn it arrives or later) it never
-moves again (AARHE-BUILD-*).
+moves again (AARHE-BUILD-*); an undeployed one moves one territory in non-combat move (AARHE-IDMOVE-undeployed).
 
 `extra["aarhe_building"]` holds each power's ships bought this turn; unplaced ships stay in the pool for a later
 turn, every other unplaced unit is lost as in LHTR."""
@@ -27,6 +27,7 @@ from aare.state.unit_stacks import Stack
 R_SHIPS = "AARHE-BUILD-two-turn-ships"
 R_UNDEPLOYED = "AARHE-BUILD-id-undeployed"
 R_DEPLOY = "AARHE-BUILD-id-deploy"
+R_IDMOVE = "AARHE-IDMOVE-undeployed"
 R_FIXED = "AARHE-BUILD-id-fixed"
 
 TWO_TURN = ("battleship", "carrier", "cruiser")
@@ -145,8 +146,19 @@ def fixed(leg: Leg) -> Violation | None:
     return None
 
 
+def undeployed_move(leg: Leg) -> Violation | None:
+    """An undeployed ID moves one territory, in non-combat move only (AARHE-IDMOVE-undeployed)."""
+    if leg.stack.unit != ID or UNDEPLOYED not in leg.stack.flags:
+        return None
+    if leg.combat:
+        return Violation(f"{leg.where}: an undeployed infrastructure defence moves in non-combat move only", R_IDMOVE)
+    if len(leg.path) > 2:
+        return Violation(f"{leg.where}: an undeployed infrastructure defence moves one territory", R_IDMOVE)
+    return None
+
+
 def _move_checks(checks: list[Check], **_: Any) -> list[Check]:
-    return [fixed, *checks]
+    return [fixed, undeployed_move, *checks]
 
 
 def _battle_inputs(inputs: dict[str, Any], state: Any, site: Any, **_: Any) -> dict[str, Any]:
@@ -165,7 +177,7 @@ AARHE_BUILD = register_module(
     RuleModule(
         id="aarhe_build",
         title="AARHE build schedule: two-turn ships, infrastructure defence deployment",
-        rule_ids=(R_SHIPS, R_UNDEPLOYED, R_DEPLOY, R_FIXED),
+        rule_ids=(R_SHIPS, R_UNDEPLOYED, R_DEPLOY, R_FIXED, R_IDMOVE),
         hooks={"phase_actions": by_phase(SHIP_YARDS, DEPLOYMENT), "keep_unplaced": _keep_unplaced,
                "move_checks": _move_checks, "battle_inputs": _battle_inputs},
     )

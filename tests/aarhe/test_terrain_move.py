@@ -1,0 +1,93 @@
+"""AARHE special terrain in movement: stopping terrain, no blitz through it, the impassable Himalaya, miniature
+territories, the Balkans-Turkey connection and the Black Sea closed without Turkey."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from aare.rulesets.aarhe.terrain import TERRAIN
+from aare.scenario import load_ruleset
+from tests.aarhe.move_common import at
+from tests.movement.helpers import move, mv, rejected, units_in
+
+R_TABLE, R_STOP, R_NO_BLITZ = "AARHE-TERRAIN-table", "AARHE-TERRAIN-stop", "AARHE-TERRAIN-no-blitz"
+R_EXTREME, R_BALKANS = "AARHE-TERRAIN-extreme-impassable", "AARHE-TERRAIN-balkans-turkey"
+R_BLACK, R_MINI = "AARHE-TERRAIN-black-sea", "AARHE-TERRAIN-miniature-cap"
+LEDGER = "/work/shared/rules/aarhe.yaml"
+
+
+@pytest.mark.rule(R_TABLE)
+def test_terrain_table_matches_the_seed() -> None:
+    try:
+        with open(LEDGER, encoding="utf-8") as f:
+            items = {i["id"]: i for i in yaml.safe_load(f)}
+    except OSError:
+        pytest.skip("the rule ledger is not at hand")
+    table = items[R_TABLE]["rule"]
+    for kind in ("desert", "snowy", "mountainous", "miniature"):
+        assert list(TERRAIN[kind]) == table[kind]
+    assert TERRAIN["extreme"] == ("Himalaya",)  # the seed's "Himalayas"
+    board = load_ruleset("aarhe").board
+    named = [t for names in TERRAIN.values() for t in names if t != "Malta"]  # Malta: Italy-player map only
+    assert all(board.resolve(t) == t for t in named)
+
+
+@pytest.mark.rule(R_STOP)
+def test_armour_entering_mountains_stops_there() -> None:
+    game = at("United Kingdom", "non-combat-move", {"India": "United Kingdom: 1 armour"})
+    rejected(game, mv("1 armour", "India", "Persia", "Trans-Jordan"), R_STOP, "must stop there")
+    move(game, "1 armour", "India", "Persia")
+    rejected(game, mv("1 armour", "Persia", "Trans-Jordan"), R_STOP, "movement ended there")
+    plain = at("United Kingdom", "non-combat-move", {"Anglo Egypt": "United Kingdom: 1 armour"})
+    move(plain, "1 armour", "Anglo Egypt", "Trans-Jordan", "Persia")
+    assert units_in(plain, "Persia") == {"armour": 1}
+
+
+@pytest.mark.rule(R_NO_BLITZ, R_STOP)
+def test_no_blitz_through_mountains() -> None:
+    units = {"Caucasus": "Germany: 2 armour", "Trans-Jordan": "United Kingdom: 1 infantry"}
+    game = at("Germany", "combat-move", units, owners={"Caucasus": "Germany"})
+    rejected(game, mv("1 armour", "Caucasus", "Persia", "Trans-Jordan"), R_NO_BLITZ, "cannot blitz through Persia")
+    move(game, "1 armour", "Caucasus", "Persia")
+    assert units_in(game, "Persia") == {"armour": 1}
+    lhtr = at("Germany", "combat-move", units, owners={"Caucasus": "Germany"}, rules="lhtr-1.3")
+    move(lhtr, "1 armour", "Caucasus", "Persia", "Trans-Jordan")
+
+
+@pytest.mark.rule(R_EXTREME)
+def test_land_units_never_enter_the_himalaya() -> None:
+    game = at("United Kingdom", "non-combat-move", {"India": "United Kingdom: 1 infantry"})
+    rejected(game, mv("1 infantry", "India", "Himalaya"), R_EXTREME, "extreme terrain")
+
+
+@pytest.mark.rule(R_BALKANS)
+def test_balkans_and_turkey_are_adjacent() -> None:
+    assert "Turkey" in load_ruleset("aarhe").board.spaces["Balkans"].neighbors
+    assert "Turkey" not in load_ruleset("lhtr-1.3").board.spaces["Balkans"].neighbors
+    game = at("Germany", "combat-move", {"Balkans": "Germany: 1 infantry"})
+    rejected(game, mv("1 infantry", "Balkans", "Turkey"), "LHTR-LANDMOVE-neutrals-impassable")  # not adjacency
+
+
+@pytest.mark.rule(R_BLACK)
+def test_black_sea_entered_and_left_only_holding_turkey() -> None:
+    units = {"SZ 15": "Germany: 1 destroyer", "SZ 16": "Germany: 1 destroyer"}
+    game = at("Germany", "non-combat-move", units)
+    rejected(game, mv("1 destroyer", "SZ 15", "SZ 16"), R_BLACK, "Turkey")
+    rejected(game, mv("1 destroyer", "SZ 16", "SZ 14"), R_BLACK, "Turkey")
+    held = at("Germany", "non-combat-move", units, owners={"Turkey": "Germany"})
+    move(held, "1 destroyer", "SZ 15", "SZ 16")
+    move(held, "1 destroyer", "SZ 16", "SZ 14")
+
+
+@pytest.mark.rule(R_MINI)
+def test_miniature_territory_holds_three_units_of_a_side() -> None:
+    owners = {"Western Europe": "United Kingdom"}
+    units = {"Western Europe": "United Kingdom: 2 fighters", "Gibraltar": "United Kingdom: 2 infantry"}
+    full = at("United Kingdom", "non-combat-move", {**units, "Gibraltar": "United Kingdom: 2 infantry;"
+                                                    "United States: 1 infantry"}, owners=owners)
+    rejected(full, mv("1 fighter", "Western Europe", "SZ 13", "Gibraltar"), R_MINI, "3 units there at most")
+    room = at("United Kingdom", "non-combat-move", units, owners=owners)
+    rejected(room, mv("2 fighters", "Western Europe", "SZ 13", "Gibraltar"), R_MINI, "2 moving in")
+    move(room, "1 fighter", "Western Europe", "SZ 13", "Gibraltar")
+    assert units_in(room, "Gibraltar") == {"infantry": 2, "fighter": 1}
