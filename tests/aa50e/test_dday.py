@@ -198,6 +198,18 @@ def test_us_and_uk_transports_carry_each_others_troops() -> None:
     assert count_units(us_cargo.state.stacks(NWE), US) == {"infantry": 2}
 
 
+@pytest.mark.rule("AA50E-DDAY-shared-transports", "AA50E-DDAY-amphibious-from-sz7")
+def test_us_troops_board_a_uk_transport_only_where_it_can_still_reach_sz7() -> None:
+    far = us_turn({"Philippine Islands": "United States: 1 infantry"}, [("SZ 50", uk("transport"))])
+    rejected(far, {"type": "load", "units": "1 infantry", "territory": "Philippine Islands", "sea_zone": "SZ 50"},
+             "AA50E-DDAY-amphibious-from-sz7", "goes only to SZ 7")  # UK ships go only to SZ 7 on D-Day
+    near = us_turn({"United Kingdom": "United States: 1 infantry"}, [("SZ 2", uk("transport"))])
+    load(near, "1 infantry", "United Kingdom", "SZ 2")
+    move(near, "1 infantry, 1 transport", "SZ 2", "SZ 8", SZ7)
+    move(near, "1 infantry", SZ7, NWE)
+    assert count_units(near.state.stacks(NWE), US) == {"infantry": 1}
+
+
 @pytest.mark.rule("AA50E-DDAY-bombardment")
 def test_uk_battleships_and_us_cruisers_bombard_one_per_landing_unit() -> None:
     two = us_turn({SZ7: "United States: 1 cruiser"},

@@ -279,6 +279,10 @@ class JointInvasion(PhaseExtension):
                     raise IllegalAction(f"{spec.declarer} units loaded on the {spec.executor} turn must land in "
                                         f"{spec.named} from {spec.zone}, out of reach from {event.sea_zone}",
                                         spec.rules.targets_only)
+                if event.after.owner == spec.declarer and spec.zone not in reach | {event.sea_zone}:
+                    raise IllegalAction(f"a {spec.declarer} transport goes only to {spec.zone} on the "
+                                        f"{spec.executor} turn, out of reach from {event.sea_zone}: its cargo "
+                                        f"could not go ashore", spec.rules.zone)
 
     def can_end(self, ctx: TurnContext) -> None:
         spec, state = self.spec, ctx.state
