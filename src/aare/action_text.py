@@ -9,7 +9,7 @@
     declare severe winter      lend 2 from POWER      convert 1 fighter of POWER in A
     repair 3 in A
     move factory A -> B
-    bid 6      bid cash 3      treaty infantry in A      declare d-day      concede
+    bid 6      bid cash 3      treaty infantry in A      declare D-Day      concede
     airlift 1 infantry A -> SZ 10 -> B
     designate ADVANTAGE: 1 submarine in SZ 60      targets carrier, battleship, battleship
 
@@ -276,7 +276,7 @@ def _format_action(action: Mapping[str, Any]) -> str:
     if kind == "treaty_infantry":
         return f"treaty infantry in {action['space']}"
     if kind == "declare_d_day":
-        return "declare d-day"
+        return "declare D-Day"
     if kind == "concede":
         return "concede"
     if kind == "declare_advantage":

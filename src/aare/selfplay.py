@@ -15,7 +15,9 @@ from aare.engine import Game
 from aare.game_log import GameLog, LogEntry
 from aare.game_setup import new_game
 from aare.invariants import check_log, check_step
+from aare.rules.options import OptionSpec, OptionValue
 from aare.rules.registry import default_ruleset
+from aare.rules.ruleset import load_spec
 
 Progress = Callable[[int, "GameResult"], None]
 
@@ -32,6 +34,7 @@ class GameResult:
     log: GameLog
     violations: list[str] = field(default_factory=list)
     stuck: list[str] = field(default_factory=list)
+    replayed: bool = True
 
 
 def play_game(
@@ -74,12 +77,13 @@ def play_game(
         if check:
             found = check_step(before, events, game.state, ruleset)
             violations += [f"action {actions} ({before.nation} {before.phase}): {v}" for v in found]
-    if check:
-        violations += check_log(game.log)
+    replay_problems = check_log(game.log) if check else []
+    violations += replay_problems
     state = game.state
     played = state.round if state.winner is not None else state.round - 1
     seconds = time.perf_counter() - start
-    return GameResult(seed, max(played, 0), state.winner, actions, seconds, game.log, violations, stuck)
+    return GameResult(seed, max(played, 0), state.winner, actions, seconds, game.log, violations, stuck,
+                      check and not replay_problems)
 
 
 def _others_can_act(game: Game, power: str) -> bool:
@@ -105,6 +109,17 @@ def _undoable(entry: LogEntry) -> bool:
     return action.get("type") != "end_phase" and not any(e.type == "dice_rolled" for e in entry.events)
 
 
+def random_options(rules: str, seed: int) -> dict[str, OptionValue]:
+    """Options drawn at random from `seed`: each yes/no option and each option with a list of choices of the
+    ruleset takes any of its values with equal chance (the others keep their defaults)."""
+    draw = random.Random(f"options {seed}")
+    return {o.key: draw.choice(_values(o)) for o in load_spec(rules).option_specs if _values(o)}
+
+
+def _values(spec: OptionSpec) -> tuple[OptionValue, ...]:
+    return (False, True) if spec.type is bool else spec.choices
+
+
 def selfplay(
     rules: str | None = None,
     games: int = 1,
@@ -113,12 +128,18 @@ def selfplay(
     bot: str = "random",
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
+    randomise: bool = False,
 ) -> dict[str, Any]:
-    """Play `games` games (seeds `seed`, `seed + 1`, ...) and report on them."""
+    """Play `games` games (seeds `seed`, `seed + 1`, ...) and report on them. With `randomise` each game draws
+    its options from its seed (`random_options`; `options` given still hold), listed in the report by seed."""
     rules = rules or default_ruleset()
     results: list[GameResult] = []
+    drawn: dict[str, dict[str, Any]] = {}
     for i in range(games):
-        result = play_game(rules, seed + i, rounds, make_bot(bot, seed + i), options)
+        chosen: Mapping[str, Any] | None = options
+        if randomise:
+            chosen = drawn[str(seed + i)] = {**random_options(rules, seed + i), **(options or {})}
+        result = play_game(rules, seed + i, rounds, make_bot(bot, seed + i), chosen)
         results.append(result)
         if progress is not None:
             progress(i, result)
@@ -141,6 +162,8 @@ def selfplay(
         "dead_end_examples": sorted({f"seed {r.seed}: {s}" for r in results for s in r.stuck})[:10],
         "actions": sum(r.actions for r in results),
         "seconds_per_game": round(seconds / games, 4) if games else 0.0,
+        "replayed": sum(1 for r in results if r.replayed),
+        **({"options_by_seed": drawn} if randomise else {}),
     }
 
 

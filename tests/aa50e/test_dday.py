@@ -198,6 +198,46 @@ def test_us_and_uk_transports_carry_each_others_troops() -> None:
     assert count_units(us_cargo.state.stacks(NWE), US) == {"infantry": 2}
 
 
+@pytest.mark.rule("AA50E-DDAY-shared-transports", "AA50E-DDAY-amphibious-from-sz7")
+def test_us_troops_board_a_uk_transport_only_where_it_can_still_reach_sz7() -> None:
+    far = us_turn({"Philippine Islands": "United States: 1 infantry"}, [("SZ 50", uk("transport"))])
+    rejected(far, {"type": "load", "units": "1 infantry", "territory": "Philippine Islands", "sea_zone": "SZ 50"},
+             "AA50E-DDAY-amphibious-from-sz7", "goes only to SZ 7")  # UK ships go only to SZ 7 on D-Day
+    near = us_turn({"United Kingdom": "United States: 1 infantry"}, [("SZ 2", uk("transport"))])
+    load(near, "1 infantry", "United Kingdom", "SZ 2")
+    move(near, "1 infantry, 1 transport", "SZ 2", "SZ 8", SZ7)
+    move(near, "1 infantry", SZ7, NWE)
+    assert count_units(near.state.stacks(NWE), US) == {"infantry": 1}
+
+
+@pytest.mark.rule("AA50E-DDAY-targets", "AA50E-DDAY-amphibious-from-sz7")
+def test_a_us_transport_with_only_uk_troops_aboard_moves_in_combat_only_towards_sz7() -> None:
+    uk_aboard = (("SZ 10", Stack(US, "transport", 1, flags=("cargo=United Kingdom:infantry",))),)
+    game = us_turn({}, uk_aboard)  # Morocco Algeria is German: the UK infantry may not land there
+    rejected(game, mv("1 infantry, 1 transport", "SZ 10", "SZ 11", "SZ 12"), "AA50E-DDAY-amphibious-from-sz7")
+    us_aboard = us_turn({}, [("SZ 10", Stack(US, "transport", 1, flags=("cargo=United States:infantry",)))])
+    move(us_aboard, "1 infantry, 1 transport", "SZ 10", "SZ 11", "SZ 12")
+    move(us_aboard, "1 infantry", "SZ 12", "Morocco Algeria")  # US troops land anywhere
+
+
+@pytest.mark.rule("AA50E-DDAY-targets", "AA50E-DDAY-shared-transports")
+def test_an_unload_outside_the_targets_takes_the_us_troops_not_the_uk_ones_beside_them() -> None:
+    boats = [("SZ 12", Stack(US, "transport", 1, flags=(f"cargo={who}:infantry",))) for who in (UK, US)]
+    game = us_turn({}, boats)
+    move(game, "1 infantry", "SZ 12", "Morocco Algeria")
+    assert count_units(game.state.stacks("Morocco Algeria"), US) == {"infantry": 1}
+    assert count_units(game.state.stacks("Morocco Algeria"), UK) == {}
+
+
+@pytest.mark.rule("AA50E-DDAY-amphibious-from-sz7")
+def test_troops_boarded_on_the_us_turn_sail_into_a_sea_battle_only_where_they_may_land() -> None:
+    game = us_turn({"Gibraltar": "United States: 1 artillery", "SZ 13": "Germany: 1 destroyer"},
+                   [("SZ 12", Stack(US, "transport", 1))], owners={"Morocco Algeria": UK})
+    load(game, "1 artillery", "Gibraltar", "SZ 12")
+    rejected(game, mv("1 artillery, 1 transport", "SZ 12", "SZ 13"), "AA50E-DDAY-amphibious-from-sz7",
+             "D-Day assaults from SZ 7 only")  # France, the one enemy coast of SZ 13, is invaded from SZ 7 only
+
+
 @pytest.mark.rule("AA50E-DDAY-bombardment")
 def test_uk_battleships_and_us_cruisers_bombard_one_per_landing_unit() -> None:
     two = us_turn({SZ7: "United States: 1 cruiser"},

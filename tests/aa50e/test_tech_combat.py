@@ -49,6 +49,17 @@ def test_each_artillery_supports_two_infantry() -> None:
     assert rounds[3:6] == [("infantry", 2, 2), ("infantry", 2, 1), ("artillery", 1, 2)]  # round 2
 
 
+@pytest.mark.rule("AA50E-TECH-adv-artillery-support-two")
+def test_the_seeds_example_two_infantry_and_one_artillery_roll_three_dice_at_2() -> None:
+    b = battle("2 infantry, 1 artillery", "6 infantry", "land", rules=RULES, attacker_techs={"advanced_artillery"})
+    _, events = play(b, [6] * 9 + [6] * 9, Press())
+    rounds = fire(events, "attacker fire")
+    assert rounds[2:] == [("infantry", 2, 2), ("artillery", 1, 2)]  # after the first cycle: 3 dice at 2 or less
+    plain = battle("2 infantry, 1 artillery", "6 infantry", "land", rules=RULES)
+    _, events = play(plain, [6] * 9 + [6] * 9, Press())
+    assert fire(events, "attacker fire")[3:] == [("infantry", 1, 2), ("infantry", 1, 1), ("artillery", 1, 2)]
+
+
 @pytest.mark.rule("AA50E-TECH-super-destroyers-attack")
 def test_super_destroyers_attack_at_3_and_defend_at_2() -> None:
     tech = {"super_destroyers"}

@@ -339,4 +339,4 @@ def test_no_d_day_once_the_allies_held_western_europe() -> None:
 def test_d_day_text_notation() -> None:
     ruleset = load_ruleset(RULES)
     assert parse_action_text("declare d-day", ruleset) == {"type": "declare_d_day"}
-    assert format_action({"type": "declare_d_day"}) == "declare d-day"
+    assert format_action({"type": "declare_d_day"}) == "declare D-Day"

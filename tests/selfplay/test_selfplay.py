@@ -17,7 +17,8 @@ from aare.cli.main import cli
 from aare.engine import Game
 from aare.game_log import GameLog
 from aare.game_setup import new_game
-from aare.selfplay import play_game
+from aare.rules.ruleset import load_spec
+from aare.selfplay import play_game, random_options
 
 
 @pytest.mark.rule("LHTR-TURN-power-order", "LHTR-TURN-phase-sequence")
@@ -95,3 +96,24 @@ def test_selfplay_shows_progress_on_stderr_and_the_json_report_on_stdout(tmp_pat
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 2  # stdout is the report alone
     assert "self-play" in done.stderr and "2/2" in done.stderr
+
+
+def test_random_options_are_drawn_from_the_seed() -> None:
+    drawn = [random_options("aa50e-1941", seed) for seed in range(40)]
+    assert drawn[7] == random_options("aa50e-1941", 7)
+    specs = {o.key: o for o in load_spec("aa50e-1941").option_specs}
+    assert set(drawn[0]) == {k for k, o in specs.items() if o.type is bool or o.choices}  # bids keep their defaults
+    for key in drawn[0]:
+        values = {d[key] for d in drawn}
+        assert values == ({False, True} if specs[key].type is bool else set(specs[key].choices)), key
+
+
+def test_selfplay_command_draws_options_per_game() -> None:
+    args = ["selfplay", "--rules", "aa50e-1942", "--games", "2", "--rounds", "1", "--seed", "4", "--bot", "pass",
+            "--random-options", "--option", "national_advantages=true", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert set(report["options_by_seed"]) == {"4", "5"} and report["replayed"] == 2
+    for seed, options in report["options_by_seed"].items():
+        assert options == {**random_options("aa50e-1942", int(seed)), "national_advantages": "true"}

@@ -23,9 +23,12 @@ from aare.selfplay import GameResult, selfplay
 @click.option("--rounds", type=click.IntRange(min=1), default=10, show_default=True, help="rounds per game at most")
 @click.option("--bot", type=click.Choice(bot_names()), default="random", show_default=True)
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
+@click.option("--random-options", is_flag=True,
+              help="each game draws every yes/no and multiple-choice option from its seed (--option still holds)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable report on stdout (progress stays on stderr)")
 def selfplay_cmd(
-    ruleset_id: str, games: int, seed: int, rounds: int, bot: str, options: tuple[str, ...], as_json: bool
+    ruleset_id: str, games: int, seed: int, rounds: int, bot: str, options: tuple[str, ...], random_options: bool,
+    as_json: bool,
 ) -> None:
     """Let bots play games and report winners, rounds, speed and invariant violations (exit code 1 if any).
     Progress is shown on stderr, the report goes to stdout."""
@@ -37,7 +40,7 @@ def selfplay_cmd(
         def advance(_: int, __: GameResult) -> None:
             progress.advance(task)
 
-        report = selfplay(ruleset_id, games, seed, rounds, bot, chosen, advance)
+        report = selfplay(ruleset_id, games, seed, rounds, bot, chosen, advance, random_options)
     if as_json:
         click.echo(json.dumps(report, indent=2))
         sys.exit(1 if report["invariant_violations"] else 0)
@@ -53,6 +56,8 @@ def selfplay_cmd(
         ("winners", winners),
         ("actions", report["actions"]),
         ("invariant violations", report["invariant_violations"]),
+        ("dead ends", report["dead_ends"]),
+        ("logs replayed", report["replayed"]),
         ("seconds per game", f"{report['seconds_per_game']:.3f}"),
     ):
         table.add_row(label, str(value))

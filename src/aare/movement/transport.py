@@ -228,10 +228,13 @@ def unload_events(view: Situation, combat: bool, sea: str, territory: str, want:
     boats = _boats(ready)
     need = Counter(want)
 
-    def order(boat: Boat) -> tuple[bool, bool]:
-        """Transports already committed to this territory first, then those that empty completely."""
-        spare = Counter(u for _, u in unloadable(view, boat.now)) - need
-        return (flags.value(boat.now, flags.UNLOADED) != territory, bool(spare))
+    def order(boat: Boat) -> tuple[bool, bool, bool]:
+        """Transports already committed to this territory first, then those carrying the mover's own units
+        wanted (an ally's moving along may be barred from going ashore there), then those that empty completely."""
+        cargo = unloadable(view, boat.now)
+        spare = Counter(u for _, u in cargo) - need
+        own = any(o == view.power and need[u] > 0 for o, u in cargo)
+        return (flags.value(boat.now, flags.UNLOADED) != territory, not own, bool(spare))
 
     boats.sort(key=order)
     flag_set = [flags.COMBAT, f"{flags.AMPHIBIOUS}={sea}"] if combat else [f"{flags.LANDED}={sea}"]

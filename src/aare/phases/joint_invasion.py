@@ -166,12 +166,13 @@ class Invasion:
                     return True
         return False
 
-    def assault_allowed(self, view: Situation, sea: str, left: int) -> bool:
+    def assault_allowed(self, view: Situation, sea: str, left: int, targets_only: bool = False) -> bool:
         """From `sea` with `left` moves a transport can reach a zone next to an enemy territory it may assault on
-        the invasion turn: a target only from the assault zone."""
+        the invasion turn: a target only from the assault zone (`targets_only`: the cargo is the declarer's, which
+        goes ashore only in a target)."""
         zones = sea_reach(view, sea, left, end_hostile=True) if left else frozenset({sea})
         return any(view.enemy_land(t) and (t not in self.targets or z == self.zone)
-                   for z in zones for t in view.graph.coast[z])
+                   and (t in self.targets or not targets_only) for z in zones for t in view.graph.coast[z])
 
 
 def first_phase(ruleset: Ruleset) -> str:
@@ -279,6 +280,10 @@ class JointInvasion(PhaseExtension):
                     raise IllegalAction(f"{spec.declarer} units loaded on the {spec.executor} turn must land in "
                                         f"{spec.named} from {spec.zone}, out of reach from {event.sea_zone}",
                                         spec.rules.targets_only)
+                if event.after.owner == spec.declarer and spec.zone not in reach | {event.sea_zone}:
+                    raise IllegalAction(f"a {spec.declarer} transport goes only to {spec.zone} on the "
+                                        f"{spec.executor} turn, out of reach from {event.sea_zone}: its cargo "
+                                        f"could not go ashore", spec.rules.zone)
 
     def can_end(self, ctx: TurnContext) -> None:
         spec, state = self.spec, ctx.state
@@ -379,8 +384,12 @@ class InvasionHooks:
         elif declarer_cargo and leg.domain == "sea" and end != spec.zone:
             return Violation(f"{spec.declarer} units aboard go ashore in {spec.named} from {spec.zone} only",
                              rules.targets_only)
-        landing = leg.combat and leg.unit.has("transport") and assault_cargo(view, stack) and not view.hostile(end)
-        if landing and not spec.assault_allowed(view, end, remaining(view, stack) - leg.cost):
+        cargo = assault_cargo(view, stack) if leg.combat and leg.unit.has("transport") else ()
+        boarded = any(view.moves_for(o) for o, _ in flags.cargo_list(stack, flags.BOARDED))
+        fights = view.hostile(end)  # a transport that moves into a battle stays there; cargo boarded must land
+        left = 0 if fights else remaining(view, stack) - leg.cost
+        declarers = all(o == spec.declarer for o, _ in cargo)
+        if cargo and (boarded or not fights) and not spec.assault_allowed(view, end, left, declarers):
             reason = f"from {end} the cargo could only land in {spec.named}, which D-Day assaults from {spec.zone} only"
             return Violation(reason, rules.zone)
         if leg.combat and leg.domain == "land" and end in spec.targets and leg.start not in spec.overland:

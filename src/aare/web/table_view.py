@@ -63,7 +63,21 @@ def nations(state: GameState) -> dict[str, Any]:
         for name, info in data["nations"].items()
     ]
     return {"rows": rows, "sides": data["victory_cities"]["by_side"], "total": data["victory_cities"]["total"],
-            "standing": [r["text"] for r in data.get("victory", {}).get("standing", [])]}
+            "standing": [r["text"] for r in data.get("victory", {}).get("standing", [])],
+            "records": records(state, data)}
+
+
+def records(state: GameState, data: Mapping[str, Any]) -> list[str]:
+    """The game-wide records the ruleset lists in its summary (`summary_records`) that have a status, as text:
+    e.g. "D-Day: declared in round 3", "Treaty: active"."""
+    out = []
+    for key, value in state.extra.items():
+        if data.get(key) is not value or not isinstance(value, Mapping) or not value.get("status"):
+            continue
+        title = "-".join(word.capitalize() for word in key.split("_"))
+        when = f" in round {value['round']}" if value.get("round") else ""
+        out.append(f"{title}: {str(value['status']).replace('_', ' ')}{when}")
+    return out
 
 
 def units_by_owner(stacks: Iterable[Stack], ruleset: Ruleset) -> list[dict[str, Any]]:
@@ -238,6 +252,17 @@ def research_panel(legal: Sequence[Action]) -> dict[str, Any] | None:
             "dice": min(int(a["dice"]) for a in offers)}
 
 
+def declarations(legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """Declarations no other panel offers (`declare_*`: D-Day, ...), as text and JSON: shown before the phase's
+    panel, as a declaration may have to come first in the turn."""
+    return [{"action": a, "text": format_action(a)} for a in legal if _declaration(a)]
+
+
 def other_actions(legal: Sequence[Action]) -> list[dict[str, Any]]:
     """Legal actions no panel offers (bids, rockets, lend-lease, ...), as text and JSON."""
-    return [{"action": a, "text": format_action(a)} for a in legal if a["type"] not in PANEL_TYPES]
+    return [{"action": a, "text": format_action(a)} for a in legal
+            if a["type"] not in PANEL_TYPES and not _declaration(a)]
+
+
+def _declaration(action: Action) -> bool:
+    return str(action["type"]).startswith("declare_") and action["type"] not in PANEL_TYPES
