@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from aare.cli.main import cli
 from aare.combat.battle_state import Side
 from aare.combat.board_battle import build_battle as board_battle
-from aare.combat.decisions import ChooseCasualties, Press, PressOrRetreat
+from aare.combat.decisions import ChooseCasualties, Press, PressOrRetreat, Retreat
 from aare.combat.engine import advance, decide
 from aare.combat.events import DiceRolled, Retreated, UnitsMarked, UnitsRemoved
 from aare.combat.setup import Battle
@@ -21,6 +21,7 @@ from aare.errors import IllegalAction
 from aare.movement.battles import pending_battles
 from aare.odds import build_battle, odds
 from aare.rules.ruleset import load_ruleset
+from tests.aarhe.common import refused
 from tests.aarhe.move_common import at
 
 RULES = "aarhe"
@@ -52,7 +53,8 @@ def test_the_land_cycle_runs_opening_fire_then_the_main_round() -> None:
     names = battle("1 infantry", "1 infantry").setup.sequence.names
     assert names == ("id search", "id attack", "attacker air fire", "defender air fire",
                      "remove opening fire casualties", "attacker land fire", "defender land fire",
-                     "remove casualties", "forced retreat", "press or retreat")
+                     "remove casualties", "forced retreat", "press or retreat", "defender retreat", "capture dice",
+                     "retreat ends")
 
 
 @pytest.mark.rule("AARHE-AIRCOMBAT-opening-fire", "AARHE-AIRCOMBAT-supremacy-values")
@@ -264,3 +266,136 @@ def test_a_battle_knows_its_terrain() -> None:
     g.apply({"type": "move", "units": "1 armour", "path": ["Caucasus", "Persia"]})
     (site,) = pending_battles(g.state, g.ruleset)
     assert board_battle(g.state, g.ruleset, site).setup.site_tags == {"terrain:mountainous"}
+
+
+# ---------------------------------------------------------------- retreats
+
+
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-attacker")
+def test_the_attacker_may_retreat_some_of_its_units() -> None:
+    b = battle("2 armour, 3 infantry", "4 infantry")
+    b, _ = fire(b, [6] * 9)
+    decision = b.state.pending
+    assert isinstance(decision, PressOrRetreat) and decision.partial and decision.rule == "AARHE-LANDRETREAT-attacker"
+    with pytest.raises(IllegalAction):
+        decide(b, Retreat("origin", units=(("infantry", 4),)))
+    b = decide(b, Retreat("origin", units=(("infantry", 3),)))
+    assert units(b, "attacker") == {"armour": 2}
+    b, events = fire(b, [6] * 6)
+    assert [(r.side, r.unit, r.count) for r in rolls(events, "attacker land fire")] == [("attacker", "armour", 2)]
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-defender-choice", "AARHE-LANDRETREAT-capture")
+def test_the_defender_may_retreat_too_and_tanks_capture_some() -> None:
+    b = battle("4 armour", "1 armour, 3 infantry", defender_retreat_to=("Karelia S.S.R.",))
+    b, _ = fire(b, [6] * 8)
+    b, _ = fire(decide(b, Press()), [])
+    decision = b.state.pending
+    assert isinstance(decision, PressOrRetreat) and decision.side == "defender" and decision.partial
+    b = decide(b, Retreat("Karelia S.S.R.", units=(("infantry", 3),)))
+    # 4 tanks stay against 1 defending tank: 3 capture dice, two 1s destroy two retreating infantry
+    b, events = fire(b, [1, 4, 1] + [6] * 5)
+    (capture,) = rolls(events, "capture dice")
+    assert (capture.count, capture.hits) == (3, 2)
+    assert sum(n for k, n in b.state.defender if k.type == "infantry") == 1
+    # the escaped infantry is out of reach in the next cycle
+    assert all(k.has("escaped") for k, _ in b.state.defender if k.type == "infantry")
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-capture")
+def test_no_capture_dice_without_tanks_in_excess() -> None:
+    b = battle("1 armour, 2 infantry", "1 armour, 3 infantry", defender_retreat_to=("Karelia S.S.R.",))
+    b, _ = fire(b, [6] * 7)
+    b, _ = fire(decide(b, Press()), [])
+    b = decide(b, Retreat("Karelia S.S.R.", units=(("infantry", 2),)))
+    b, events = fire(b, [6] * 5)
+    assert not rolls(events, "capture dice")
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-forced")
+def test_a_defender_left_with_aircraft_only_must_retreat_them() -> None:
+    # defender fighter misses (6), attacking infantry hit (1, 6), defending infantry misses (6)
+    b, _ = fire(battle("2 infantry", "1 fighter, 1 infantry", defender_retreat_to=("Karelia S.S.R.",)), [6, 1, 6, 6])
+    decision = b.state.pending
+    assert isinstance(decision, PressOrRetreat) and decision.forced and decision.side == "defender"
+    with pytest.raises(IllegalAction) as err:
+        decide(b, Press())
+    assert err.value.rule_id == "AARHE-LANDRETREAT-forced"
+    b, _ = fire(decide(b, Retreat("Karelia S.S.R.")), [])
+    assert b.state.result == "attacker"
+    # with nowhere to go the fighter is destroyed
+    b, events = fire(battle("2 infantry", "1 fighter, 1 infantry", defender_stays=frozenset({"fighter"})),
+                     [6, 1, 6, 6])
+    assert b.state.result == "attacker"
+    assert any(isinstance(e, UnitsRemoved) and e.units == {"fighter": 1} for e in events)
+
+
+def _two_attacks() -> Any:
+    """Germany attacks Karelia (3 infantry and a fighter) and West Russia (1 infantry); every die of Karelia's first
+    cycle misses, then 1 capture die of 4 hits, and West Russia falls."""
+    g = at("Germany", "combat-move", {
+        "Eastern Europe": "Germany: 4 armour", "Belorussia": "Germany: 3 armour",
+        "Karelia S.S.R.": "Russia: 3 infantry, 1 fighter", "West Russia": "Russia: 1 infantry"},
+        owners={"West Russia": "Russia"}, dice=[6] * 8 + [1, 6, 6, 6] + [1, 1, 1, 6])
+    g.apply({"type": "move", "units": "4 armour", "path": ["Eastern Europe", "Karelia S.S.R."]})
+    g.apply({"type": "move", "units": "3 armour", "path": ["Belorussia", "West Russia"]})
+    g.apply({"type": "end_phase"})
+    g.apply({"type": "fight", "space": "Karelia S.S.R."})
+    g.apply({"type": "press"})
+    return g
+
+
+def _units_in(g: Any, space: str, owner: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for stack in g.state.stacks(space):
+        if stack.owner == owner:
+            out[stack.unit] = out.get(stack.unit, 0) + stack.count
+    return out
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-defender-destinations")
+def test_defenders_retreat_to_adjacent_friendly_land_and_aircraft_within_two() -> None:
+    g = _two_attacks()
+    assert g.to_act() == ["Russia"]
+    assert refused(g, {"type": "retreat", "split": {"Russia": "3 infantry"}}, "Russia") == \
+        "AARHE-LANDRETREAT-defender-destinations"  # not adjacent
+    assert refused(g, {"type": "retreat", "split": {"West Russia": "3 infantry", "Kazakh S.S.R.": "1 fighter"}},
+                   "Russia") == "AARHE-LANDRETREAT-defender-destinations"  # three spaces away
+    g.apply({"type": "retreat", "split": {"West Russia": "3 infantry", "Russia": "1 fighter"}}, power="Russia")
+    assert _units_in(g, "Russia", "Russia") == {"fighter": 1}
+    assert _units_in(g, "West Russia", "Russia") == {"infantry": 3}  # 1 there before, 2 of the 3 escaped
+    assert g.state.owners["Karelia S.S.R."] == "Germany"
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-lost-destination")
+def test_units_that_retreated_into_a_territory_lost_that_phase_are_lost() -> None:
+    g = _two_attacks()
+    g.apply({"type": "retreat", "split": {"West Russia": "3 infantry", "Russia": "1 fighter"}}, power="Russia")
+    # the retreated infantry take no part in West Russia's battle; it falls, and they are lost as combat ends
+    g.apply({"type": "fight", "space": "West Russia"})
+    assert g.state.owners["West Russia"] == "Germany"
+    assert _units_in(g, "West Russia", "Russia") == {"infantry": 2}
+    g.apply({"type": "end_phase"})
+    assert _units_in(g, "West Russia", "Russia") == {}
+    assert _units_in(g, "Russia", "Russia") == {"fighter": 1}
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-attacker")
+def test_the_attacker_retreats_some_units_to_where_they_came_from() -> None:
+    g = at("Germany", "combat-move", {"Eastern Europe": "Germany: 4 armour", "Karelia S.S.R.": "Russia: 3 infantry"},
+           dice=[6] * 7 + [1, 1, 6, 6, 6] + [1, 6, 6])
+    g.apply({"type": "move", "units": "4 armour", "path": ["Eastern Europe", "Karelia S.S.R."]})
+    g.apply({"type": "end_phase"})
+    g.apply({"type": "fight", "space": "Karelia S.S.R."})
+    assert refused(g, {"type": "retreat", "split": {"Belorussia": "2 armour"}}) == "AARHE-LANDRETREAT-attacker"
+    g.apply({"type": "retreat", "split": {"Eastern Europe": "2 armour"}})
+    assert g.state.pending is not None and g.state.pending["side"] == "defender"
+    g.apply({"type": "press"}, power="Russia")  # the defender stays
+    assert g.state.pending is not None and g.state.pending["cycle"] == 2  # the other two fought on
+    g.apply({"type": "press"})
+    g.apply({"type": "press"}, power="Russia")
+    assert g.state.owners["Karelia S.S.R."] == "Germany"
+    assert _units_in(g, "Eastern Europe", "Germany") == {"armour": 2}
+    assert _units_in(g, "Karelia S.S.R.", "Germany") == {"armour": 2}

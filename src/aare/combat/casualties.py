@@ -22,7 +22,8 @@ Slot = tuple[UnitKey, int, int]
 
 def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
     unit = catalogue[key.type]
-    if not key.present or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
+    gone = not key.present and not any(key.has(f) for f in target.flags)  # a target may name units that left
+    if gone or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
         return False
     if target.types and key.type not in target.types:
         return False

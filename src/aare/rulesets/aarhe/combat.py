@@ -1,9 +1,10 @@
 """AARHE land combat (module `aarhe_combat`): the land sequence with its opening fire and main round, the
-hit allocation, infrastructure defence, terrain, and the forced retreat (AARHE-LANDSEQ-*, AARHE-AIRCOMBAT-*,
-AARHE-LANDHIT-*, AARHE-ID-*, AARHE-TERRAIN-combat-modifier, AARHE-LANDRETREAT-forced).
+hit allocation, infrastructure defence, terrain and the retreats (AARHE-LANDSEQ-*, AARHE-AIRCOMBAT-*,
+AARHE-LANDHIT-*, AARHE-ID-*, AARHE-TERRAIN-combat-modifier, AARHE-LANDRETREAT-*: `land_retreats`).
 
 A cycle: (opening fire) IDs search and attack, attacking then defending aircraft fire, casualties removed;
-(main round) attacking then defending land units fire, casualties removed; then the retreat decision. An
+(main round) attacking then defending land units fire, casualties removed; then the forced retreat, the
+attacker's and the defender's retreats and the capture dice. An
 amphibious assault runs the same cycle with the shore bombardment of LHTR before the opening fire's removal
 until the assault's own sequence comes (AARHE-AMPHIB-*). Sea battles keep LHTR's sequence for now.
 """
@@ -14,23 +15,23 @@ from typing import Any
 
 from aare.combat import steps as s
 from aare.combat.battle_state import Side, UnitKey, add_units, make_stacks
-from aare.combat.events import Retreated
 from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
-from aare.combat.steps import Step, StepResult, combat_units, end_check, roll
-from aare.combat.values import present
+from aare.combat.steps import Step, StepResult, roll
 from aare.movement.battles import BattleSite
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rules.ruleset import Ruleset
 from aare.rulesets.aarhe import combat_values as v
 from aare.rulesets.aarhe import infrastructure as infra
+from aare.rulesets.aarhe import land_retreats as retreats
 from aare.rulesets.aarhe.build import ID
+from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.terrain import terrain_of
 from aare.rulesets.aarhe.victory import CITIES
 from aare.state.game_state import GameState
 
 R_OPENING_SEQ = "AARHE-LANDSEQ-opening-fire"
 R_MAIN_SEQ = "AARHE-LANDSEQ-main-round"
-R_FORCED = "AARHE-LANDRETREAT-forced"
 
 
 def _air_fire(side: Side) -> Step:
@@ -54,39 +55,13 @@ def _remove_opening(battle: Battle) -> StepResult:
     return st.evolve(attacker=make_stacks(cleared)), events
 
 
-def _land(battle: Battle, side: Side) -> int:
-    return sum(n for k, n in present(battle, side)
-               if battle.setup.unit(k).domain == "land" and not battle.setup.unit(k).has("not_casualty"))
-
-
-def _forced_applies(battle: Battle) -> bool:
-    return not _land(battle, "attacker") and _land(battle, "defender") > 0 and combat_units(battle, "attacker") > 0
-
-
-def forced_retreat(battle: Battle) -> StepResult:
-    """AARHE-LANDRETREAT-forced: an attacker left without land units against defending land units retreats
-    (its aircraft fly off to land as after any retreat; those with nowhere to land are lost)."""
-    st = battle.state
-    moved: dict[str, int] = {}
-    kept = []
-    for key, n in st.attacker:
-        if key.present:
-            moved[key.type] = moved.get(key.type, 0) + n
-            key = key.with_flag("retreated")
-        kept.append((key, n))
-    battle = battle.with_state(st.evolve(attacker=make_stacks(kept)))
-    st2, events = end_check(battle)
-    return st2, [Retreated(moved, None, "attacker"), *events]
-
-
 ID_SEARCH = Step("id search", infra.search, infra.search_applies, rule=infra.R_SEARCH)
 ID_ATTACK = Step("id attack", infra.attack, infra.attack_applies, rule=infra.R_ATTACK)
 REMOVE_OPENING = Step("remove opening fire casualties", _remove_opening, rule=R_OPENING_SEQ)
-FORCED_RETREAT = Step("forced retreat", forced_retreat, _forced_applies, rule=R_FORCED)
 
 LAND = Sequence("land", (
     ID_SEARCH, ID_ATTACK, _air_fire("attacker"), _air_fire("defender"), REMOVE_OPENING,
-    _land_fire("attacker"), _land_fire("defender"), s.REMOVE_CASUALTIES, FORCED_RETREAT, s.PRESS_OR_RETREAT,
+    _land_fire("attacker"), _land_fire("defender"), s.REMOVE_CASUALTIES, *retreats.STEPS,
 ))
 AMPHIBIOUS = Sequence("amphibious", LAND.insert_before("remove opening fire casualties", s.BOMBARDMENT).steps)
 
@@ -95,7 +70,8 @@ def _sequence(sequence: Sequence, kind: str, **_: Any) -> Sequence:
     return {"land": LAND, "amphibious": AMPHIBIOUS}.get(kind, sequence)
 
 
-def _inputs(inputs: dict[str, Any], state: GameState, site: BattleSite, **_: Any) -> dict[str, Any]:
+def _inputs(inputs: dict[str, Any], ruleset: Ruleset, state: GameState, site: BattleSite, **_: Any
+            ) -> dict[str, Any]:
     """The battle's place: its terrain, and its built-in IDs (a complex 3, a victory city 1) for the territory's
     holder (`aarhe_build` leaves out the IDs still on their side)."""
     if site.kind not in ("land", "amphibious"):
@@ -109,7 +85,7 @@ def _inputs(inputs: dict[str, Any], state: GameState, site: BattleSite, **_: Any
         defender = add_units(defender, UnitKey(ID, holder, 0, (infra.BUILT_IN,)), built)
     terrain = terrain_of(site.space)
     tags = frozenset({f"terrain:{terrain}"}) if terrain else frozenset()
-    return {**inputs, "defender": defender, "site_tags": tags}
+    return retreats.battle_inputs({**inputs, "defender": defender, "site_tags": tags}, ruleset, state, site)
 
 
 def _units(catalogue: Any, **_: Any) -> Any:
@@ -122,10 +98,13 @@ AARHE_COMBAT = register_module(
     RuleModule(
         id="aarhe_combat",
         title="AARHE land combat: opening fire, dogfights, hit allocation, infrastructure defence",
-        rule_ids=(R_OPENING_SEQ, R_MAIN_SEQ, R_FORCED, v.R_OPENING, v.R_DOGFIGHT, v.R_AIR_FIRST, v.R_SUPREMACY,
+        rule_ids=(R_OPENING_SEQ, R_MAIN_SEQ, retreats.R_FORCED, retreats.R_ATTACKER, retreats.R_DEFENDER,
+                  retreats.R_DESTINATIONS, retreats.R_LOST, retreats.R_CAPTURE,
+                  v.R_OPENING, v.R_DOGFIGHT, v.R_AIR_FIRST, v.R_SUPREMACY,
                   v.R_BOMBER_SHIPS, v.R_TANK_BONUS, v.R_LAND_ON_LAND, v.R_TANK_PRIORITY, v.R_TERRAIN,
                   infra.R_REPLACES, infra.R_LAND_FIRE, infra.R_NOT_CASUALTY, infra.R_SEARCH, infra.R_ATTACK,
                   infra.R_STACKING, infra.R_IMPLICIT),
-        hooks={"combat_sequence": _sequence, "battle_inputs": _inputs, "unit_catalogue": _units},
+        hooks={"combat_sequence": _sequence, "battle_inputs": _inputs, "unit_catalogue": _units,
+               "retreat_routes": retreats.retreat_routes, "phase_actions": by_phase(retreats.LOST_RETREATS)},
     )
 )
