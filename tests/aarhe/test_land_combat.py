@@ -12,9 +12,10 @@ from click.testing import CliRunner
 from aare.cli.main import cli
 from aare.combat.battle_state import Side
 from aare.combat.board_battle import build_battle as board_battle
-from aare.combat.decisions import ChooseCasualties, Press, PressOrRetreat, Retreat
+from aare.combat.decisions import ChooseCasualties, ChooseTargets, Press, PressOrRetreat, Retreat, Targets
 from aare.combat.engine import advance, decide
 from aare.combat.events import DiceRolled, Retreated, UnitsMarked, UnitsRemoved
+from aare.combat.policy import default_targets
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice
 from aare.errors import IllegalAction
@@ -36,8 +37,14 @@ def rolls(events: list[Any], step: str = "") -> list[DiceRolled]:
     return [e for e in events if isinstance(e, DiceRolled) and (not step or e.step == step)]
 
 
-def fire(b: Battle, dice: list[int]) -> tuple[Battle, list[Any]]:
-    return advance(b, ScriptedDice(dice))
+def fire(b: Battle, dice: list[int], targets: tuple[str, ...] = ()) -> tuple[Battle, list[Any]]:
+    """Run on with `dice`, aircraft choosing their targets (`targets`, else the dearest units) as asked."""
+    source = ScriptedDice(dice)
+    b, events = advance(b, source)
+    while isinstance(b.state.pending, ChooseTargets):
+        b, more = advance(decide(b, default_targets(b, b.state.pending, targets)), source)
+        events += more
+    return b, events
 
 
 def units(b: Battle, side: Side) -> dict[str, int]:
@@ -51,7 +58,8 @@ def units(b: Battle, side: Side) -> dict[str, int]:
 @pytest.mark.rule("AARHE-LANDSEQ-opening-fire", "AARHE-LANDSEQ-main-round", "AARHE-AIRCOMBAT-opening-fire")
 def test_the_land_cycle_runs_opening_fire_then_the_main_round() -> None:
     names = battle("1 infantry", "1 infantry").setup.sequence.names
-    assert names == ("id search", "id attack", "attacker air fire", "defender air fire",
+    assert names == ("id search", "id attack", "attacker air targets", "defender air targets", "attacker air fire",
+                     "defender air fire",
                      "remove opening fire casualties", "attacker land fire", "defender land fire",
                      "remove casualties", "forced retreat", "press or retreat", "defender retreat", "capture dice",
                      "retreat ends")
@@ -60,16 +68,38 @@ def test_the_land_cycle_runs_opening_fire_then_the_main_round() -> None:
 @pytest.mark.rule("AARHE-AIRCOMBAT-opening-fire", "AARHE-AIRCOMBAT-supremacy-values")
 def test_an_attacking_fighters_hit_is_removed_before_the_defending_land_units_fire() -> None:
     b = battle("1 fighter, 1 infantry", "1 armour, 1 infantry")
-    # fighter hits (3: its attack value under air supremacy); the defender takes the tank
-    b, events = fire(b, [3])
-    assert isinstance(b.state.pending, ChooseCasualties)
+    # the fighter (3: its attack value under air supremacy) hits the tank it chose; the infantry misses
+    b, events = fire(b, [3, 6, 6], targets=("armour",))
     assert rolls(events, "attacker air fire")[0].hit_on == 3
-    b = decide(b, {"armour": 1})
-    # infantry attacks and misses; only the defending infantry fires in the main round
-    b, events = fire(b, [6, 6])
-    assert [(r.step, r.unit, r.count) for r in rolls(events)] == [
+    # only the defending infantry fires in the main round
+    assert [(r.step, r.unit, r.count) for r in rolls(events)][1:] == [
         ("attacker land fire", "infantry", 1), ("defender land fire", "infantry", 1)]
     assert any(isinstance(e, UnitsRemoved) and e.units == {"armour": 1} for e in events)
+
+
+@pytest.mark.rule("AARHE-AIRCOMBAT-supremacy-selective")
+def test_aircraft_alone_in_the_sky_choose_their_targets_before_rolling() -> None:
+    b, _ = advance(battle("2 fighter, 1 bomber, 1 infantry", "1 armour, 1 artillery, 2 infantry"), ScriptedDice([]))
+    decision = b.state.pending
+    assert isinstance(decision, ChooseTargets) and decision.side == "attacker" and decision.count == 2
+    assert decision.rule == "AARHE-AIRCOMBAT-supremacy-selective"
+    with pytest.raises(IllegalAction):
+        decide(b, Targets((("", "armour"), ("", "armour"))))  # one tank cannot be named twice
+    b = decide(b, Targets((("", "armour"), ("", "artillery"))))
+    # fighter 1 hits the tank, fighter 2 misses; the bomber's hit is the defender's to allocate
+    b, events = advance(b, ScriptedDice([1, 6, 2]))
+    air = rolls(events, "attacker air fire")
+    assert sorted((r.unit, r.target) for r in air) == [
+        ("bomber", "first air"), ("fighter", "only armour"), ("fighter", "only artillery")]
+    # the tank is lost whatever the defender wishes; the bomber's hit is the defender's to place
+    assert isinstance(b.state.pending, ChooseCasualties) and b.state.pending.required == 2
+    with pytest.raises(IllegalAction):
+        decide(b, {"infantry": 2})
+    b, _ = advance(decide(b, {"armour": 1, "infantry": 1}), ScriptedDice([6] * 4))
+    assert units(b, "defender") == {"artillery": 1, "infantry": 1}
+    # the defender alone in the air chooses too
+    b, _ = advance(battle("2 infantry", "1 fighter, 1 infantry"), ScriptedDice([]))
+    assert isinstance(b.state.pending, ChooseTargets) and b.state.pending.side == "defender"
 
 
 @pytest.mark.rule("AARHE-LANDSEQ-main-round")
@@ -343,6 +373,7 @@ def _two_attacks() -> Any:
     g.apply({"type": "move", "units": "3 armour", "path": ["Belorussia", "West Russia"]})
     g.apply({"type": "end_phase"})
     g.apply({"type": "fight", "space": "Karelia S.S.R."})
+    g.apply({"type": "declare_targets", "targets": "armour"}, power="Russia")  # the fighter alone in the air
     g.apply({"type": "press"})
     return g
 

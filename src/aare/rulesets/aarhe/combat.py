@@ -41,6 +41,14 @@ def _air_fire(side: Side) -> Step:
     return Step(f"{side} air fire", run, lambda b: bool(v.air(b, side)), rule=v.R_OPENING)
 
 
+def _air_targets(side: Side) -> Step:
+    def run(battle: Battle) -> StepResult:
+        decision = v.target_choice(battle, side)
+        return battle.state.evolve(pending=decision), []
+
+    return Step(f"{side} air targets", run, lambda b: v.target_choice(b, side) is not None, rule=v.R_SELECTIVE)
+
+
 def _land_fire(side: Side) -> Step:
     def run(battle: Battle) -> StepResult:
         return roll(battle, f"{side} land fire", v.land_groups(battle, side))
@@ -60,7 +68,8 @@ ID_ATTACK = Step("id attack", infra.attack, infra.attack_applies, rule=infra.R_A
 REMOVE_OPENING = Step("remove opening fire casualties", _remove_opening, rule=R_OPENING_SEQ)
 
 LAND = Sequence("land", (
-    ID_SEARCH, ID_ATTACK, _air_fire("attacker"), _air_fire("defender"), REMOVE_OPENING,
+    ID_SEARCH, ID_ATTACK, _air_targets("attacker"), _air_targets("defender"), _air_fire("attacker"),
+    _air_fire("defender"), REMOVE_OPENING,
     _land_fire("attacker"), _land_fire("defender"), s.REMOVE_CASUALTIES, *retreats.STEPS,
 ))
 AMPHIBIOUS = Sequence("amphibious", LAND.insert_before("remove opening fire casualties", s.BOMBARDMENT).steps)
@@ -100,7 +109,7 @@ AARHE_COMBAT = register_module(
         title="AARHE land combat: opening fire, dogfights, hit allocation, infrastructure defence",
         rule_ids=(R_OPENING_SEQ, R_MAIN_SEQ, retreats.R_FORCED, retreats.R_ATTACKER, retreats.R_DEFENDER,
                   retreats.R_DESTINATIONS, retreats.R_LOST, retreats.R_CAPTURE,
-                  v.R_OPENING, v.R_DOGFIGHT, v.R_AIR_FIRST, v.R_SUPREMACY,
+                  v.R_OPENING, v.R_DOGFIGHT, v.R_AIR_FIRST, v.R_SUPREMACY, v.R_SELECTIVE,
                   v.R_BOMBER_SHIPS, v.R_TANK_BONUS, v.R_LAND_ON_LAND, v.R_TANK_PRIORITY, v.R_TERRAIN,
                   infra.R_REPLACES, infra.R_LAND_FIRE, infra.R_NOT_CASUALTY, infra.R_SEARCH, infra.R_ATTACK,
                   infra.R_STACKING, infra.R_IMPLICIT),

@@ -3,7 +3,8 @@ enemy units each kind of hit must go to (AARHE-AIRCOMBAT-*, AARHE-LANDHIT-*, AAR
 
 from __future__ import annotations
 
-from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, other
+from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, hit_points, other
+from aare.combat.decisions import ChooseTargets, declared_targets
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, present, supports
 
@@ -11,6 +12,7 @@ R_OPENING = "AARHE-AIRCOMBAT-opening-fire"
 R_DOGFIGHT = "AARHE-AIRCOMBAT-dogfight-values"
 R_AIR_FIRST = "AARHE-AIRCOMBAT-air-hits-air-first"
 R_SUPREMACY = "AARHE-AIRCOMBAT-supremacy-values"
+R_SELECTIVE = "AARHE-AIRCOMBAT-supremacy-selective"
 R_BOMBER_SHIPS = "AARHE-AIRCOMBAT-bomber-no-ships"
 R_TANK_BONUS = "AARHE-AIRCOMBAT-fighter-tank-bonus"
 R_LAND_ON_LAND = "AARHE-LANDHIT-land-on-land"
@@ -48,13 +50,63 @@ def dogfight_value(battle: Battle, side: Side, key: UnitKey) -> int:
     return values[0] if side == "attacker" else values[1]
 
 
+def targets_prefix(side: Side) -> str:
+    return f"cycle:air-targets:{side}="
+
+
+def selective(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
+    """`side`'s aircraft that choose their own targets: all but bombers, while `side` alone has aircraft in a land
+    battle (AARHE-AIRCOMBAT-supremacy-selective)."""
+    if battle.state.kind not in ("land", "amphibious") or not supremacy(battle, side):
+        return []
+    return [(k, n) for k, n in air(battle, side) if not battle.setup.unit(k).has("bomber") and not k.marked]
+
+
+def target_choice(battle: Battle, side: Side) -> ChooseTargets | None:
+    """The decision naming the targets of `side`'s selective aircraft, before any die is rolled; None when there
+    is nothing to choose."""
+    shooters = sum(n for _, n in selective(battle, side))
+    room: dict[tuple[str, str], int] = {}
+    cat = battle.setup.catalogue
+    for key, n in present(battle, other(side)):
+        if not cat[key.type].has("not_casualty") and not key.marked:
+            room[(key.owner, key.type)] = room.get((key.owner, key.type), 0) + n * (hit_points(cat, key) - key.damage)
+    count = min(shooters, sum(room.values()))
+    if not count:
+        return None
+    eligible = tuple((o, t, h) for (o, t), h in sorted(room.items()))
+    return ChooseTargets(side, count, eligible, R_SELECTIVE, note=targets_prefix(side))
+
+
+def _selective_groups(battle: Battle, side: Side) -> list[DiceGroup]:
+    """One die per selective aircraft at its combat value, its hit on the unit it named."""
+    named = list(declared_targets(battle.state.notes, targets_prefix(side)) or ())
+    cat = battle.setup.catalogue
+    counts: dict[tuple[str, int, Target], int] = {}
+    shooters = sorted(selective(battle, side), key=lambda kn: (cat.order(kn[0].type), kn[0]))
+    for key, n in shooters:
+        for _ in range(n):
+            if not named:
+                break
+            owner, unit = named.pop(0)
+            target = Target(types=(unit,), owners=(owner,) if owner else (), rule=R_SELECTIVE)
+            value = base_value(battle, side, key)
+            counts[(key.type, value, target)] = counts.get((key.type, value, target), 0) + 1
+    return [DiceGroup(side, t, n, v, target, "opening") for (t, v, target), n in counts.items() if v > 0]
+
+
 def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
     """`side`'s aircraft in opening fire: dogfight values while both sides have aircraft, else their combat values
-    (with their side's bonuses); their hits go to enemy aircraft first; bombers never hit ships."""
+    (with their side's bonuses), each but bombers on the target it chose; their hits go to enemy aircraft first;
+    bombers never hit ships."""
     sea = battle.state.kind == "sea"
     both = dogfight(battle)
+    chosen = {k for k, _ in selective(battle, side)}
     counts: dict[tuple[str, int, Target], int] = {}
+    groups = _selective_groups(battle, side) if chosen else []
     for key, n in air(battle, side):
+        if key in chosen:
+            continue
         unit = battle.setup.unit(key)
         value = dogfight_value(battle, side, key) if both else base_value(battle, side, key)
         target = AIR_FIRST
@@ -64,7 +116,7 @@ def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
             target = Target(exclude_domains=("sea",), first=(("domain:air",),), rule=R_BOMBER_SHIPS)
         if value > 0:
             counts[(key.type, value, target)] = counts.get((key.type, value, target), 0) + n
-    return [DiceGroup(side, t, n, v, target, "opening") for (t, v, target), n in counts.items()]
+    return groups + [DiceGroup(side, t, n, v, target, "opening") for (t, v, target), n in counts.items()]
 
 
 def terrain_value(battle: Battle, value: int) -> int:
