@@ -327,6 +327,9 @@ def resolve_roll(battle: Battle, outcome: Mapping[tuple[Any, ...], int]) -> tupl
                 events.append(HitsScored(side, repels, target.describe(), MARK + REPELLED))
         elif n:
             _, side, target, removal = key
+            n = min(n, target.most) if target.most else n  # hits beyond the target's limit are lost
+            if not n:
+                continue
             batches.append(HitBatch(side, target, n, removal, st.roll.step if st.roll else ""))
             events.append(HitsScored(side, n, target.describe(), removal))
     st = st.evolve(roll=None, hits=tuple(batches), damage=damage, rolled=tuple(sorted(rolled)))

@@ -44,6 +44,8 @@ HOOKS: dict[str, str] = {
     "turn (a joint attack such as D-Day), context: state, power",
     "battle_decider": "the power that answers a battle decision of one side, context: state, site, side",
     "battle_inputs": "the start_battle inputs of a battle on the board (dict), context: state, site",
+    "battle_outcome": "game events a rule module adds to a finished battle's outcome on the map (list of Event), "
+    "context: state (with the core's outcome applied), site, battle (its end), fought (spaces fought this turn)",
     "retreat_routes": "where each unit of a retreating side goes (((space, unit type, count), ...); its own space "
     "for units that stay, e.g. ships breaking off contact), or None (the default: every land or sea unit to the "
     "one destination); raises IllegalAction for a refused route, context: state, site, battle, side, to, split "

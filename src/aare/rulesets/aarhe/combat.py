@@ -4,8 +4,8 @@ AARHE-LANDHIT-*, AARHE-ID-*, AARHE-TERRAIN-combat-modifier, AARHE-LANDRETREAT-fo
 
 A cycle: (opening fire) IDs search and attack, attacking then defending aircraft fire, casualties removed;
 (main round) attacking then defending land units fire, casualties removed; then the retreat decision. An
-amphibious assault runs the same cycle with the shore bombardment of LHTR before the opening fire's removal
-until the assault's own sequence comes (AARHE-AMPHIB-*). Sea battles keep LHTR's sequence for now.
+amphibious assault has its own first cycle (module `aarhe_amphibious`) and this cycle after it. Sea battles keep
+LHTR's sequence for now.
 """
 
 from __future__ import annotations
@@ -88,11 +88,10 @@ LAND = Sequence("land", (
     ID_SEARCH, ID_ATTACK, _air_fire("attacker"), _air_fire("defender"), REMOVE_OPENING,
     _land_fire("attacker"), _land_fire("defender"), s.REMOVE_CASUALTIES, FORCED_RETREAT, s.PRESS_OR_RETREAT,
 ))
-AMPHIBIOUS = Sequence("amphibious", LAND.insert_before("remove opening fire casualties", s.BOMBARDMENT).steps)
 
 
 def _sequence(sequence: Sequence, kind: str, **_: Any) -> Sequence:
-    return {"land": LAND, "amphibious": AMPHIBIOUS}.get(kind, sequence)
+    return LAND if kind == "land" else sequence
 
 
 def _inputs(inputs: dict[str, Any], state: GameState, site: BattleSite, **_: Any) -> dict[str, Any]:
