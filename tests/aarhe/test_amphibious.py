@@ -232,6 +232,10 @@ def test_on_the_map_the_id_damages_the_battleship_and_the_armour_lands_behind_th
     # ID search 1, attack 1: the battleship is damaged; infantry 2 (at 2: lifted) hits; defence 6, 6;
     # cycle 2: infantry 1, armour 1; defence 6
     g = landing([1, 1, 2, 6, 6, 1, 1, 6])
+    # Paris's ID searches the battleship, not the transport
+    searched = [e.purpose for entry in g.log.entries for e in entry.events
+                if e.type == "dice_rolled" and "id coastal search" in e.purpose]
+    assert len(searched) == 1 and "1 battleship" in searched[0]
     assert g.state.owners["Western Europe"] == UK
     assert units_in(g, "Western Europe") == {"infantry": 1, "armour": 1}
     assert zone(g)["battleship"].damage == 1

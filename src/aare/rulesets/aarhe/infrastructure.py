@@ -4,7 +4,8 @@ attacking aircraft and attack those they detect, in the opening fire of every cy
 Each ID selects an enemy aircraft and rolls a search die (1 detects it); then each selects a detected aircraft
 and rolls an attack die: 1 destroys it, 2 repels it (it leaves the battle). The selections are made for the
 defender, spread over different aircraft, the most expensive first (docs/rulings.md): no other choice gives
-the defender a better chance of each result.
+the defender a better chance of each result. In the first cycle of an amphibious assault the IDs run the same
+procedure against the bombarding ships (`coastal_search`, `coastal_attack`; AARHE-ID-amphibious-naval).
 """
 
 from __future__ import annotations
