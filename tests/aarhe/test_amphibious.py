@@ -11,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
-from aare.combat.battle_state import Side
 from aare.combat.decisions import ChooseCasualties, Press, PressOrRetreat
 from aare.combat.engine import decide, roll_with_dice, run
 from aare.combat.events import DiceRolled, StepEntered, UnitsRemoved
@@ -22,6 +21,7 @@ from aare.invariants import check_log
 from aare.movement import flags
 from aare.odds import build_battle, odds
 from aare.rulesets.aarhe.sea_transport import STAYED_ABOARD
+from tests.aarhe.common import units
 from tests.aarhe.move_common import at
 from tests.movement.helpers import boat, end, move, units_in
 
@@ -57,14 +57,6 @@ def rolls(events: list[Any], step: str = "") -> list[DiceRolled]:
 def fired(events: list[Any], step: str) -> list[tuple[str, int, int]]:
     """(unit, dice, hit on) of each group rolled in `step`."""
     return sorted((r.unit, r.count, r.hit_on) for r in rolls(events, step))
-
-
-def units(b: Battle, side: Side) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for key, n in b.state.units(side):
-        if key.present and not key.marked:
-            out[key.type] = out.get(key.type, 0) + n
-    return out
 
 
 def aboard(b: Battle) -> dict[str, int]:
