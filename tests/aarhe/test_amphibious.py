@@ -21,6 +21,7 @@ from aare.invariants import check_log
 from aare.movement import flags
 from aare.odds import build_battle, odds
 from aare.rulesets.aarhe.sea_transport import STAYED_ABOARD
+from aare.state.unit_stacks import Stack
 from tests.aarhe.common import units
 from tests.aarhe.move_common import at
 from tests.movement.helpers import boat, end, move, units_in
@@ -203,11 +204,12 @@ def test_armour_and_artillery_land_only_if_infantry_are_left() -> None:
     assert b.state.result == "draw" and aboard(b) == {"armour": 1}
 
 
-def landing(dice: list[int], options: dict[str, Any] | None = None) -> Game:
+def landing(dice: list[int], options: dict[str, Any] | None = None, damaged: bool = False) -> Game:
     """The United Kingdom lands 1 infantry and 1 armour from SZ 7 in Western Europe (2 German infantry; Paris holds
-    one built-in ID), a battleship offshore; the battle is fought with `dice`."""
-    g = at(UK, "combat-move", {"SZ 7": f"{UK}: 1 battleship", "Western Europe": f"{GER}: 2 infantry"},
-           stacks=[("SZ 7", boat(UK, f"{UK}:infantry", f"{UK}:armour"))], options=options)
+    one built-in ID), a battleship (`damaged` or not) offshore; the battle is fought with `dice`."""
+    ship = Stack(UK, "battleship", 1, damage=1 if damaged else 0)
+    g = at(UK, "combat-move", {"Western Europe": f"{GER}: 2 infantry"},
+           stacks=[("SZ 7", boat(UK, f"{UK}:infantry", f"{UK}:armour")), ("SZ 7", ship)], options=options)
     move(g, "1 infantry, 1 armour", "SZ 7", "Western Europe")
     end(g)
     g = Game(g.log, ScriptedDice(dice))
@@ -231,6 +233,19 @@ def test_on_the_map_the_id_damages_the_battleship_and_the_armour_lands_behind_th
     assert g.state.owners["Western Europe"] == UK
     assert units_in(g, "Western Europe") == {"infantry": 1, "armour": 1}
     assert zone(g)["battleship"].damage == 1
+    assert check_log(g.log) == []
+
+
+@pytest.mark.rule("AARHE-AMPHIB-id-coastal-fire")
+def test_on_the_map_the_id_sinks_a_damaged_battleship_that_then_lifts_nobody() -> None:
+    # ID search 1, attack 1: the damaged battleship sinks; infantry 1 (at 1) hits; defence 6, 6;
+    # cycle 2: infantry 1, armour 1; defence 6
+    g = landing([1, 1, 1, 6, 6, 1, 1, 6], damaged=True)
+    assert "battleship" not in zone(g)
+    fired_at = [e.purpose for entry in g.log.entries for e in entry.events
+                if e.type == "dice_rolled" and "attacking infantry fire" in e.purpose]
+    assert len(fired_at) == 1 and "1 infantry at 1," in fired_at[0]
+    assert g.state.owners["Western Europe"] == UK
     assert check_log(g.log) == []
 
 
