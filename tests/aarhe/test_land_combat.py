@@ -10,7 +10,6 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
-from aare.combat.battle_state import Side
 from aare.combat.board_battle import build_battle as board_battle
 from aare.combat.decisions import ChooseCasualties, ChooseTargets, Press, PressOrRetreat, Retreat, Targets
 from aare.combat.engine import advance, decide
@@ -22,7 +21,7 @@ from aare.errors import IllegalAction
 from aare.movement.battles import pending_battles
 from aare.odds import build_battle, odds
 from aare.rules.ruleset import load_ruleset
-from tests.aarhe.common import refused
+from tests.aarhe.common import refused, units
 from tests.aarhe.move_common import at
 
 RULES = "aarhe"
@@ -45,14 +44,6 @@ def fire(b: Battle, dice: list[int], targets: tuple[str, ...] = ()) -> tuple[Bat
         b, more = advance(decide(b, default_targets(b, b.state.pending, targets)), source)
         events += more
     return b, events
-
-
-def units(b: Battle, side: Side) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for key, n in b.state.units(side):
-        if key.present and not key.marked:
-            out[key.type] = out.get(key.type, 0) + n
-    return out
 
 
 @pytest.mark.rule("AARHE-LANDSEQ-opening-fire", "AARHE-LANDSEQ-main-round", "AARHE-AIRCOMBAT-opening-fire")

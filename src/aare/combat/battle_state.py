@@ -128,6 +128,8 @@ class Target:
     # tiers of tags (as `tags`): the hits go to units of the first tier while any can take them, then the next,
     # then to any eligible unit (e.g. tank hits on tanks and artillery first); `casualties.refine` splits them
     first: tuple[tuple[str, ...], ...] = ()
+    most: int = 0  # at most this many hits of one roll count (0: no limit); the rest are lost
+    one_each: bool = False  # each unit takes at most one of these hits (each die was aimed at its own unit)
 
     def describe(self) -> str:
         parts = []
@@ -147,6 +149,10 @@ class Target:
             parts.append("only " + "/".join(t.removeprefix("domain:") for t in self.tags))
         for tier in self.first:
             parts.append("first " + "/".join(t.removeprefix("domain:") for t in tier))
+        if self.most:
+            parts.append(f"at most {self.most}")
+        if self.one_each:
+            parts.append("one each")
         return ", ".join(parts) or "any unit"
 
 

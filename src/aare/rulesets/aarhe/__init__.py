@@ -9,6 +9,7 @@ from aare.rules.registry import Family, register_family
 from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     air,
     air_transport,
+    amphibious,
     blockade,
     build,
     combat,

@@ -4,9 +4,8 @@ AARHE-LANDHIT-*, AARHE-ID-*, AARHE-TERRAIN-combat-modifier, AARHE-LANDRETREAT-*:
 
 A cycle: (opening fire) IDs search and attack, attacking then defending aircraft fire, casualties removed;
 (main round) attacking then defending land units fire, casualties removed; then the forced retreat, the
-attacker's and the defender's retreats and the capture dice. An
-amphibious assault runs the same cycle with the shore bombardment of LHTR before the opening fire's removal
-until the assault's own sequence comes (AARHE-AMPHIB-*). Sea battles keep LHTR's sequence for now.
+attacker's and the defender's retreats and the capture dice. An amphibious assault has its own first cycle
+(module `aarhe_amphibious`) and this cycle after it. Sea battles keep LHTR's sequence for now.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from aare.rules.ruleset import Ruleset
 from aare.rulesets.aarhe import combat_values as v
 from aare.rulesets.aarhe import infrastructure as infra
 from aare.rulesets.aarhe import land_retreats as retreats
+from aare.rulesets.aarhe import overflight
 from aare.rulesets.aarhe.build import ID
 from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.terrain import terrain_of
@@ -72,11 +72,10 @@ LAND = Sequence("land", (
     _air_fire("defender"), REMOVE_OPENING,
     _land_fire("attacker"), _land_fire("defender"), s.REMOVE_CASUALTIES, *retreats.STEPS,
 ))
-AMPHIBIOUS = Sequence("amphibious", LAND.insert_before("remove opening fire casualties", s.BOMBARDMENT).steps)
 
 
 def _sequence(sequence: Sequence, kind: str, **_: Any) -> Sequence:
-    return {"land": LAND, "amphibious": AMPHIBIOUS}.get(kind, sequence)
+    return LAND if kind == "land" else sequence
 
 
 def _inputs(inputs: dict[str, Any], ruleset: Ruleset, state: GameState, site: BattleSite, **_: Any
@@ -108,12 +107,14 @@ AARHE_COMBAT = register_module(
         id="aarhe_combat",
         title="AARHE land combat: opening fire, dogfights, hit allocation, infrastructure defence",
         rule_ids=(R_OPENING_SEQ, R_MAIN_SEQ, retreats.R_FORCED, retreats.R_ATTACKER, retreats.R_DEFENDER,
-                  retreats.R_DESTINATIONS, retreats.R_LOST, retreats.R_CAPTURE,
+                  retreats.R_DESTINATIONS, retreats.R_LOST, retreats.R_CAPTURE, overflight.R_ID_FIRE,
+                  overflight.R_INTERCEPTION,
                   v.R_OPENING, v.R_DOGFIGHT, v.R_AIR_FIRST, v.R_SUPREMACY, v.R_SELECTIVE,
                   v.R_BOMBER_SHIPS, v.R_TANK_BONUS, v.R_LAND_ON_LAND, v.R_TANK_PRIORITY, v.R_TERRAIN,
                   infra.R_REPLACES, infra.R_LAND_FIRE, infra.R_NOT_CASUALTY, infra.R_SEARCH, infra.R_ATTACK,
                   infra.R_STACKING, infra.R_IMPLICIT),
         hooks={"combat_sequence": _sequence, "battle_inputs": _inputs, "unit_catalogue": _units,
-               "retreat_routes": retreats.retreat_routes, "phase_actions": by_phase(retreats.LOST_RETREATS)},
+               "retreat_routes": retreats.retreat_routes, "phase_actions": by_phase(retreats.LOST_RETREATS),
+               "flyover_aa": overflight.flyover_aa, "flyover_battle": overflight.flyover_battle},
     )
 )

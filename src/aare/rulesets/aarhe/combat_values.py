@@ -3,6 +3,9 @@ enemy units each kind of hit must go to (AARHE-AIRCOMBAT-*, AARHE-LANDHIT-*, AAR
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from aare.board.units import UnitType
 from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, hit_points, other
 from aare.combat.decisions import ChooseTargets, declared_targets
 from aare.combat.setup import Battle
@@ -126,37 +129,45 @@ def terrain_value(battle: Battle, value: int) -> int:
     return value
 
 
-def land_groups(battle: Battle, side: Side) -> list[DiceGroup]:
-    """`side`'s land units in the main round: artillery support for the attacker, +1 for a tank per fighter of a
-    side with air supremacy, the terrain's -1; land hits go to land units, tank hits to tanks and artillery
-    first."""
+def land_groups(battle: Battle, side: Side, keep: Callable[[UnitType], bool] | None = None,
+                target: Target | None = None, removal: str = "cycle", lifts: tuple[tuple[str, int], ...] = ()
+                ) -> list[DiceGroup]:
+    """`side`'s land units (those `keep` accepts) in the main round: artillery support for the attacker, +1 for a
+    tank per fighter of a side with air supremacy, +1 for each of `lifts` ((tag, count): that many units with the
+    tag, one each, after support: bonuses never stack), the terrain's -1; land hits go to land units, tank hits to
+    tanks and artillery first (or all to `target`), removed at `removal`."""
     setup = battle.setup
     cat = setup.catalogue
     units = sorted(((k, n) for k, n in present(battle, side)
-                    if setup.unit(k).domain == "land" and not setup.unit(k).has("not_casualty")),
+                    if setup.unit(k).domain == "land" and not setup.unit(k).has("not_casualty")
+                    and (keep is None or keep(setup.unit(k)))),
                    key=lambda kn: (cat.order(kn[0].type), kn[0]))
     support = sum(n * supports(battle, side, k) for k, n in units) if side == "attacker" else 0
     escorts = sum(n for k, n in air(battle, side) if setup.unit(k).has("fighter")) if supremacy(battle, side) else 0
+    left = dict(lifts)
+    if escorts:
+        left[TANK] = left.get(TANK, 0) + escorts
     bonus = setup.rules.artillery_support_bonus
     counts: dict[tuple[str, int, Target], int] = {}
     for key, n in units:
         unit = setup.unit(key)
         value = base_value(battle, side, key)
-        target = TANK_HITS if unit.has(TANK) else LAND_ONLY
+        hits = target or (TANK_HITS if unit.has(TANK) else LAND_ONLY)
         shares: list[tuple[int, int]] = []  # (units, extra)
         if support and unit.has("artillery_supported"):
             paired = min(n, support)
             support -= paired
             shares.append((paired, bonus))
             n -= paired
-        if escorts and unit.has(TANK):
-            paired = min(n, escorts)
-            escorts -= paired
-            shares.append((paired, 1))
-            n -= paired
+        for tag, free in left.items():
+            if free and unit.has(tag):
+                paired = min(n, free)
+                left[tag] -= paired
+                shares.append((paired, 1))
+                n -= paired
         shares.append((n, 0))
         for count, extra in shares:
             v = terrain_value(battle, value + extra)
             if count and v > 0:
-                counts[(key.type, v, target)] = counts.get((key.type, v, target), 0) + count
-    return [DiceGroup(side, t, n, v, target, "cycle") for (t, v, target), n in counts.items()]
+                counts[(key.type, v, hits)] = counts.get((key.type, v, hits), 0) + count
+    return [DiceGroup(side, t, n, v, hits, removal) for (t, v, hits), n in counts.items()]
