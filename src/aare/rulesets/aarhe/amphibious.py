@@ -213,7 +213,8 @@ OFFLOAD = Step("offload", offload, cycles=1, rule=R_OFFLOAD)
 
 AMPHIBIOUS = Sequence("amphibious", (
     STAY_ABOARD,
-    *(LAND[name] for name in ("id search", "id attack", "attacker air targets", "defender air targets",
+    *(LAND[name] for name in ("jets", "id search", "id attack", "attacker air targets", "defender air targets",
+                              "attacker jets skip the dogfight", "defender jets skip the dogfight",
                               "attacker air fire", "defender air fire", "remove opening fire casualties")),
     COASTAL_BOMBARDMENT, ID_COASTAL_SEARCH, ID_COASTAL_ATTACK, REMOVE_BOMBARDMENT,
     DEFENDING_ARTILLERY, REMOVE_ARTILLERY, LANDING_FIRE, OTHER_DEFENDERS,

@@ -4,10 +4,12 @@ enemy units each kind of hit must go to (AARHE-AIRCOMBAT-*, AARHE-LANDHIT-*, AAR
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from aare.board.units import UnitType
 from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, hit_points, other
 from aare.combat.decisions import ChooseTargets, declared_targets
+from aare.combat.rules import TechBonus
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, present, supports
 
@@ -21,13 +23,26 @@ R_TANK_BONUS = "AARHE-AIRCOMBAT-fighter-tank-bonus"
 R_LAND_ON_LAND = "AARHE-LANDHIT-land-on-land"
 R_TANK_PRIORITY = "AARHE-LANDHIT-tank-priority"
 R_TERRAIN = "AARHE-TERRAIN-combat-modifier"
+R_JETS_FIRST = "AARHE-AIRCOMBAT-jet-hits-jets-first"
+R_JET_SUPREMACY = "AARHE-AIRCOMBAT-jet-supremacy"
+R_JET_PLANE = "AARHE-TECH-jet-plane"
 
 # AARHE-AIRCOMBAT-dogfight-values: (attack, defence) while both sides have aircraft, by the unit's tag
 DOGFIGHT: dict[str, tuple[int, int]] = {"fighter": (2, 3), "bomber": (0, 1)}
+# AARHE-TECH-jet-plane: the aircraft of a power with Jet Plane are jets: other values in combat and in dogfights.
+# Until AARHE's own weapons development comes, Jet Plane is the jet technology of the development table in play
+JET_TECH, JET = "jet_fighters", "jet"  # the technology, the battle flag of a jet
+JET_DOGFIGHT: dict[str, tuple[int, int]] = {"fighter": (4, 4), "bomber": (0, 2)}
+JET_BONUSES = (TechBonus(JET_TECH, "fighter", "attack", 1, R_JET_PLANE),  # fighter 4/5, bomber 3/3
+               TechBonus(JET_TECH, "fighter", "defense", 1, R_JET_PLANE),
+               TechBonus(JET_TECH, "bomber", "attack", -1, R_JET_PLANE),
+               TechBonus(JET_TECH, "bomber", "defense", 2, R_JET_PLANE))
+SKIPS = "skips-dogfight"  # a jet that attacks land units instead of dogfighting this cycle
 TANK = "tank"  # the tag AARHE gives armour (tank hits, the fighters' bonus, capture dice)
 HARSH_TERRAIN = frozenset({"terrain:snowy", "terrain:mountainous"})  # land units fight at -1, never below 1
 
 AIR_FIRST = Target(first=(("domain:air",),), rule=R_AIR_FIRST)
+JETS_FIRST = Target(first=(("flag:" + JET,), ("domain:air",)), rule=R_JETS_FIRST)
 LAND_ONLY = Target(exclude_domains=("air", "sea"), rule=R_LAND_ON_LAND)
 TANK_HITS = Target(exclude_domains=("air", "sea"), first=((TANK, "artillery"),), rule=R_TANK_PRIORITY)
 
@@ -49,8 +64,18 @@ def supremacy(battle: Battle, side: Side) -> bool:
 
 def dogfight_value(battle: Battle, side: Side, key: UnitKey) -> int:
     unit = battle.setup.unit(key)
-    values = next((v for tag, v in DOGFIGHT.items() if unit.has(tag)), (0, 0))
+    table = JET_DOGFIGHT if key.has(JET) else DOGFIGHT
+    values = next((v for tag, v in table.items() if unit.has(tag)), (0, 0))
     return values[0] if side == "attacker" else values[1]
+
+
+def jets(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
+    return [(k, n) for k, n in air(battle, side) if k.has(JET)]
+
+
+def jet_supremacy(battle: Battle, side: Side) -> bool:
+    """Only `side` has jets, and the enemy has other aircraft (AARHE-AIRCOMBAT-jet-supremacy)."""
+    return bool(jets(battle, side)) and not jets(battle, other(side)) and bool(air(battle, other(side)))
 
 
 def targets_prefix(side: Side) -> str:
@@ -60,9 +85,15 @@ def targets_prefix(side: Side) -> str:
 def selective(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
     """`side`'s aircraft that choose their own targets: all but bombers, while `side` alone has aircraft in a land
     battle (AARHE-AIRCOMBAT-supremacy-selective)."""
-    if battle.state.kind not in ("land", "amphibious") or not supremacy(battle, side):
+    if battle.state.kind not in ("land", "amphibious"):
         return []
-    return [(k, n) for k, n in air(battle, side) if not battle.setup.unit(k).has("bomber") and not k.marked]
+    if supremacy(battle, side):
+        shooters = air(battle, side)
+    elif jet_supremacy(battle, side):  # jet fighters choose: an enemy land unit, or an enemy aircraft to dogfight
+        shooters = jets(battle, side)
+    else:
+        return []
+    return [(k, n) for k, n in shooters if not battle.setup.unit(k).has("bomber") and not k.marked]
 
 
 def target_choice(battle: Battle, side: Side) -> ChooseTargets | None:
@@ -78,7 +109,16 @@ def target_choice(battle: Battle, side: Side) -> ChooseTargets | None:
     if not count:
         return None
     eligible = tuple((o, t, h) for (o, t), h in sorted(room.items()))
-    return ChooseTargets(side, count, eligible, R_SELECTIVE, note=targets_prefix(side))
+    rule = R_SELECTIVE if supremacy(battle, side) else R_JET_SUPREMACY
+    return ChooseTargets(side, count, eligible, rule, note=targets_prefix(side))
+
+
+def skipping(battle: Battle, side: Side) -> int:
+    """How many of `side`'s jets named an enemy land unit this cycle (they skip the dogfight)."""
+    if not jet_supremacy(battle, side):
+        return 0
+    named = declared_targets(battle.state.notes, targets_prefix(side)) or ()
+    return sum(1 for _, unit in named if battle.setup.unit(unit).domain != "air")
 
 
 def _selective_groups(battle: Battle, side: Side) -> list[DiceGroup]:
@@ -92,8 +132,12 @@ def _selective_groups(battle: Battle, side: Side) -> list[DiceGroup]:
             if not named:
                 break
             owner, unit = named.pop(0)
-            target = Target(types=(unit,), owners=(owner,) if owner else (), rule=R_SELECTIVE)
-            value = base_value(battle, side, key)
+            if cat[unit].domain == "air" and dogfight(battle):  # a jet that chose to dogfight
+                target, value = JETS_FIRST, dogfight_value(battle, side, key)
+            else:
+                rule = R_SELECTIVE if supremacy(battle, side) else R_JET_SUPREMACY
+                target = Target(types=(unit,), owners=(owner,) if owner else (), rule=rule)
+                value = base_value(battle, side, key)
             counts[(key.type, value, target)] = counts.get((key.type, value, target), 0) + 1
     return [DiceGroup(side, t, n, v, target, "opening") for (t, v, target), n in counts.items() if v > 0]
 
@@ -105,6 +149,8 @@ def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
     sea = battle.state.kind == "sea"
     both = dogfight(battle)
     chosen = {k for k, _ in selective(battle, side)}
+    # jets that skipped the dogfight cannot be hit by aircraft (AARHE-AIRCOMBAT-jet-supremacy)
+    out_of_reach = (SKIPS,) if any(k.has(SKIPS) for k, _ in present(battle, other(side))) else ()
     counts: dict[tuple[str, int, Target], int] = {}
     groups = _selective_groups(battle, side) if chosen else []
     for key, n in air(battle, side):
@@ -112,7 +158,9 @@ def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
             continue
         unit = battle.setup.unit(key)
         value = dogfight_value(battle, side, key) if both else base_value(battle, side, key)
-        target = AIR_FIRST
+        target = JETS_FIRST if key.has(JET) else AIR_FIRST
+        if out_of_reach:
+            target = replace(target, exclude_flags=out_of_reach)
         if sea and unit.has("bomber"):
             if not both:
                 continue  # AARHE-AIRCOMBAT-bomber-no-ships: nothing a bomber could hit
