@@ -19,6 +19,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     production,
     sea_transport,
     spheres,
+    straits,
     terrain,
     turn,
     units,
