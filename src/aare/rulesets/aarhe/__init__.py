@@ -20,6 +20,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     sea_transport,
     spheres,
     straits,
+    sub_passage,
     terrain,
     turn,
     units,
