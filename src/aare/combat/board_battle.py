@@ -277,6 +277,8 @@ class Outcome:
                     continue
             move_air = units[stack.unit].domain != "air"
             to = self.to if fate.status == "retreated" and move_air and self.to else ""
+            if to and self.battle.setup.rules.mark_land_retreats:
+                after = flags.with_flags(after, [flags.RETREATED])
             if after != stack or to:
                 self.emit(UnitsChanged(space, stack, after, to_space=to))
 

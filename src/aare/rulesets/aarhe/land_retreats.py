@@ -24,6 +24,7 @@ from aare.combat.setup import Battle
 from aare.combat.steps import Step, StepResult, combat_units, end_check, roll
 from aare.combat.values import present
 from aare.errors import IllegalAction
+from aare.events import ExtraSet
 from aare.events import UnitsRemoved as MapUnitsRemoved
 from aare.movement import flags
 from aare.movement.battles import BattleSite
@@ -155,23 +156,34 @@ STEPS = (FORCED_RETREAT, ATTACKER_RETREAT, DEFENDER_RETREAT, CAPTURE_DICE, ESCAP
 # ---------------------------------------------------------------- destinations and routes
 
 
-def _friendly(ruleset: Ruleset, state: GameState, power: str, space: str) -> bool:
-    owner = state.owners.get(space)
+COMBAT_OWNERS = "aarhe_combat_owners"  # extra: who held each territory as the side's combat phase began
+
+
+def combat_owners(state: GameState) -> Mapping[str, str]:
+    """The owners when the combat phase of the turn being played began (the current ones outside it): a retreat's
+    destinations do not change while the battles of a team turn are fought one after another (a destination lost
+    meanwhile costs the units that went there, AARHE-LANDRETREAT-lost-destination)."""
+    record = state.extra.get(COMBAT_OWNERS) or {}
+    return record.get("owners") or state.owners if record.get("round") == state.round else state.owners
+
+
+def _friendly(ruleset: Ruleset, owners: Mapping[str, str], power: str, space: str) -> bool:
+    owner = owners.get(space)
     return owner is not None and ruleset.board.side_of(owner) == ruleset.board.side_of(power)
 
 
 def land_destinations(state: GameState, ruleset: Ruleset, site: BattleSite, power: str) -> tuple[str, ...]:
     """Adjacent friendly territories (AARHE-LANDRETREAT-defender-destinations)."""
-    graph = graph_of(ruleset.board)
-    return tuple(sorted(t for t in graph.land_nbrs.get(site.space, ()) if _friendly(ruleset, state, power, t)))
+    graph, owners = graph_of(ruleset.board), combat_owners(state)
+    return tuple(sorted(t for t in graph.land_nbrs.get(site.space, ()) if _friendly(ruleset, owners, power, t)))
 
 
 def air_destinations(state: GameState, ruleset: Ruleset, site: BattleSite, power: str) -> tuple[str, ...]:
     """Friendly territories within two spaces (AARHE-LANDRETREAT-defender-destinations)."""
-    graph = graph_of(ruleset.board)
+    graph, owners = graph_of(ruleset.board), combat_owners(state)
     reach = graph.ball(site.space, AIR_RETREAT)
     return tuple(sorted(t for t in reach if t != site.space and t in graph.land
-                        and _friendly(ruleset, state, power, t)))
+                        and _friendly(ruleset, owners, power, t)))
 
 
 def _defender(state: GameState, ruleset: Ruleset, site: BattleSite) -> str:
@@ -248,15 +260,22 @@ def retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, si
 
 class LostRetreats(PhaseExtension):
     """AARHE-LANDRETREAT-lost-destination: when a power's combat phase ends, units that retreated this turn into
-    a territory their side no longer holds are lost."""
+    a territory their side no longer holds are lost. On entry the owners are recorded (`combat_owners`), once for
+    the members of a team turn."""
 
     name = "conduct-combat"
+
+    def on_enter(self, ctx: TurnContext) -> None:
+        record = ctx.state.extra.get(COMBAT_OWNERS) or {}
+        if record.get("round") != ctx.state.round or record.get("side") != ctx.ruleset.board.side_of(ctx.power):
+            ctx.emit(ExtraSet(COMBAT_OWNERS, {"round": ctx.state.round, "side": ctx.ruleset.board.side_of(ctx.power),
+                                              "owners": dict(ctx.state.owners)}, R_DESTINATIONS))
 
     def on_exit(self, ctx: TurnContext) -> None:
         state, ruleset = ctx.state, ctx.ruleset
         for space in sorted(graph_of(ruleset.board).land):
             for stack in state.stacks(space):
-                if flags.has(stack, flags.RETREATED) and not _friendly(ruleset, state, stack.owner, space):
+                if flags.has(stack, flags.RETREATED) and not _friendly(ruleset, state.owners, stack.owner, space):
                     ctx.emit(MapUnitsRemoved(space, stack, R_LOST))
 
 
