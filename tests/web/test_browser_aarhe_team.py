@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.web.test_browser import (
     _buy,
     _click_space,
+    _end_phase,
     _move_all,
     _page,
     _post,
@@ -24,6 +25,7 @@ from tests.web.test_browser import (
     _settled,
     _shot,
     _shot_on_failure,
+    _stepped,
     in_process,
 )
 from tests.web.test_browser import browser as browser  # the fixture
@@ -36,20 +38,6 @@ GER, JAP, RUS, UK = "Germany", "Japan", "Russia", "United Kingdom"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with in_process(tmp_path_factory, "aarhe-team-db") as url:
         yield url
-
-
-def _end_phase(page: Page, phase_now: str) -> None:
-    page.locator("button.end-phase").click()
-    expect(page.locator("#turn .phase")).to_have_text(phase_now)
-
-
-def _stepped(page: Page, unit: str, count: int) -> Locator:
-    """Step the purchase form's count of `unit` up to `count` (not bought yet): the count's field."""
-    row = page.locator("#purchase tr", has=page.locator(f"input[name='n:{unit}']"))
-    for _ in range(count):
-        row.locator("[data-step='1']").click()
-    expect(row.locator("input")).to_have_value(str(count))
-    return row.locator("input")
 
 
 def _caught_up(page: Page, other: Page) -> None:
