@@ -156,13 +156,22 @@ def purchase_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) 
     offered = [u for a in legal if a["type"] == "purchase" for u in _parsed(a["units"], ruleset)]
     if not offered:
         return None
+    places: dict[str, set[str]] = {}  # units bought at a place (AARHE's infantry at victory cities): where
+    anywhere: set[str] = set()
+    for a in (a for a in legal if a["type"] == "purchase"):
+        for u in _parsed(a["units"], ruleset):
+            if a.get("at"):
+                places.setdefault(u, set()).add(a["at"])
+            else:
+                anywhere.add(u)
     power = state.nation
     rows = []
     for unit_id in dict.fromkeys(offered):
         unit = ruleset.units[unit_id]
         cost = ruleset.unit_cost(unit_id, power=power, state=state).value
         rows.append({"unit": unit_id, "name": unit.display, "cost": cost, "attack": unit.attack,
-                     "defense": unit.defense, "move": unit.move, "domain": unit.domain})
+                     "defense": unit.defense, "move": unit.move, "domain": unit.domain,
+                     "places": [] if unit_id in anywhere else sorted(places.get(unit_id, ()))})
     return {"rows": rows, "bank": state.banks.get(power, 0), "bought": _pool_text(state, ruleset)}
 
 

@@ -264,6 +264,7 @@
     if (!inner) return null;
     const values = new Map();
     $$("#purchase input[type=number][name]").forEach((input) => { if (input.value !== "0") values.set(input.name, input.value); });
+    $$("#purchase select[name]").forEach((select) => values.set(select.name, select.value));
     $$("#move-units tr[data-per]").forEach((row, i) => {
       const input = $(".js-move-count", row);
       if (input && input.value !== "0") values.set(`move:${i}:${row.dataset.per}`, input.value);
@@ -276,11 +277,13 @@
     if (!kept || !kept.values.size || !inner) return;
     if ([inner.dataset.phase, inner.dataset.power, inner.dataset.selected].join("|") !== kept.where) return;
     const fields = new Map();
-    $$("#purchase input[type=number][name]").forEach((input) => fields.set(input.name, input));
+    $$("#purchase input[type=number][name], #purchase select[name]").forEach((input) => fields.set(input.name, input));
     $$("#move-units tr[data-per]").forEach((row, i) => fields.set(`move:${i}:${row.dataset.per}`, $(".js-move-count", row)));
     kept.values.forEach((value, key) => {
       const input = fields.get(key);
-      if (!input || input.disabled || (input.max !== "" && Number(value) > Number(input.max))) return;
+      if (!input || input.disabled) return;
+      if (input.tagName === "SELECT" ? !$$("option", input).some((o) => o.value === value)
+        : input.max !== "" && Number(value) > Number(input.max)) return;
       input.value = value;
       input.dispatchEvent(new Event("input", { bubbles: true }));
     });
