@@ -83,6 +83,8 @@ def test_germany_and_japan_play_one_aarhe_team_turn_in_two_browsers(server: str,
         # both buy in the same phase, neither waiting for the other; Japan's player has begun to fill in his
         # purchase when Germany's arrives and redraws his panel: what he chose stays
         fighters = _stepped(bob, "fighter", 1)
+        _stepped(alice, "infantry", 1)  # infantry is raised at a victory city: Germany chooses Berlin's
+        alice.select_option("#purchase select[name='at:infantry']", GER)
         _buy(alice, "armour", 1)
         _caught_up(bob, alice)
         expect(fighters).to_have_value("1")
@@ -90,7 +92,7 @@ def test_germany_and_japan_play_one_aarhe_team_turn_in_two_browsers(server: str,
         bob.click("#buy")
         expect(bob.locator("#purchase")).to_contain_text("Bought this turn")
         _caught_up(alice, bob)
-        expect(alice.locator("#purchase")).to_contain_text("1 armour")
+        expect(alice.locator("#purchase")).to_contain_text("1 infantry, 1 armour")
         _shot(bob, "aarhe-team-japan-bought")
         _end_phase(alice, "Collect income")
         expect(bob.locator("#team li", has_text=GER)).to_contain_text("Collect income")  # live, no reload
@@ -133,6 +135,6 @@ def test_germany_and_japan_play_one_aarhe_team_turn_in_two_browsers(server: str,
         _shot(bob, "aarhe-team-combat-japan")
         view = alice.request.get(f"{server}/games/{game_id}").json()
         assert {p: m["status"] for p, m in view["state"]["members"].items()} == {GER: "acting", JAP: "acting"}
-        assert view["state"]["extra"]["purchased"] == {GER: {"armour": 1}, JAP: {"fighter": 1}}
+        assert view["state"]["extra"]["purchased"] == {GER: {"armour": 1, "infantry": 1}, JAP: {"fighter": 1}}
         for page in (alice, bob, carol):
             assert page.errors == []  # type: ignore[attr-defined]
