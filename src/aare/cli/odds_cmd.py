@@ -59,6 +59,9 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
               help="whether the defended territory has an AA gun (default: yes in a raid, no otherwise)")
 @click.option("--territory-value", type=int, default=None,
               help="raid/rocket: the target's IPC value, the cap on its damage this turn")
+@click.option("--terrain", default=None,
+              help="the battle territory's terrain where the ruleset fights differently there (aarhe: snowy, "
+                   "mountainous: land units at -1)")
 @click.option("--treasury", type=int, default=None, help="raid/rocket: the target owner's IPCs, a cap on the damage")
 @click.option("--fleet", default=None,
               help='amphibious: the attacking fleet with its transports, e.g. "2 transports, 1 battleship" (the sea '
@@ -131,6 +134,7 @@ def odds_command(
     bombard: str | None,
     defender_aa: bool | None,
     territory_value: int | None,
+    terrain: str | None,
     treasury: int | None,
     fleet: str | None,
     sea_defender: str | None,
@@ -182,7 +186,9 @@ def odds_command(
     assault = {k: v for k, v in (("fleet", fleet), ("sea_defender", sea_defender), ("loads", loads),
                                   ("other_zone_bombard", other_zone_bombard), ("ool_fleet", ool_fleet),
                                   ("ool_sea_defender", ool_sea_defender)) if v}
-    extra = {} if defender_aa is None else {"defender_aa": defender_aa}
+    extra: dict[str, object] = {} if defender_aa is None else {"defender_aa": defender_aa}
+    if terrain:
+        extra["site_tags"] = frozenset({f"terrain:{terrain.strip().lower()}"})
     result = odds(
         attacker,
         defender,

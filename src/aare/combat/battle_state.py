@@ -123,6 +123,11 @@ class Target:
     owners: tuple[str, ...] = ()  # only units of these powers (empty: any)
     flags: tuple[str, ...] = ()  # only units carrying one of these flags (empty: any)
     exclude_flags: tuple[str, ...] = ()  # not units carrying one of these flags
+    # only units with one of these tags, or of a domain named ``domain:<domain>`` (empty: any)
+    tags: tuple[str, ...] = ()
+    # tiers of tags (as `tags`): the hits go to units of the first tier while any can take them, then the next,
+    # then to any eligible unit (e.g. tank hits on tanks and artillery first); `casualties.refine` splits them
+    first: tuple[tuple[str, ...], ...] = ()
 
     def describe(self) -> str:
         parts = []
@@ -138,10 +143,23 @@ class Target:
             parts.append("not " + "/".join(self.exclude_domains))
         if self.exclude_tags:
             parts.append("not " + "/".join(self.exclude_tags))
+        if self.tags:
+            parts.append("only " + "/".join(t.removeprefix("domain:") for t in self.tags))
+        for tier in self.first:
+            parts.append("first " + "/".join(t.removeprefix("domain:") for t in tier))
         return ", ".join(parts) or "any unit"
 
 
 ANY = Target()
+
+
+def matches_tags(unit: Any, tags: tuple[str, ...]) -> bool:
+    """Whether `unit` (a UnitType) has one of `tags`, or is of a domain named ``domain:<domain>``."""
+    return any(unit.has(t) or t == f"domain:{unit.domain}" for t in tags)
+
+
+MARK = "flag:"  # a HitBatch removal ``flag:<flag>`` flags the units hit instead of harming them
+REPELLED = "repelled"  # the flag of a unit a die repelled (`DiceGroup.repel_on`); it leaves at the next removal
 
 
 @dataclass(frozen=True)
@@ -179,6 +197,9 @@ class DiceGroup:
     bonus: int = 0
     lowest: bool = False
     threshold: bool = False
+    # a die above `hit_on` and at or under `repel_on` repels its target instead of hitting it (with `best_of`, a
+    # unit's best die decides); the hits and repels are one joint outcome (`chance.REPEL_STRIDE`)
+    repel_on: int = 0
 
     @property
     def hit_chance(self) -> float:

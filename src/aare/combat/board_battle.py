@@ -292,7 +292,8 @@ class Outcome:
             routes[i] = (dest, unit, n - take)
             left -= take
             moved = after.with_count(take)
-            if dest != space and dest in self.ruleset.board.spaces and self.ruleset.board.spaces[dest].is_sea:
+            sea = dest in self.ruleset.board.spaces and self.ruleset.board.spaces[dest].is_sea
+            if dest != space and (sea or self.battle.setup.rules.mark_land_retreats):
                 moved = flags.with_flags(moved, [flags.RETREATED])
             if moved != stack.with_count(take) or dest != space:
                 self.emit(UnitsChanged(space, stack.with_count(take), moved,

@@ -10,10 +10,11 @@ hits that cannot hit subs, hits on one aircraft type).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from aare.board.units import UnitCatalogue
-from aare.combat.battle_state import HitBatch, Stacks, Target, UnitKey, hit_points
+from aare.combat.battle_state import HitBatch, Stacks, Target, UnitKey, hit_points, matches_tags
 
 # A hit slot: (unit key, index of the unit within its stack, hits this unit has taken before the slot).
 Slot = tuple[UnitKey, int, int]
@@ -21,7 +22,8 @@ Slot = tuple[UnitKey, int, int]
 
 def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
     unit = catalogue[key.type]
-    if not key.present or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
+    gone = not key.present and not any(key.has(f) for f in target.flags)  # a target may name units that left
+    if gone or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
         return False
     if target.types and key.type not in target.types:
         return False
@@ -33,7 +35,43 @@ def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
         return False
     if unit.domain in target.exclude_domains:
         return False
+    if target.tags and not matches_tags(unit, target.tags):
+        return False
     return not any(unit.has(tag) for tag in target.exclude_tags)
+
+
+def refine(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> tuple[HitBatch, ...]:
+    """Batches whose target has priority tiers (`Target.first`) split into plain batches: as many hits as the
+    units of the first tier can take go to them, then the next tier, the rest to any eligible unit. Tiers of
+    several batches share the units' hit slots in batch order."""
+    if not any(b.target.first for b in batches):
+        return tuple(batches)
+    used: dict[UnitKey, int] = {}
+    out: list[HitBatch] = []
+    for batch in batches:
+        if not batch.target.first:
+            out.append(batch)
+            continue
+        plain = replace(batch.target, first=())
+        left = batch.count
+        for tier in batch.target.first:
+            target = replace(plain, tags=tier)
+            room = 0
+            for key, n in stacks:
+                if left - room <= 0:
+                    break
+                if not eligible(catalogue, key, target):
+                    continue
+                free = min((hit_points(catalogue, key) - key.damage) * n - used.get(key, 0), left - room)
+                if free > 0:
+                    used[key] = used.get(key, 0) + free
+                    room += free
+            if room:
+                out.append(replace(batch, target=target, count=room))
+                left -= room
+        if left:
+            out.append(replace(batch, target=plain, count=left))
+    return tuple(out)
 
 
 def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> list[tuple[Slot, int]]:

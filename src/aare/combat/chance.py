@@ -10,6 +10,8 @@ from typing import Any
 from aare.combat.battle_state import DiceGroup, RollRequest, other
 
 Outcome = dict[tuple[Any, ...], int]
+# a group with `repel_on` reports hits and repels as one number: hits x REPEL_STRIDE + repels
+REPEL_STRIDE = 64
 
 
 def convolve(a: list[float], b: list[float]) -> list[float]:
@@ -52,7 +54,33 @@ def lowest_die(dice: int, cap: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)
+def hits_and_repels(n: int, p_hit: float, p_repel: float) -> tuple[float, ...]:
+    """Joint distribution of hits and repels of `n` independent chances (index = hits x REPEL_STRIDE + repels)."""
+    if n >= REPEL_STRIDE:
+        raise ValueError(f"at most {REPEL_STRIDE - 1} repel chances in one roll")
+    out = [0.0] * (n * REPEL_STRIDE + n + 1)
+    p_miss = 1.0 - p_hit - p_repel
+    for h in range(n + 1):
+        for r in range(n - h + 1):
+            ways = comb(n, h) * comb(n - h, r)
+            out[h * REPEL_STRIDE + r] = ways * p_hit**h * p_repel**r * p_miss ** (n - h - r)
+    return tuple(out)
+
+
+def repel_chances(g: DiceGroup) -> tuple[int, float, float]:
+    """(chances, hit probability, repel probability) of a `repel_on` group: per unit with `best_of` (its best die
+    decides), else per die."""
+    h, r = min(max(g.hit_on, 0), 6) / 6, min(max(g.repel_on, g.hit_on, 0), 6) / 6
+    if g.best_of and g.dice_per_unit > 1:
+        d = g.dice_per_unit
+        return g.count, 1 - (1 - h) ** d, (1 - h) ** d - (1 - r) ** d
+    return g.count * g.dice_per_unit, h, r - h
+
+
 def group_key(g: DiceGroup) -> tuple[Any, ...]:
+    if g.repel_on:
+        return ("hits+repels", other(g.side), g.target, g.removal)
     if g.lowest:
         return ("lowest", g.side, g.unit)
     return ("damage",) if g.damage else ("hits", other(g.side), g.target, g.removal)
@@ -67,6 +95,8 @@ def key_distributions(request: RollRequest) -> dict[tuple[Any, ...], list[float]
             d = [1.0]
             for _ in range(g.count):
                 d = convolve(d, one)
+        elif g.repel_on:
+            d = list(hits_and_repels(*repel_chances(g)))
         elif g.lowest:
             d = list(lowest_die(g.count, g.hit_on))
             if g.threshold:

@@ -30,6 +30,10 @@ class PressOrRetreat:
     rule: str = "LHTR-COMBAT-attacker-retreat"
     # a retreat leaves the units landed from the sea behind, fighting on (`CombatRules.partial_amphibious_retreat`)
     leaves_amphibious: bool = False
+    # the side may retreat some of its units (the answer's `units`), the rest fighting on
+    partial: bool = False
+    # the side must retreat: pressing on is refused
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class ChooseTargets:
     count: int
     eligible: tuple[tuple[str, str, int], ...]
     rule: str
+    note: str = "targets="  # the prefix of the note the answer is kept under (`targets_note`)
 
     def resolve(self, answer: Targets) -> tuple[tuple[str, str], ...] | str:
         """The answer's ``(owner, type)`` targets (an empty owner is the first eligible one), or why it is wrong."""
@@ -85,15 +90,16 @@ class ChooseTargets:
 TARGETS_NOTE = "targets="
 
 
-def targets_note(targets: tuple[tuple[str, str], ...]) -> str:
-    return TARGETS_NOTE + "|".join(f"{o}:{t}" for o, t in targets)
+def targets_note(targets: tuple[tuple[str, str], ...], prefix: str = TARGETS_NOTE) -> str:
+    return prefix + "|".join(f"{o}:{t}" for o, t in targets)
 
 
-def declared_targets(notes: frozenset[str]) -> tuple[tuple[str, str], ...] | None:
-    """The targets a side declared in this battle (None: not declared yet)."""
+def declared_targets(notes: frozenset[str], prefix: str = TARGETS_NOTE) -> tuple[tuple[str, str], ...] | None:
+    """The targets declared under `prefix` in this battle (None: not declared yet); a prefix starting with
+    ``cycle:`` keeps them for one cycle."""
     for note in notes:
-        if note.startswith(TARGETS_NOTE):
-            body = note[len(TARGETS_NOTE):]
+        if note.startswith(prefix):
+            body = note[len(prefix):]
             return tuple(tuple(item.split(":", 1)) for item in body.split("|") if item)  # type: ignore[misc]
     return None
 
@@ -115,10 +121,12 @@ class Press:
 
 @dataclass(frozen=True)
 class Retreat:
-    """Retreat every attacking unit to `to`, or only the aircraft (`air_only`, amphibious assaults)."""
+    """Retreat every unit of the side to `to`, or only the aircraft (`air_only`, amphibious assaults), or, where the
+    decision is `partial`, only `units` (``((unit type, count), ...)``; empty: every unit)."""
 
     to: str | None = None
     air_only: bool = False
+    units: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from aare.board.units import UnitCatalogue
 from aare.combat import casualties as cas
 from aare.combat.battle_state import (
     EXTRA_HIT,
+    MARK,
+    REPELLED,
     SIDES,
     BattleState,
     HitBatch,
@@ -32,6 +34,7 @@ from aare.combat.battle_state import (
     other,
     remove_units,
 )
+from aare.combat.chance import REPEL_STRIDE
 from aare.combat.decisions import (
     Answer,
     Casualties,
@@ -53,6 +56,7 @@ from aare.combat.events import (
     Retreated,
     StepEntered,
     Submerged,
+    UnitsMarked,
     UnitsRemoved,
 )
 from aare.combat.rules import CombatRules
@@ -142,6 +146,7 @@ def start_battle(
     joint_attack: bool = False,
     defender_retreat_to: tuple[str, ...] = (),
     defender_stays: frozenset[str] | set[str] = frozenset(),
+    site_tags: frozenset[str] | set[str] = frozenset(),
 ) -> Battle:
     """A battle at its first cycle. Bad inputs raise MalformedInput; forbidden ones IllegalAction.
     Allies attack together only with `joint_attack` (a rule's exception, e.g. AARe's D-Day).
@@ -216,6 +221,7 @@ def start_battle(
         treasury=treasury,
         defender_retreat_to=tuple(defender_retreat_to),
         defender_stays=frozenset(defender_stays),
+        site_tags=frozenset(site_tags),
     )
     return Battle(setup, BattleState(kind, _extra_hits(setup, "attacker", a), _extra_hits(setup, "defender", d)))
 
@@ -309,6 +315,16 @@ def resolve_roll(battle: Battle, outcome: Mapping[tuple[Any, ...], int]) -> tupl
             damage += n
         elif key[0] == "lowest":
             rolled.append((key[1], key[2], n))
+        elif key[0] == "hits+repels":
+            _, side, target, removal = key
+            hits, repels = divmod(n, REPEL_STRIDE)
+            step = st.roll.step if st.roll else ""
+            if hits:
+                batches.append(HitBatch(side, target, hits, removal, step))
+                events.append(HitsScored(side, hits, target.describe(), removal))
+            if repels:
+                batches.append(HitBatch(side, target, repels, MARK + REPELLED, step))
+                events.append(HitsScored(side, repels, target.describe(), MARK + REPELLED))
         elif n:
             _, side, target, removal = key
             batches.append(HitBatch(side, target, n, removal, st.roll.step if st.roll else ""))
@@ -340,6 +356,15 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
                 DiceRolled(request.step, g.side, g.unit, g.count, 0, values, total, "damage", g.dice_per_unit)
             )
             continue
+        if g.repel_on:
+            decisive = [min(v) for v in per] if g.best_of else values
+            hits = sum(1 for v in decisive if v <= g.hit_on)
+            repels = sum(1 for v in decisive if g.hit_on < v <= g.repel_on)
+            key = ("hits+repels", other(g.side), g.target, g.removal)
+            outcome[key] = outcome.get(key, 0) + hits * REPEL_STRIDE + repels
+            events.append(DiceRolled(request.step, g.side, g.unit, g.count, g.hit_on, values, hits,
+                                     g.target.describe(), g.dice_per_unit, repels))
+            continue
         hits = sum(1 for v in per if min(v) <= g.hit_on) if g.best_of else sum(1 for v in values if v <= g.hit_on)
         key = hit_key(g.side, g.target, g.removal)
         outcome[key] = outcome.get(key, 0) + hits
@@ -359,6 +384,7 @@ def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
     rest = tuple(b for b in st.hits if b not in group)
     cat = battle.setup.catalogue
     stacks = st.units(first.side)
+    group = cas.refine(cat, stacks, group)
     required = cas.assignable(cat, stacks, group)
     battle = battle.with_state(st.evolve(hits=rest))
     if required == 0:
@@ -376,6 +402,13 @@ def apply_casualties(
 ) -> tuple[Battle, list[Event]]:
     cat = battle.setup.catalogue
     stacks = battle.state.units(side)
+    if removal.startswith(MARK):
+        flag = removal[len(MARK):]
+        marked: dict[str, int] = {}
+        for key, _hits in choice:
+            stacks = add_units(remove_units(stacks, key), key.with_flag(flag))
+            marked[key.type] = marked.get(key.type, 0) + 1
+        return battle.with_state(battle.state.with_units(side, stacks)), [UnitsMarked(side, marked, flag)]
     lost: dict[str, int] = {}
     damaged: dict[str, int] = {}
     removed: dict[str, int] = {}
@@ -461,6 +494,8 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         return apply_casualties(cleared, decision.side, answer.hits, decision.batches[0].removal)
     if isinstance(decision, PressOrRetreat):
         if isinstance(answer, Press):
+            if decision.forced:
+                raise IllegalAction(f"the {decision.side} must retreat now", decision.rule)
             return cleared, []
         if not isinstance(answer, Retreat):
             raise IllegalAction("the attacker must press or retreat", decision.rule)
@@ -477,7 +512,7 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         found = decision.resolve(answer)
         if isinstance(found, str):
             raise IllegalAction(found, decision.rule)
-        return cleared.with_state(st.evolve(notes=st.notes | {targets_note(found)})), []
+        return cleared.with_state(st.evolve(notes=st.notes | {targets_note(found, decision.note)})), []
     raise IllegalAction(f"unknown decision {decision!r}", "LHTR-COMBAT-land-sequence")
 
 
@@ -509,6 +544,9 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
             )
     side = decision.side
     stays = battle.setup.defender_stays if side == "defender" else frozenset()
+    if answer.units and not decision.partial:
+        raise IllegalAction(f"the {side}'s units retreat together or not at all", decision.rule)
+    wanted = dict(answer.units)
     moved: dict[str, int] = {}
     kept = []
     for key, n in battle.state.units(side):
@@ -516,14 +554,28 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
             decision.leaves_amphibious and key.has("amphibious"))
         if side == "defender":  # infrastructure stays, and units the rules keep in the battle
             goes = key.present and not cat[key.type].has("not_casualty") and key.type not in stays
+        if goes and answer.units:  # a partial retreat: the units named, no amphibious landers, no casualties
+            take = 0 if key.has("amphibious") or key.marked else min(n, wanted.get(key.type, 0))
+            wanted[key.type] = wanted.get(key.type, 0) - take
+            if take < n:
+                kept.append((key, n - take))
+            n = take
+            goes = take > 0
         if goes:
             moved[key.type] = moved.get(key.type, 0) + n
             kept.append((key.with_flag("retreated"), n))
-        else:
+        elif n:
             kept.append((key, n))
+    short = sorted(u for u, n in wanted.items() if n > 0)
+    if short:
+        raise IllegalAction(f"not that many {', '.join(short)} of the {side} can retreat", decision.rule)
     battle = battle.with_state(battle.state.with_units(side, make_stacks(kept)))
     events: list[Event] = [Retreated(moved, None if answer.air_only else to, side)]
-    if answer.air_only or decision.leaves_amphibious or (side == "defender" and combat_units(battle, side)):
+    battle = battle.with_state(battle.state.evolve(notes=battle.state.notes | {f"cycle:retreated:{side}"}))
+    if decision.partial and side == "defender":
+        return battle, events  # the steps after a defender's partial retreat (e.g. capture dice) judge the end
+    if answer.air_only or decision.leaves_amphibious or (side == "defender" and combat_units(battle, side)) or (
+            answer.units and combat_units(battle, side)):
         st, more = end_check(battle)
     else:
         st, more = finish(battle, "retreat" if side == "attacker" else "attacker")

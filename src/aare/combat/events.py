@@ -40,6 +40,7 @@ class DiceRolled(Event):
     hits: int
     target: str = "any unit"
     per_unit: int = 1
+    repels: int = 0  # dice that repelled their target (`DiceGroup.repel_on`)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,15 @@ class CasualtiesChosen(Event):
     lost: dict[str, int]
     damaged: dict[str, int]
     removal: str
+
+
+@dataclass(frozen=True)
+class UnitsMarked(Event):
+    """Hits that mark instead of harming (removal ``flag:<flag>``, e.g. aircraft detected or repelled)."""
+
+    side: str
+    units: dict[str, int]
+    flag: str
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ class BattleSetup:
     `treasury` bounds it too when known (LHTR-ECON-economic-damage-from-treasury). `defender_retreat_to` lists
     where defending units may retreat when the sequence offers them a retreat (none by default);
     `defender_stays` names unit types of the defender that cannot retreat and fight on when the rest go.
+    `site_tags` describe the place of the battle for rules that read it (e.g. ``terrain:mountainous``).
     """
 
     kind: str
@@ -41,6 +42,7 @@ class BattleSetup:
     treasury: int | None = None
     defender_retreat_to: tuple[str, ...] = ()
     defender_stays: frozenset[str] = frozenset()
+    site_tags: frozenset[str] = frozenset()
 
     def unit(self, key: UnitKey | str) -> UnitType:
         return self.catalogue[key if isinstance(key, str) else key.type]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from aare.combat.battle_state import (
     CASUALTY_FLAGS,
+    REPELLED,
     SIDES,
     BattleState,
     DiceGroup,
@@ -184,24 +185,31 @@ def end_check(battle: Battle) -> StepResult:
 
 
 def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResult:
-    from aare.combat.events import UnitsRemoved
+    from aare.combat.events import Retreated, UnitsRemoved
 
     st = battle.state
     events: list[Event] = []
     notes = set(st.notes)
     for side in SIDES:
         gone: dict[str, int] = {}
+        gone_out: dict[str, int] = {}
         kept = []
         for key, n in st.units(side):
-            if flags.intersection(key.flags):
+            if key.has(REPELLED):  # a repelled unit leaves the battle at the removal of casualties
+                kept.append((key.without(REPELLED).with_flag("retreated"), n))
+                gone_out[key.type] = gone_out.get(key.type, 0) + n
+            elif flags.intersection(key.flags):
                 gone[key.type] = gone.get(key.type, 0) + n
                 if battle.setup.unit(key).has("anti_submarine"):
                     notes.add(f"cycle:destroyer-lost:{side}")
             else:
                 kept.append((key, n))
-        if gone:
+        if gone or gone_out:
             st = st.with_units(side, make_stacks(kept))
+        if gone:
             events.append(UnitsRemoved(side, gone, step))
+        if gone_out:
+            events.append(Retreated(gone_out, None, side))
     st = st.evolve(notes=frozenset(notes))
     st2, more = end_check(battle.with_state(st))
     return st2, events + more

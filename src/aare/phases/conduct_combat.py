@@ -254,16 +254,13 @@ def _withdrawal(ctx: TurnContext, site: BattleSite, battle: Battle, decision: de
 
 
 def _add_routes(routes: Mapping[str, Routes], side: str, action: Any, routed: Routes | None) -> dict[str, Routes]:
-    """The routes of each side's retreat, with those of an answer: a retreat's replace the side's, a
-    withdrawal's add to the side's withdrawals (`withdraw_key`)."""
+    """The routes of each side's retreats, with those of an answer: a retreat's add to the side's (a partial
+    retreat may come in several cycles), a withdrawal's to the side's withdrawals (`withdraw_key`)."""
     out = dict(routes)
     if routed is None:
         return out
-    if isinstance(action, Submerge):
-        key = withdraw_key(side)
-        out[key] = (*out.get(key, ()), *routed)
-    else:
-        out[side] = routed
+    key = withdraw_key(side) if isinstance(action, Submerge) else side
+    out[key] = (*out.get(key, ()), *routed)  # partial retreats add up over the cycles
     return out
 
 
@@ -285,7 +282,12 @@ def _retreat(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.P
                                 "LHTR-COMBAT-retreat-destination")
     if routes is None and len(split) > 1:
         raise IllegalAction("the retreating units go to one place", "LHTR-COMBAT-retreat-destination")
-    return dec.Retreat(to, air_only), to, routes
+    units: dict[str, int] = {}
+    if decision.partial:  # the units the split names retreat, the rest fight on
+        for parts in split.values():
+            for unit, n in parts.items():
+                units[unit] = units.get(unit, 0) + n
+    return dec.Retreat(to, air_only, tuple(sorted(units.items()))), to, routes
 
 
 def _plain_answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, str | None]:
@@ -354,7 +356,7 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     casualty choices that put the losses on each eligible unit type first."""
     decision = battle.state.pending
     if isinstance(decision, dec.PressOrRetreat):
-        out: list[Any] = [Press()]
+        out: list[Any] = [] if decision.forced else [Press()]
         if decision.can_retreat_all and decision.destinations:
             out += [Retreat(to=d) for d in decision.destinations]
         elif decision.can_retreat_all or decision.can_retreat_air:
@@ -413,11 +415,12 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
             "destinations": list(decision.destinations),
             "aircraft_only": decision.can_retreat_air and not decision.can_retreat_all,
         }
+        view |= {k: True for k, on in (("partial", decision.partial), ("forced", decision.forced)) if on}
     elif isinstance(decision, dec.ChooseTargets):
         view |= {
             "kind": "choose_targets",
             "side": decision.side,
-            "power": site.attacker,
+            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
             "count": decision.count,
             "eligible": [f"{o}:{t} ({h} hit{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
         }
