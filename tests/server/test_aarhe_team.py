@@ -212,10 +212,10 @@ def _move(units: str, *path: str) -> dict[str, Any]:
     return {"type": "move", "units": units, "path": list(path)}
 
 
-def _battles_owed_to_russia(germany_attacks: str) -> tuple[GameLog, int]:
+def _battles_owed_to_russia(germany_attacks: str) -> tuple[GameLog, int, dict[str, Any]]:
     """A game played offline with dice that always roll 1: the Soviet fighter flies to Buryatia in round 1;
-    in the Axis combat Japan's infantry hits once in Buryatia (the Soviet Union chooses its casualty), then
-    Germany's infantry hits once in `germany_attacks`. The log, and its version before Germany's battle."""
+    in the Axis combat Japan's battle in Buryatia asks the Soviet Union a decision, then Germany fights in
+    `germany_attacks`. The log, its version before Germany's battle, and the Soviet answer to Japan's battle."""
     g = Game(new_game(RULES), ScriptedDice([1] * 200))
     while g.state.phase != "non-combat-move":
         g.apply(END)
@@ -230,10 +230,10 @@ def _battles_owed_to_russia(germany_attacks: str) -> tuple[GameLog, int]:
     for power in AXIS_TEAM:
         g.apply(END, power=power)
     g.apply({"type": "fight", "space": "Buryatia S.S.R."}, power=JAP)
-    assert g.actors().get(RUS) == JAP and g.state.members[JAP]["pending"]["kind"] == "choose_casualties"
-    seen = g.state.version
+    assert g.actors().get(RUS) == JAP and g.state.members[JAP]["pending"]["power"] == RUS
+    seen, answer = g.state.version, g.legal_actions(power=RUS)[0].to_json()
     g.apply({"type": "fight", "space": germany_attacks}, power=GER)
-    return g.log, seen
+    return g.log, seen, answer
 
 
 def _imported(players: dict[str, Player], log: GameLog) -> str:
@@ -247,10 +247,10 @@ def _imported(players: dict[str, Player], log: GameLog) -> str:
 @pytest.mark.rule(*TEAM_RULES)
 def test_a_defenders_answer_sent_before_another_members_battle_lands_in_the_battle_it_answers(
         players: dict[str, Player]) -> None:
-    log, seen = _battles_owed_to_russia("Anglo Egypt")  # Germany's battle asks the United Kingdom
+    log, seen, sent = _battles_owed_to_russia("Anglo Egypt")  # Germany's battle asks the United Kingdom
     game_id = _imported(players, log)
     carol = players["carol"]
-    answer = _act(carol, game_id, {"type": "choose_casualties", "units": "1 fighter"}, seen, RUS)
+    answer = _act(carol, game_id, sent, seen, RUS)
     assert answer.status_code == 200, answer.text
     assert answer.json()["version"] == seen + 2
     assert answer.json()["events"][0] == {"type": "member_focused", "power": JAP}  # Buryatia's battle
@@ -260,14 +260,14 @@ def test_a_defenders_answer_sent_before_another_members_battle_lands_in_the_batt
 @pytest.mark.rule(*TEAM_RULES)
 def test_a_defenders_answer_is_refused_when_another_members_battle_asks_it_first(
         players: dict[str, Player]) -> None:
-    log, seen = _battles_owed_to_russia("Karelia S.S.R.")  # Germany's battle asks the Soviet Union too
+    log, seen, sent = _battles_owed_to_russia("Karelia S.S.R.")  # Germany's battle asks the Soviet Union too
     game_id = _imported(players, log)
     carol = players["carol"]
     assert carol.view(game_id)["state"]["members"][GER]["pending"]["power"] == RUS
-    sent = {"type": "choose_casualties", "units": "1 fighter"}  # meant for Buryatia, where it was asked
-    stale = _act(carol, game_id, sent, seen, RUS)
+    stale = _act(carol, game_id, sent, seen, RUS)  # meant for Buryatia, where it was asked
     assert stale.status_code == 409 and stale.json()["version"] == seen + 1
     assert carol.view(game_id)["version"] == seen + 1  # nothing stored: not answered in Germany's battle
-    answer = _act(carol, game_id, sent, seen + 1, RUS)  # seen now: Germany's battle in Karelia asks first
+    legal = carol.http.get(f"/games/{game_id}/legal", params={"power": RUS}).json()["actions"]
+    answer = _act(carol, game_id, legal[0], seen + 1, RUS)  # seen now: Germany's battle in Karelia asks first
     assert answer.status_code == 200, answer.text
     assert answer.json()["events"][0] == {"type": "member_focused", "power": GER}  # Karelia's battle
