@@ -10,19 +10,21 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
-from aare.combat.battle_state import Side
+from aare.combat.battle_state import UnitKey, make_stacks
 from aare.combat.board_battle import build_battle as board_battle
 from aare.combat.decisions import ChooseCasualties, ChooseTargets, Press, PressOrRetreat, Retreat, Targets
-from aare.combat.engine import advance, decide
+from aare.combat.engine import advance, decide, start_battle
 from aare.combat.events import DiceRolled, Retreated, UnitsMarked, UnitsRemoved
 from aare.combat.policy import default_targets
+from aare.combat.rules import CombatRules
+from aare.combat.sequences import lhtr_sequence
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice
 from aare.errors import IllegalAction
 from aare.movement.battles import pending_battles
 from aare.odds import build_battle, odds
 from aare.rules.ruleset import load_ruleset
-from tests.aarhe.common import refused
+from tests.aarhe.common import refused, units
 from tests.aarhe.move_common import at
 
 RULES = "aarhe"
@@ -47,18 +49,11 @@ def fire(b: Battle, dice: list[int], targets: tuple[str, ...] = ()) -> tuple[Bat
     return b, events
 
 
-def units(b: Battle, side: Side) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for key, n in b.state.units(side):
-        if key.present and not key.marked:
-            out[key.type] = out.get(key.type, 0) + n
-    return out
-
-
 @pytest.mark.rule("AARHE-LANDSEQ-opening-fire", "AARHE-LANDSEQ-main-round", "AARHE-AIRCOMBAT-opening-fire")
 def test_the_land_cycle_runs_opening_fire_then_the_main_round() -> None:
     names = battle("1 infantry", "1 infantry").setup.sequence.names
-    assert names == ("id search", "id attack", "attacker air targets", "defender air targets", "attacker air fire",
+    assert names == ("jets", "id search", "id attack", "attacker air targets", "defender air targets",
+                     "attacker jets skip the dogfight", "defender jets skip the dogfight", "attacker air fire",
                      "defender air fire",
                      "remove opening fire casualties", "attacker land fire", "defender land fire",
                      "remove casualties", "forced retreat", "press or retreat", "defender retreat", "capture dice",
@@ -430,3 +425,64 @@ def test_the_attacker_retreats_some_units_to_where_they_came_from() -> None:
     assert g.state.owners["Karelia S.S.R."] == "Germany"
     assert _units_in(g, "Eastern Europe", "Germany") == {"armour": 2}
     assert _units_in(g, "Karelia S.S.R.", "Germany") == {"armour": 2}
+
+
+# ---------------------------------------------------------------- jets
+
+
+@pytest.mark.rule("AARHE-TECH-jet-plane", "AARHE-TECH-jet-plane-table")
+def test_jet_plane_gives_aircraft_their_jet_values() -> None:
+    jets = frozenset({"jet_fighters"})
+    _, events = fire(battle("1 fighter, 1 bomber, 1 infantry", "2 infantry", attacker_techs=jets), [6] * 6)
+    assert sorted((r.unit, r.hit_on) for r in rolls(events, "attacker air fire")) == [("bomber", 3), ("fighter", 4)]
+    _, events = fire(battle("1 infantry", "1 fighter, 1 bomber, 1 infantry", defender_techs=jets), [6] * 6)
+    assert sorted((r.unit, r.hit_on) for r in rolls(events, "defender air fire")) == [("bomber", 3), ("fighter", 5)]
+    # dogfight: jet fighter 4/4, jet bomber 0/2
+    _, events = fire(battle("1 fighter, 1 infantry", "1 fighter, 1 bomber, 1 infantry", attacker_techs=jets,
+                            defender_techs=jets), [6] * 6)
+    air = rolls(events, "attacker air fire") + rolls(events, "defender air fire")
+    assert sorted((r.side, r.unit, r.hit_on) for r in air) == [
+        ("attacker", "fighter", 4), ("defender", "bomber", 2), ("defender", "fighter", 4)]
+
+
+def _owned(*units: tuple[str, str, int]) -> Any:
+    return make_stacks((UnitKey(unit, owner), n) for owner, unit, n in units)
+
+
+@pytest.mark.rule("AARHE-AIRCOMBAT-jet-hits-jets-first")
+def test_jet_hits_in_a_dogfight_go_to_enemy_jets_first() -> None:
+    # a German jet fighter hits (4 in a dogfight) a British jet fighter and an American plain one defending
+    # together: the British jet is lost without a choice
+    jets = frozenset({"jet_fighters"})
+    ruleset = load_ruleset(RULES)
+    rules = ruleset.modify("combat_rules", CombatRules())
+    b = start_battle(_owned(("Germany", "fighter", 1), ("Germany", "infantry", 1)),
+                     _owned(("United Kingdom", "fighter", 1), ("United States", "fighter", 1),
+                            ("United Kingdom", "infantry", 1)),
+                     "land", units=ruleset.units, rules=rules,
+                     sequence=ruleset.modify("combat_sequence", lhtr_sequence("land"), kind="land"),
+                     attacker_techs=jets, owner_techs={"United Kingdom": jets, "United States": frozenset()})
+    b, events = fire(b, [4, 6, 6, 6, 6])
+    assert rolls(events, "attacker air fire")[0].hit_on == 4
+    assert b.state.pending is None or not isinstance(b.state.pending, ChooseCasualties)
+    left = {(k.owner, k.type) for k, _ in b.state.defender if k.present}
+    assert ("United Kingdom", "fighter") not in left and ("United States", "fighter") in left
+
+
+@pytest.mark.rule("AARHE-AIRCOMBAT-jet-supremacy")
+def test_jets_alone_may_skip_the_dogfight_and_strike_land_units() -> None:
+    jets = frozenset({"jet_fighters"})
+    b, _ = advance(battle("2 fighter, 1 infantry", "1 fighter, 1 armour, 1 infantry", attacker_techs=jets),
+                   ScriptedDice([]))
+    decision = b.state.pending
+    assert isinstance(decision, ChooseTargets) and decision.rule == "AARHE-AIRCOMBAT-jet-supremacy"
+    # one jet strikes the tank (its combat value 4), the other dogfights (4); the British fighter (3) hits
+    b, events = advance(decide(b, Targets((("", "armour"), ("", "fighter")))), ScriptedDice([1, 6, 1, 6, 6]))
+    air = rolls(events, "attacker air fire")
+    assert sorted((r.hit_on, r.target) for r in air) == [(4, "first jet, first air"), (4, "only armour")]
+    (british,) = rolls(events, "defender air fire")
+    assert british.hit_on == 3 and "skips-dogfight" in british.target
+    # the British hit can only take the jet that dogfought: no choice is asked, and the tank is gone
+    assert not isinstance(b.state.pending, ChooseCasualties)
+    assert units(b, "defender") == {"fighter": 1, "infantry": 1}
+    assert sum(n for k, n in b.state.attacker if k.type == "fighter" and k.present and not k.marked) == 1

@@ -123,11 +123,13 @@ class Target:
     owners: tuple[str, ...] = ()  # only units of these powers (empty: any)
     flags: tuple[str, ...] = ()  # only units carrying one of these flags (empty: any)
     exclude_flags: tuple[str, ...] = ()  # not units carrying one of these flags
-    # only units with one of these tags, or of a domain named ``domain:<domain>`` (empty: any)
+    # only units with one of these tags, of a domain named ``domain:<domain>`` or with a flag ``flag:<flag>``
     tags: tuple[str, ...] = ()
     # tiers of tags (as `tags`): the hits go to units of the first tier while any can take them, then the next,
     # then to any eligible unit (e.g. tank hits on tanks and artillery first); `casualties.refine` splits them
     first: tuple[tuple[str, ...], ...] = ()
+    most: int = 0  # at most this many hits of one roll count (0: no limit); the rest are lost
+    one_each: bool = False  # each unit takes at most one of these hits (each die was aimed at its own unit)
 
     def describe(self) -> str:
         parts = []
@@ -144,18 +146,24 @@ class Target:
         if self.exclude_tags:
             parts.append("not " + "/".join(self.exclude_tags))
         if self.tags:
-            parts.append("only " + "/".join(t.removeprefix("domain:") for t in self.tags))
+            parts.append("only " + "/".join(t.removeprefix("domain:").removeprefix("flag:") for t in self.tags))
         for tier in self.first:
-            parts.append("first " + "/".join(t.removeprefix("domain:") for t in tier))
+            parts.append("first " + "/".join(t.removeprefix("domain:").removeprefix("flag:") for t in tier))
+        if self.most:
+            parts.append(f"at most {self.most}")
+        if self.one_each:
+            parts.append("one each")
         return ", ".join(parts) or "any unit"
 
 
 ANY = Target()
 
 
-def matches_tags(unit: Any, tags: tuple[str, ...]) -> bool:
-    """Whether `unit` (a UnitType) has one of `tags`, or is of a domain named ``domain:<domain>``."""
-    return any(unit.has(t) or t == f"domain:{unit.domain}" for t in tags)
+def matches_tags(unit: Any, tags: tuple[str, ...], key: UnitKey | None = None) -> bool:
+    """Whether `unit` (a UnitType) has one of `tags`, is of a domain named ``domain:<domain>``, or (its battle
+    `key`) carries a flag named ``flag:<flag>``."""
+    return any(unit.has(t) or t == f"domain:{unit.domain}" or (key is not None and t.startswith("flag:")
+                                                               and key.has(t[5:])) for t in tags)
 
 
 MARK = "flag:"  # a HitBatch removal ``flag:<flag>`` flags the units hit instead of harming them

@@ -215,6 +215,7 @@ class Outcome:
 
     def run(self, fought: Iterable[str]) -> list[Event]:
         site = self.site
+        fought = tuple(fought)
         if site.kind == "bombing":
             self._bombing()
             return self.events
@@ -233,6 +234,8 @@ class Outcome:
             self._allied_planes()
         elif self.battle.state.result == "attacker" and (capturer := self._capturer()) is not None:
             self.emit(*capture_territory_events(self.state, self.ruleset, site.space, capturer))
+        self.emit(*self.ruleset.modify("battle_outcome", [], state=self.state, site=site, battle=self.battle,
+                                       fought=fought))
         return self.events
 
     def _capturer(self) -> str | None:

@@ -35,7 +35,7 @@ def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
         return False
     if unit.domain in target.exclude_domains:
         return False
-    if target.tags and not matches_tags(unit, target.tags):
+    if target.tags and not matches_tags(unit, target.tags, key):
         return False
     return not any(unit.has(tag) for tag in target.exclude_tags)
 
@@ -77,6 +77,7 @@ def refine(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]
 def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> list[tuple[Slot, int]]:
     """Every hit slot of units some batch may hit, with a bitmask of the batches that may hit it."""
     out: list[tuple[Slot, int]] = []
+    single = _one_each(batches)
     for key, n in stacks:
         mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
         if not mask:
@@ -84,8 +85,15 @@ def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]
         remaining = hit_points(catalogue, key) - key.damage
         for index in range(n):
             for taken in range(remaining):
-                out.append(((key, index, taken), mask))
+                hit_by = mask if not taken else mask & ~single
+                if hit_by:
+                    out.append(((key, index, taken), hit_by))
     return out
+
+
+def _one_each(batches: Sequence[HitBatch]) -> int:
+    """The bitmask of the batches whose hits go one to a unit (`Target.one_each`)."""
+    return sum(1 << i for i, b in enumerate(batches) if b.target.one_each)
 
 
 def _matchable(masks: Sequence[int], capacity: Sequence[int]) -> bool:
@@ -206,7 +214,10 @@ def check_choice(
         mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
         if not mask:
             return f"{key.label()} cannot be hit by these hits"
-        masks += [mask] * hits
+        more = mask & ~_one_each(batches)
+        if hits > 1 and not more:
+            return f"a {key.label()} cannot take more than one of these hits"
+        masks += [mask] + [more] * (hits - 1)
     if len(masks) != required:
         return f"{required} hit(s) must be assigned, got {len(masks)}"
     if not _matchable(masks, [b.count for b in batches]):

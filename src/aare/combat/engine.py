@@ -327,6 +327,9 @@ def resolve_roll(battle: Battle, outcome: Mapping[tuple[Any, ...], int]) -> tupl
                 events.append(HitsScored(side, repels, target.describe(), MARK + REPELLED))
         elif n:
             _, side, target, removal = key
+            n = min(n, target.most) if target.most else n  # hits beyond the target's limit are lost
+            if not n:
+                continue
             batches.append(HitBatch(side, target, n, removal, st.roll.step if st.roll else ""))
             events.append(HitsScored(side, n, target.describe(), removal))
     st = st.evolve(roll=None, hits=tuple(batches), damage=damage, rolled=tuple(sorted(rolled)))
@@ -439,6 +442,12 @@ def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] 
     cat = battle.setup.catalogue
     if isinstance(wanted, str):
         wanted = parse_units(wanted, cat)
+    decision = battle.state.pending
+    batches = decision.batches if isinstance(decision, ChooseCasualties) else ()
+
+    def takes(key: UnitKey) -> bool:  # units that left the battle only where the hits may reach them
+        return (key.present or any(cas.eligible(cat, key, b.target) for b in batches)) and not key.marked
+
     hits: list[tuple[UnitKey, int]] = []
     for name, n in wanted.items():
         type_id = cat.resolve(name)
@@ -447,7 +456,7 @@ def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] 
                 k
                 for k, c in battle.state.units(side)
                 for _ in range(c)
-                if k.type == type_id and k.present and not k.marked
+                if k.type == type_id and takes(k)
             ),
             key=lambda k: (k.damage, k),
         )

@@ -32,6 +32,7 @@ from aare.combat.board_battle import (
 )
 from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.events import DiceRolled as EngineDiceRolled
+from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice, SeededDice, SystemDice, game_dice
 from aare.economy.damage import bombing_damage_events
@@ -587,16 +588,29 @@ class ConductCombat(PhaseHandler):
             rule = situation(ctx.state, ctx.ruleset).flyover_aa.get(site.space, "LHTR-AA-flyover")
             for space, stack in site.overflying:
                 holder = ctx.state.owners.get(site.space, "defender")
-                dice = _BattleDice(ctx, f"AA gun in {site.space}", [], {"defender": holder})
-                techs = frozenset(ctx.state.techs.get(stack.owner, ()))
-                left, engine_events = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules, techs)
+                battle = ctx.ruleset.modify("flyover_battle", None, state=ctx.state, site=site, stack=stack)
+                label = f"AA gun in {site.space}" if battle is None else f"overflight fire in {site.space}"
+                dice = _BattleDice(ctx, label, [], {"defender": holder})
+                repelled = 0
+                if battle is None:
+                    techs = frozenset(ctx.state.techs.get(stack.owner, ()))
+                    left, engine_events = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules,
+                                                       techs)
+                    alive = left.get(stack.unit, 0)
+                else:  # the ruleset's own fire: a battle the overflying aircraft survive, or leave repelled
+                    battle, engine_events = advance(battle, dice, DEFAULT_POLICY)
+                    alive = sum(n for k, n in battle.state.attacker if not k.marked and k.present)
+                    repelled = sum(n for k, n in battle.state.attacker if not k.marked and not k.present)
                 dice.flush(engine_events)
-                alive = left.get(stack.unit, 0)
-                if stack.count - alive:
-                    ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive), rule))
+                if stack.count - alive - repelled:
+                    ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive - repelled), rule))
+                after = replace(stack, flags=tuple(f for f in stack.flags if f != mark))
                 if alive:
-                    after = replace(stack, flags=tuple(f for f in stack.flags if f != mark))
                     ctx.emit(UnitsChanged(space, stack.with_count(alive), after.with_count(alive)))
+                if repelled:  # it aborts its mission: no battle this turn, it lands in non-combat move
+                    aborted = flags.with_flags(replace(after, flags=tuple(f for f in after.flags
+                                                                          if f != flags.COMBAT)), [flags.RETREATED])
+                    ctx.emit(UnitsChanged(space, stack.with_count(repelled), aborted.with_count(repelled)))
 
 
 def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:

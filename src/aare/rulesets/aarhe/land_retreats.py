@@ -81,6 +81,12 @@ def forced_retreat(battle: Battle) -> StepResult:
         decision = PressOrRetreat(battle.setup.defender_retreat_to, True, False, side="defender", rule=R_FORCED,
                                     forced=True)
         return st.evolve(pending=decision), events
+    return attacker_withdraws(battle)
+
+
+def attacker_withdraws(battle: Battle) -> StepResult:
+    """Every attacking unit still in the battle retreats (aircraft fly off in non-combat move)."""
+    st = battle.state
     moved: Counter[str] = Counter()
     kept = []
     for key, n in st.attacker:
