@@ -486,3 +486,11 @@ def test_jets_alone_may_skip_the_dogfight_and_strike_land_units() -> None:
     assert not isinstance(b.state.pending, ChooseCasualties)
     assert units(b, "defender") == {"fighter": 1, "infantry": 1}
     assert sum(n for k, n in b.state.attacker if k.type == "fighter" and k.present and not k.marked) == 1
+
+
+def test_bots_may_ask_for_an_estimate_where_no_fast_exact_solver_exists() -> None:
+    # the base sequence's exact odds with AARHE's units and switches stand in for the AARHE cycle's
+    found = odds("8 infantry, 4 armour, 2 fighter", "10 infantry, 2 armour", RULES, estimate=True)
+    base = odds("8 infantry, 4 armour, 2 fighter", "10 infantry, 2 armour", "lhtr-1.3")
+    assert found.attacker_win == pytest.approx(base.attacker_win, abs=0.02)
+    assert found.method == "exact"

@@ -270,7 +270,7 @@ class GreedyBot:
         """The exact odds of a battle (None if it cannot be judged)."""
         try:
             return odds(format_units(attackers, ruleset.units), format_units(defenders, ruleset.units), ruleset,
-                        battle=battle)
+                        battle=battle, estimate=True)
         except (AareError, ValueError, KeyError):
             return None
 

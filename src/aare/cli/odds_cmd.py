@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -183,10 +184,10 @@ def odds_command(
     (--territory-value, --treasury), and the bombers lost. Escorts (--attacker-tech long_range_aircraft) and
     interceptors (--defender-tech jet_fighters) where the ruleset has them (aare-5.0).
     """
-    assault = {k: v for k, v in (("fleet", fleet), ("sea_defender", sea_defender), ("loads", loads),
+    assault: dict[str, Any] = {k: v for k, v in (("fleet", fleet), ("sea_defender", sea_defender), ("loads", loads),
                                   ("other_zone_bombard", other_zone_bombard), ("ool_fleet", ool_fleet),
                                   ("ool_sea_defender", ool_sea_defender)) if v}
-    extra: dict[str, object] = {} if defender_aa is None else {"defender_aa": defender_aa}
+    extra: dict[str, Any] = {} if defender_aa is None else {"defender_aa": defender_aa}
     if terrain:
         extra["site_tags"] = frozenset({f"terrain:{terrain.strip().lower()}"})
     result = odds(

@@ -13,6 +13,7 @@ from aare.combat.sequences import lhtr_sequence
 from aare.combat.setup import Battle
 from aare.errors import MalformedInput
 from aare.odds.calculator import exact_odds
+from aare.odds.ladder import fast_path_ok
 from aare.odds.monte_carlo import monte_carlo_odds
 from aare.odds.raid import RAID_KINDS, check_raid_policy, raid_inputs
 from aare.odds.report import BattleOdds
@@ -38,6 +39,7 @@ def build_battle(
     rules: Any = None,
     battle: str = "land",
     options: Mapping[str, Any] | None = None,
+    base_sequence: bool = False,
     **inputs: Any,
 ) -> Battle:
     """A battle of `battle` kind under a ruleset (id, with game `options`, or an object with `units` and
@@ -57,7 +59,7 @@ def build_battle(
     if kind in RAID_KINDS.values():
         a, d, inputs = raid_inputs(kind, attacker, defender, rs.units, combat_rules, inputs)
         kind = "bombing"
-    sequence = rs.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
+    sequence = lhtr_sequence(kind) if base_sequence else rs.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
     return start_battle(a, d, kind, units=rs.units, rules=combat_rules, sequence=sequence, **inputs)
 
 
@@ -84,6 +86,7 @@ def odds(
     kaitens: int = 0,
     kamikazes: int = 0,
     targets: Sequence[str] | str = (),
+    estimate: bool = False,
     **inputs: Any,
 ) -> BattleOdds:
     """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
@@ -97,7 +100,9 @@ def odds(
     the dearest ships). `attacker_abilities` / `defender_abilities`: ability names the ruleset turns into
     battle tags (aare-5.0: national advantages that count as if their conditions held). A whole amphibious
     assault, the sea battle first (`aare.odds.assault`): `fleet`, `sea_defender`, `loads` (one per transport,
-    ``;``-separated, the last-listed lost first), `other_zone_bombard`, `ool_fleet`, `ool_sea_defender`."""
+    ``;``-separated, the last-listed lost first), `other_zone_bombard`, `ool_fleet`, `ool_sea_defender`.
+    `estimate` (for bots that judge many battles): where the ruleset's own sequence has no fast exact solver, the
+    odds of the base LHTR sequence with the ruleset's units and switches stand in for them (an estimate)."""
     specials = {name: n for name, n in (("kaitens", kaitens), ("kamikazes", kamikazes)) if n}
     if specials:
         attacker = _ruleset(rules, options).modify("calculator_specials", attacker, specials=specials)
@@ -138,6 +143,8 @@ def odds(
     if assault is not None:
         result = amphibious.assault_odds(attacker, defender, rules, options, b, policy, inputs, assault, method)
     elif method == "exact":
+        if estimate and not fast_path_ok(b, policy) and b.setup.sequence.kind in ("land", "sea"):
+            b = build_battle(attacker, defender, rules, battle, options, base_sequence=True, **inputs)
         result = exact_odds(b, policy)
     elif method == "mc":
         result = monte_carlo_odds(b, policy, runs=runs, seed=seed)

@@ -30,7 +30,7 @@ class Oracle:
         units = self.ruleset.units
         try:
             found: BattleOdds | None = odds(format_units(dict(key[1]), units), format_units(dict(key[2]), units),
-                                            self.ruleset, battle=kind)
+                                            self.ruleset, battle=kind, estimate=True)
         except (AareError, ValueError, KeyError):
             found = None
         self._cache[key] = found
