@@ -34,7 +34,7 @@ def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
         return False
     if unit.domain in target.exclude_domains:
         return False
-    if target.tags and not matches_tags(unit, target.tags):
+    if target.tags and not matches_tags(unit, target.tags, key):
         return False
     return not any(unit.has(tag) for tag in target.exclude_tags)
 

@@ -510,7 +510,7 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         found = decision.resolve(answer)
         if isinstance(found, str):
             raise IllegalAction(found, decision.rule)
-        return cleared.with_state(st.evolve(notes=st.notes | {targets_note(found)})), []
+        return cleared.with_state(st.evolve(notes=st.notes | {targets_note(found, decision.note)})), []
     raise IllegalAction(f"unknown decision {decision!r}", "LHTR-COMBAT-land-sequence")
 
 

@@ -417,7 +417,7 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
         view |= {
             "kind": "choose_targets",
             "side": decision.side,
-            "power": site.attacker,
+            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
             "count": decision.count,
             "eligible": [f"{o}:{t} ({h} hit{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
         }

@@ -23,6 +23,8 @@ TANK = "tank"  # the tag AARHE gives armour (tank hits, the fighters' bonus, cap
 HARSH_TERRAIN = frozenset({"terrain:snowy", "terrain:mountainous"})  # land units fight at -1, never below 1
 
 AIR_FIRST = Target(first=(("domain:air",),), rule=R_AIR_FIRST)
+# at sea aircraft never hit submarines (only ASW does, docs/rulings.md)
+AIR_FIRST_AT_SEA = Target(exclude_tags=("submarine",), first=(("domain:air",),), rule=R_AIR_FIRST)
 LAND_ONLY = Target(exclude_domains=("air", "sea"), rule=R_LAND_ON_LAND)
 TANK_HITS = Target(exclude_domains=("air", "sea"), first=((TANK, "artillery"),), rule=R_TANK_PRIORITY)
 
@@ -50,14 +52,15 @@ def dogfight_value(battle: Battle, side: Side, key: UnitKey) -> int:
 
 def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
     """`side`'s aircraft in opening fire: dogfight values while both sides have aircraft, else their combat values
-    (with their side's bonuses); their hits go to enemy aircraft first; bombers never hit ships."""
+    (with their side's bonuses); their hits go to enemy aircraft first; bombers never hit ships, nor aircraft
+    submarines."""
     sea = battle.state.kind == "sea"
     both = dogfight(battle)
     counts: dict[tuple[str, int, Target], int] = {}
     for key, n in air(battle, side):
         unit = battle.setup.unit(key)
         value = dogfight_value(battle, side, key) if both else base_value(battle, side, key)
-        target = AIR_FIRST
+        target = AIR_FIRST_AT_SEA if sea else AIR_FIRST
         if sea and unit.has("bomber"):
             if not both:
                 continue  # AARHE-AIRCOMBAT-bomber-no-ships: nothing a bomber could hit

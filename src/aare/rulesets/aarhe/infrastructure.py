@@ -40,9 +40,8 @@ def _aircraft(battle: Battle, flag: str = "") -> list[UnitKey]:
     return sorted(keys, key=lambda k: (-setup.unit(k).cost, setup.catalogue.order(k.type), k))
 
 
-def _spread(battle: Battle, targets: list[UnitKey]) -> dict[tuple[UnitKey, int], int]:
-    """{(aircraft, IDs on it): how many such aircraft}: the IDs dealt out over `targets` in order."""
-    n = ids(battle)
+def spread(n: int, targets: list[UnitKey]) -> dict[tuple[UnitKey, int], int]:
+    """{(target, dice on it): how many such targets}: `n` dice dealt out over `targets` in order."""
     per = [n // len(targets) + (1 if i < n % len(targets) else 0) for i in range(len(targets))]
     out: dict[tuple[UnitKey, int], int] = {}
     for key, dice in zip(targets, per, strict=True):
@@ -63,7 +62,7 @@ def search(battle: Battle) -> StepResult:
     """AARHE-ID-search: a search die per ID; an aircraft searched by several IDs is detected if any rolls a 1."""
     groups = [DiceGroup("defender", key.type, count, 1, _target(key, exclude_flags=(SPOTTED,)), MARK + SPOTTED,
                         dice_per_unit=dice, best_of=True)
-              for (key, dice), count in _spread(battle, _aircraft(battle)).items()]
+              for (key, dice), count in spread(ids(battle), _aircraft(battle)).items()]
     return roll(battle, "id search", groups)
 
 
@@ -76,7 +75,7 @@ def attack(battle: Battle) -> StepResult:
     with the opening fire's casualties), 2 repels it."""
     groups = [DiceGroup("defender", key.type, count, 1, _target(key, flags=(SPOTTED,)), "opening",
                         dice_per_unit=dice, best_of=True, repel_on=2)
-              for (key, dice), count in _spread(battle, _aircraft(battle, SPOTTED)).items()]
+              for (key, dice), count in spread(ids(battle), _aircraft(battle, SPOTTED)).items()]
     return roll(battle, "id attack", groups)
 
 
