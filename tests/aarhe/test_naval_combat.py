@@ -21,6 +21,8 @@ from aare.dice import ScriptedDice
 from aare.errors import IllegalAction
 from aare.odds import build_battle, odds
 from aare.rulesets.aarhe import naval
+from tests.aarhe.common import GER, UK
+from tests.aarhe.move_common import at
 
 RULES = "aarhe"
 Answers = Callable[[Battle, Any], Any]
@@ -111,15 +113,28 @@ def test_a_destroyer_that_hunted_submarines_also_fires_in_the_main_round() -> No
     assert [r.unit for r in main] == ["carrier"]
 
 
+def asked(b: Battle, rule: str, dice: tuple[int, ...] = ()) -> Battle:
+    """`b` run to the `ChooseTargets` of `rule` (screens left out, other decisions by default)."""
+
+    def policy(bt: Battle, decision: Any) -> Any:
+        if isinstance(decision, ChooseTargets) and decision.rule == rule:
+            return None
+        return no_screens(bt, decision) or DEFAULT_POLICY(bt, decision)
+
+    found, _ = advance(b, ScriptedDice(dice), policy)
+    return found
+
+
 @pytest.mark.rule("AARHE-NAVALHIT-submarine", "AARHE-SUBWAR-targeting")
 def test_submarines_hit_only_surface_ships() -> None:
-    b, _ = advance(battle("1 submarine", "1 submarine, 1 transport"), ScriptedDice([]))
+    b = asked(battle("1 submarine", "1 submarine, 1 transport, 1 carrier"), "AARHE-SUBWAR-targeting")
     decision = b.state.pending
-    assert isinstance(decision, ChooseTargets) and decision.eligible == (("", "transport", 1),)
+    assert isinstance(decision, ChooseTargets) and decision.eligible == (("", "carrier", 1), ("", "transport", 1))
     with pytest.raises(IllegalAction) as err:
         decide(b, Targets((("", "submarine"),)))
     assert err.value.rule_id == "AARHE-SUBWAR-targeting"
-    b, events = play(b, [1])
+    # with one ship type to aim at there is nothing to ask
+    b, events = play(battle("1 submarine", "1 submarine, 1 transport"), [1])
     assert removed(events, "defender") == {"transport": 1}
 
 
@@ -310,19 +325,21 @@ def test_aircraft_over_a_fleet_dogfight_first() -> None:
 def test_bombers_never_attack_ships_and_aircraft_never_hit_submarines() -> None:
     _, events = play(battle("1 bomber, 1 battleship", "1 destroyer"), [6] * 6)
     assert not rolls(events, "attacker air fire")
-    b, _ = advance(battle("1 fighter", "1 submarine, 1 transport"), ScriptedDice([]))
+    b = asked(battle("1 fighter", "1 submarine, 1 transport, 1 destroyer"), "AARHE-AIRCOMBAT-supremacy-values",
+              (6, 6))  # the destroyer's anti-air misses
     decision = b.state.pending
-    assert isinstance(decision, ChooseTargets) and decision.eligible == (("", "transport", 1),)
+    assert isinstance(decision, ChooseTargets) and decision.eligible == (("", "destroyer", 1), ("", "transport", 1))
 
 
 @pytest.mark.rule("AARHE-NAVALSEQ-table", "AARHE-SUBWAR-targeting", "AARHE-ASW-search", "AARHE-NAVALAA-rolls")
 def test_the_calculators_exact_sea_battle_agrees_with_rolled_ones() -> None:
-    units = ("2 submarine, 1 fighter", "1 destroyer, 1 transport")
+    units = ("1 submarine, 1 destroyer, 1 fighter", "1 destroyer, 1 carrier, 1 submarine")
     exact = odds(*units, RULES, battle="sea")
     assert exact.attacker_win + exact.defender_win + exact.draw == pytest.approx(1.0)
-    rolled = odds(*units, RULES, battle="sea", method="mc", runs=3_000, seed=5)
-    assert rolled.attacker_win == pytest.approx(exact.attacker_win, abs=0.03)
-    assert rolled.attacker_ipc_lost == pytest.approx(exact.attacker_ipc_lost, rel=0.1, abs=0.5)
+    rolled = odds(*units, RULES, battle="sea", method="mc", runs=1_500, seed=5)
+    assert rolled.attacker_win == pytest.approx(exact.attacker_win, abs=0.04)
+    assert rolled.attacker_ipc_lost == pytest.approx(exact.attacker_ipc_lost, rel=0.05)
+    assert rolled.defender_ipc_lost == pytest.approx(exact.defender_ipc_lost, rel=0.05)
 
 
 @pytest.mark.rule("AARHE-NAVALSEQ-table")
@@ -333,3 +350,23 @@ def test_the_calculator_explains_the_sea_cycle() -> None:
     assert "attacker screens [AARHE-SCREEN-assign]" in out and "carrier aircraft return" in out
     found = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
     assert 0 < found["attacker_win"] < 1
+
+
+@pytest.mark.rule("AARHE-SCREEN-assign", "AARHE-SUBWAR-targeting")
+def test_the_screens_and_the_targets_are_asked_of_each_power_on_the_board() -> None:
+    fleets = {"SZ 5": "Germany: 1 submarine", "SZ 6": "United Kingdom: 1 destroyer, 1 transport"}
+    g = at(GER, "combat-move", fleets, dice=[1, 6, 1])
+    g.apply({"type": "move", "units": "1 submarine", "path": ["SZ 5", "SZ 6"]})
+    g.apply({"type": "end_phase"})
+    g.apply({"type": "fight", "space": "SZ 6"})
+    pending = g.state.pending
+    assert (pending["kind"], pending["power"], pending["rule"]) == ("choose_targets", UK, "AARHE-SCREEN-assign")
+    assert {"type": "declare_targets", "targets": ""} in pending["options"]
+    g.apply({"type": "declare_targets", "targets": "transport"}, power=UK)
+    pending = g.state.pending
+    assert (pending["power"], pending["rule"], pending["count"]) == (GER, "AARHE-SUBWAR-targeting", 1)
+    g.apply({"type": "declare_targets", "targets": "destroyer"}, power=GER)  # sinks it; its search misses
+    g.apply({"type": "submerge"}, power=GER)
+    g.apply({"type": "press"}, power=GER)  # cycle 2: only the transport to aim at, and it sinks
+    assert g.state.pending is None
+    assert [(s.owner, s.unit) for s in g.state.stacks("SZ 6")] == [(GER, "submarine")]

@@ -369,7 +369,8 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
 
         first = default_targets(battle, decision).targets
         orders = dict.fromkeys([first, *itertools.islice(itertools.permutations(first), 24)])
-        return [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
+        found = [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
+        return [*found, DeclareTargets(targets="")] if decision.up_to and first else found
     if isinstance(decision, dec.ChooseCasualties):
         cat = battle.setup.catalogue
         stacks = battle.state.units(decision.side)

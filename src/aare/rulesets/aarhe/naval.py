@@ -15,7 +15,7 @@ from typing import Any
 
 from aare.combat import steps as s
 from aare.combat.battle_state import MARK, DiceGroup, Side, Target, UnitKey, make_stacks, other
-from aare.combat.decisions import ChooseSubmerge, ChooseTargets, declared_targets
+from aare.combat.decisions import ChooseSubmerge, ChooseTargets, declared_targets, targets_note
 from aare.combat.events import Retreated
 from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
@@ -101,11 +101,16 @@ def _form_screens(battle: Battle) -> StepResult:
 def _aims(purpose: str, side: Side, shooters: Callable[[Battle, Side], list[nv.Shooter]], rule: str
           ) -> Callable[[Battle], StepResult]:
     def run(battle: Battle) -> StepResult:
-        """`side`'s shooters each select an enemy surface ship, all before any die is rolled."""
+        """`side`'s shooters each select an enemy surface ship, all before any die is rolled (asked only when
+        there is a choice)."""
         n = len(shooters(battle, side))
         options = nv.eligible(battle, nv.aimable(battle, side), lambda _k, _n: n)
         if not n or not options:
             return battle.state, []
+        if len(options) == 1:  # one ship type to aim at: no choice to ask
+            st = battle.state
+            return st.evolve(notes=st.notes | {targets_note(((options[0][0], options[0][1]),) * n,
+                                                            _note(purpose, side))}), []
         decision = ChooseTargets(side, n, options, rule, _note(purpose, side),
                                  suggested=nv.suggested_aims(battle, side, n))
         return battle.state.evolve(pending=decision), []
