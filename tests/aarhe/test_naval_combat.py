@@ -325,7 +325,7 @@ def test_aircraft_over_a_fleet_dogfight_first() -> None:
 def test_bombers_never_attack_ships_and_aircraft_never_hit_submarines() -> None:
     _, events = play(battle("1 bomber, 1 battleship", "1 destroyer"), [6] * 6)
     assert not rolls(events, "attacker air fire")
-    b = asked(battle("1 fighter", "1 submarine, 1 transport, 1 destroyer"), "AARHE-AIRCOMBAT-supremacy-values",
+    b = asked(battle("1 fighter", "1 submarine, 1 transport, 1 destroyer"), "AARHE-AIRCOMBAT-supremacy-selective",
               (6, 6))  # the destroyer's anti-air misses
     decision = b.state.pending
     assert isinstance(decision, ChooseTargets) and decision.eligible == (("", "destroyer", 1), ("", "transport", 1))

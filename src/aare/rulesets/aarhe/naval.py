@@ -37,6 +37,7 @@ R_SUBMERGE = "AARHE-SUBWAR-submerge"
 R_SEARCH = "AARHE-ASW-search"
 R_ATTACK = "AARHE-ASW-attack"
 R_CARRIER = "AARHE-CARRIER-cycle-end-standard"
+R_SELECTIVE = "AARHE-AIRCOMBAT-supremacy-selective"  # at sea (land battles still let the owner choose)
 
 SEARCH_ON, ATTACK_ON = 3, 2  # AARHE-ASW-search, AARHE-ASW-attack
 DETECTED = "asw-detected"  # the battle flag of a submarine the enemy's ASW detected this cycle
@@ -319,8 +320,8 @@ def _steps() -> dict[str, tuple[Step, ...]]:
                     lambda b: bool(v.air(b, other(side))), rule=nv.R_AA)
 
     def air_aims(side: Side) -> Step:
-        return Step(f"{side} air targets", _aims("air-targets", side, nv.air_shooters, v.R_SUPREMACY),
-                    lambda b: v.supremacy(b, side), rule=v.R_SUPREMACY)
+        return Step(f"{side} air targets", _aims("air-targets", side, nv.air_shooters, R_SELECTIVE),
+                    lambda b: v.supremacy(b, side), rule=R_SELECTIVE)
 
     def air_fire(side: Side) -> Step:
         return Step(f"{side} air fire", _air_fire(side), lambda b: bool(v.air(b, side)), rule=v.R_OPENING)
@@ -378,7 +379,7 @@ AARHE_NAVAL = register_module(
         title="AARHE naval combat: submarine warfare, screens, ASW, anti-air, battleships, carriers",
         rule_ids=(R_TABLE, R_SUB_STEP, R_AIR_STEP, R_MAIN, R_SCREEN, nv.R_SCREEN_AIR, nv.R_SCREEN_SUB,
                   nv.R_SUB_TARGETS, R_SUB_REMOVED, R_SUBMERGE, nv.R_WOLFPACK, R_SEARCH, R_ATTACK, R_CARRIER,
-                  nv.R_AA, nv.R_SUB_HITS, nv.R_CAPITAL_HITS, nv.R_ESCORT_HITS, nv.R_TRANSPORT_HITS),
+                  nv.R_AA, R_SELECTIVE, nv.R_SUB_HITS, nv.R_CAPITAL_HITS, nv.R_ESCORT_HITS, nv.R_TRANSPORT_HITS),
         hooks={"combat_sequence": _sequence},
         options=(
             OptionSpec(
