@@ -420,7 +420,8 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
             "side": decision.side,
             "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
             "count": decision.count,
-            "eligible": [f"{o}:{t} ({h} hit{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
+            "up_to": decision.up_to,
+            "eligible": [f"{o}:{t} (up to {h} time{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
         }
     elif isinstance(decision, dec.ChooseSubmerge):
         view |= {
