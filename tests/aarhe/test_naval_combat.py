@@ -18,10 +18,13 @@ from aare.combat.events import DiceRolled, Retreated, UnitsMarked, UnitsRemoved
 from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice
+from aare.engine import Game
 from aare.errors import IllegalAction
+from aare.game_log import GameLog
 from aare.odds import build_battle, odds
 from aare.rulesets.aarhe import naval
-from tests.aarhe.common import GER, UK
+from aare.state.unit_stacks import Stack, add_stack
+from tests.aarhe.common import GER, JAP, UK, end_phase, end_turn, game, phase_of, status
 from tests.aarhe.move_common import at
 
 RULES = "aarhe"
@@ -370,3 +373,21 @@ def test_the_screens_and_the_targets_are_asked_of_each_power_on_the_board() -> N
     g.apply({"type": "press"}, power=GER)  # cycle 2: only the transport to aim at, and it sinks
     assert g.state.pending is None
     assert [(s.owner, s.unit) for s in g.state.stacks("SZ 6")] == [(GER, "submarine")]
+
+
+@pytest.mark.rule("AARHE-ORDER-team-turns", "AARHE-SUBWAR-submerge")
+def test_enemy_marks_last_until_the_team_turn_ends() -> None:
+    # a British sub submerged in a battle of this team turn: the member that ends its turn first leaves it so,
+    # since a teammate's battle in that zone is rebuilt from the board
+    g = game()
+    end_turn(g)  # round 1: the Soviet Union alone
+    sub = Stack(UK, "submarine", 1, flags=("turn:submerged",))
+    state = g.state.with_stacks("SZ 6", add_stack(g.state.stacks("SZ 6"), sub))
+    g = Game(GameLog(state))
+    end_turn(g, GER)  # to the joint combat
+    while phase_of(g, JAP) != "conduct-combat":
+        end_phase(g, JAP)
+    end_turn(g, GER)
+    assert status(g, GER) == "done" and sub in g.state.stacks("SZ 6")
+    end_turn(g, JAP)  # the team turn ends
+    assert g.state.stacks("SZ 6") == (Stack(UK, "submarine", 1),)
