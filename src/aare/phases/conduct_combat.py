@@ -420,9 +420,10 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
             "side": decision.side,
             "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
             "count": decision.count,
-            "up_to": decision.up_to,
-            "eligible": [f"{o}:{t} (up to {h} time{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
+            "eligible": [f"{o}:{t} ({h} hit{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
         }
+        if decision.up_to:
+            view["up_to"] = True
     elif isinstance(decision, dec.ChooseSubmerge):
         view |= {
             "kind": "submerge",
