@@ -250,8 +250,8 @@ class Concede(_Action):
 
 
 class DeclareTargets(_Action):
-    """Answer a target declaration of a sea battle (Kaitens, Kamikazes): the enemy ships in order, primary
-    first, e.g. ``"carrier, battleship, battleship"`` (``"<power>:destroyer"`` names the owner)."""
+    """Answer a target declaration (AARe's Kaitens and Kamikazes, AARHE's aircraft under air supremacy): the enemy
+    units in order, e.g. ``"carrier, battleship, battleship"`` (``"<power>:destroyer"`` names the owner)."""
 
     type: Literal["declare_targets"] = "declare_targets"
     targets: str

@@ -1,4 +1,4 @@
-"""Helpers for the AARHE tests: a new game, playing a turn on, the Revised powers' names."""
+"""Helpers for the AARHE tests: a new game, playing a turn on, the Revised powers' names, a battle's units."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from aare.combat.battle_state import Side
+from aare.combat.setup import Battle
 from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.game_setup import new_game
@@ -56,3 +58,12 @@ def refused(g: Game, action: dict[str, Any], power: str | None = None) -> str:
         g.apply(action, power=power)
     assert g.state == before
     return err.value.rule_id
+
+
+def units(b: Battle, side: Side) -> dict[str, int]:
+    """`side`'s units still in battle `b` and not hit, by type."""
+    out: dict[str, int] = {}
+    for key, n in b.state.units(side):
+        if key.present and not key.marked:
+            out[key.type] = out.get(key.type, 0) + n
+    return out

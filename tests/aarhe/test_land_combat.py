@@ -10,17 +10,21 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
-from aare.combat.battle_state import Side
+from aare.combat.battle_state import UnitKey, make_stacks
 from aare.combat.board_battle import build_battle as board_battle
-from aare.combat.decisions import ChooseCasualties, Press, PressOrRetreat
-from aare.combat.engine import advance, decide
+from aare.combat.decisions import ChooseCasualties, ChooseTargets, Press, PressOrRetreat, Retreat, Targets
+from aare.combat.engine import advance, decide, start_battle
 from aare.combat.events import DiceRolled, Retreated, UnitsMarked, UnitsRemoved
+from aare.combat.policy import default_targets
+from aare.combat.rules import CombatRules
+from aare.combat.sequences import lhtr_sequence
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice
 from aare.errors import IllegalAction
 from aare.movement.battles import pending_battles
 from aare.odds import build_battle, odds
 from aare.rules.ruleset import load_ruleset
+from tests.aarhe.common import refused, units
 from tests.aarhe.move_common import at
 
 RULES = "aarhe"
@@ -35,39 +39,62 @@ def rolls(events: list[Any], step: str = "") -> list[DiceRolled]:
     return [e for e in events if isinstance(e, DiceRolled) and (not step or e.step == step)]
 
 
-def fire(b: Battle, dice: list[int]) -> tuple[Battle, list[Any]]:
-    return advance(b, ScriptedDice(dice))
-
-
-def units(b: Battle, side: Side) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for key, n in b.state.units(side):
-        if key.present and not key.marked:
-            out[key.type] = out.get(key.type, 0) + n
-    return out
+def fire(b: Battle, dice: list[int], targets: tuple[str, ...] = ()) -> tuple[Battle, list[Any]]:
+    """Run on with `dice`, aircraft choosing their targets (`targets`, else the dearest units) as asked."""
+    source = ScriptedDice(dice)
+    b, events = advance(b, source)
+    while isinstance(b.state.pending, ChooseTargets):
+        b, more = advance(decide(b, default_targets(b, b.state.pending, targets)), source)
+        events += more
+    return b, events
 
 
 @pytest.mark.rule("AARHE-LANDSEQ-opening-fire", "AARHE-LANDSEQ-main-round", "AARHE-AIRCOMBAT-opening-fire")
 def test_the_land_cycle_runs_opening_fire_then_the_main_round() -> None:
     names = battle("1 infantry", "1 infantry").setup.sequence.names
-    assert names == ("id search", "id attack", "attacker air fire", "defender air fire",
+    assert names == ("jets", "id search", "id attack", "attacker air targets", "defender air targets",
+                     "attacker jets skip the dogfight", "defender jets skip the dogfight", "attacker air fire",
+                     "defender air fire",
                      "remove opening fire casualties", "attacker land fire", "defender land fire",
-                     "remove casualties", "forced retreat", "press or retreat")
+                     "remove casualties", "forced retreat", "press or retreat", "defender retreat", "capture dice",
+                     "retreat ends")
 
 
 @pytest.mark.rule("AARHE-AIRCOMBAT-opening-fire", "AARHE-AIRCOMBAT-supremacy-values")
 def test_an_attacking_fighters_hit_is_removed_before_the_defending_land_units_fire() -> None:
     b = battle("1 fighter, 1 infantry", "1 armour, 1 infantry")
-    # fighter hits (3: its attack value under air supremacy); the defender takes the tank
-    b, events = fire(b, [3])
-    assert isinstance(b.state.pending, ChooseCasualties)
+    # the fighter (3: its attack value under air supremacy) hits the tank it chose; the infantry misses
+    b, events = fire(b, [3, 6, 6], targets=("armour",))
     assert rolls(events, "attacker air fire")[0].hit_on == 3
-    b = decide(b, {"armour": 1})
-    # infantry attacks and misses; only the defending infantry fires in the main round
-    b, events = fire(b, [6, 6])
-    assert [(r.step, r.unit, r.count) for r in rolls(events)] == [
+    # only the defending infantry fires in the main round
+    assert [(r.step, r.unit, r.count) for r in rolls(events)][1:] == [
         ("attacker land fire", "infantry", 1), ("defender land fire", "infantry", 1)]
     assert any(isinstance(e, UnitsRemoved) and e.units == {"armour": 1} for e in events)
+
+
+@pytest.mark.rule("AARHE-AIRCOMBAT-supremacy-selective")
+def test_aircraft_alone_in_the_sky_choose_their_targets_before_rolling() -> None:
+    b, _ = advance(battle("2 fighter, 1 bomber, 1 infantry", "1 armour, 1 artillery, 2 infantry"), ScriptedDice([]))
+    decision = b.state.pending
+    assert isinstance(decision, ChooseTargets) and decision.side == "attacker" and decision.count == 2
+    assert decision.rule == "AARHE-AIRCOMBAT-supremacy-selective"
+    with pytest.raises(IllegalAction):
+        decide(b, Targets((("", "armour"), ("", "armour"))))  # one tank cannot be named twice
+    b = decide(b, Targets((("", "armour"), ("", "artillery"))))
+    # fighter 1 hits the tank, fighter 2 misses; the bomber's hit is the defender's to allocate
+    b, events = advance(b, ScriptedDice([1, 6, 2]))
+    air = rolls(events, "attacker air fire")
+    assert sorted((r.unit, r.target) for r in air) == [
+        ("bomber", "first air"), ("fighter", "only armour"), ("fighter", "only artillery")]
+    # the tank is lost whatever the defender wishes; the bomber's hit is the defender's to place
+    assert isinstance(b.state.pending, ChooseCasualties) and b.state.pending.required == 2
+    with pytest.raises(IllegalAction):
+        decide(b, {"infantry": 2})
+    b, _ = advance(decide(b, {"armour": 1, "infantry": 1}), ScriptedDice([6] * 4))
+    assert units(b, "defender") == {"artillery": 1, "infantry": 1}
+    # the defender alone in the air chooses too
+    b, _ = advance(battle("2 infantry", "1 fighter, 1 infantry"), ScriptedDice([]))
+    assert isinstance(b.state.pending, ChooseTargets) and b.state.pending.side == "defender"
 
 
 @pytest.mark.rule("AARHE-LANDSEQ-main-round")
@@ -264,3 +291,198 @@ def test_a_battle_knows_its_terrain() -> None:
     g.apply({"type": "move", "units": "1 armour", "path": ["Caucasus", "Persia"]})
     (site,) = pending_battles(g.state, g.ruleset)
     assert board_battle(g.state, g.ruleset, site).setup.site_tags == {"terrain:mountainous"}
+
+
+# ---------------------------------------------------------------- retreats
+
+
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-attacker")
+def test_the_attacker_may_retreat_some_of_its_units() -> None:
+    b = battle("2 armour, 3 infantry", "4 infantry")
+    b, _ = fire(b, [6] * 9)
+    decision = b.state.pending
+    assert isinstance(decision, PressOrRetreat) and decision.partial and decision.rule == "AARHE-LANDRETREAT-attacker"
+    with pytest.raises(IllegalAction):
+        decide(b, Retreat("origin", units=(("infantry", 4),)))
+    b = decide(b, Retreat("origin", units=(("infantry", 3),)))
+    assert units(b, "attacker") == {"armour": 2}
+    b, events = fire(b, [6] * 6)
+    assert [(r.side, r.unit, r.count) for r in rolls(events, "attacker land fire")] == [("attacker", "armour", 2)]
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-defender-choice", "AARHE-LANDRETREAT-capture")
+def test_the_defender_may_retreat_too_and_tanks_capture_some() -> None:
+    b = battle("4 armour", "1 armour, 3 infantry", defender_retreat_to=("Karelia S.S.R.",))
+    b, _ = fire(b, [6] * 8)
+    b, _ = fire(decide(b, Press()), [])
+    decision = b.state.pending
+    assert isinstance(decision, PressOrRetreat) and decision.side == "defender" and decision.partial
+    b = decide(b, Retreat("Karelia S.S.R.", units=(("infantry", 3),)))
+    # 4 tanks stay against 1 defending tank: 3 capture dice, two 1s destroy two retreating infantry
+    b, events = fire(b, [1, 4, 1] + [6] * 5)
+    (capture,) = rolls(events, "capture dice")
+    assert (capture.count, capture.hits) == (3, 2)
+    assert sum(n for k, n in b.state.defender if k.type == "infantry") == 1
+    # the escaped infantry is out of reach in the next cycle
+    assert all(k.has("escaped") for k, _ in b.state.defender if k.type == "infantry")
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-capture")
+def test_no_capture_dice_without_tanks_in_excess() -> None:
+    b = battle("1 armour, 2 infantry", "1 armour, 3 infantry", defender_retreat_to=("Karelia S.S.R.",))
+    b, _ = fire(b, [6] * 7)
+    b, _ = fire(decide(b, Press()), [])
+    b = decide(b, Retreat("Karelia S.S.R.", units=(("infantry", 2),)))
+    b, events = fire(b, [6] * 5)
+    assert not rolls(events, "capture dice")
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-forced")
+def test_a_defender_left_with_aircraft_only_must_retreat_them() -> None:
+    # defender fighter misses (6), attacking infantry hit (1, 6), defending infantry misses (6)
+    b, _ = fire(battle("2 infantry", "1 fighter, 1 infantry", defender_retreat_to=("Karelia S.S.R.",)), [6, 1, 6, 6])
+    decision = b.state.pending
+    assert isinstance(decision, PressOrRetreat) and decision.forced and decision.side == "defender"
+    with pytest.raises(IllegalAction) as err:
+        decide(b, Press())
+    assert err.value.rule_id == "AARHE-LANDRETREAT-forced"
+    b, _ = fire(decide(b, Retreat("Karelia S.S.R.")), [])
+    assert b.state.result == "attacker"
+    # with nowhere to go the fighter is destroyed
+    b, events = fire(battle("2 infantry", "1 fighter, 1 infantry", defender_stays=frozenset({"fighter"})),
+                     [6, 1, 6, 6])
+    assert b.state.result == "attacker"
+    assert any(isinstance(e, UnitsRemoved) and e.units == {"fighter": 1} for e in events)
+
+
+def _two_attacks() -> Any:
+    """Germany attacks Karelia (3 infantry and a fighter) and West Russia (1 infantry); every die of Karelia's first
+    cycle misses, then 1 capture die of 4 hits, and West Russia falls."""
+    g = at("Germany", "combat-move", {
+        "Eastern Europe": "Germany: 4 armour", "Belorussia": "Germany: 3 armour",
+        "Karelia S.S.R.": "Russia: 3 infantry, 1 fighter", "West Russia": "Russia: 1 infantry"},
+        owners={"West Russia": "Russia"}, dice=[6] * 8 + [1, 6, 6, 6] + [1, 1, 1, 6])
+    g.apply({"type": "move", "units": "4 armour", "path": ["Eastern Europe", "Karelia S.S.R."]})
+    g.apply({"type": "move", "units": "3 armour", "path": ["Belorussia", "West Russia"]})
+    g.apply({"type": "end_phase"})
+    g.apply({"type": "fight", "space": "Karelia S.S.R."})
+    g.apply({"type": "declare_targets", "targets": "armour"}, power="Russia")  # the fighter alone in the air
+    g.apply({"type": "press"})
+    return g
+
+
+def _units_in(g: Any, space: str, owner: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for stack in g.state.stacks(space):
+        if stack.owner == owner:
+            out[stack.unit] = out.get(stack.unit, 0) + stack.count
+    return out
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-defender-destinations")
+def test_defenders_retreat_to_adjacent_friendly_land_and_aircraft_within_two() -> None:
+    g = _two_attacks()
+    assert g.to_act() == ["Russia"]
+    assert refused(g, {"type": "retreat", "split": {"Russia": "3 infantry"}}, "Russia") == \
+        "AARHE-LANDRETREAT-defender-destinations"  # not adjacent
+    assert refused(g, {"type": "retreat", "split": {"West Russia": "3 infantry", "Kazakh S.S.R.": "1 fighter"}},
+                   "Russia") == "AARHE-LANDRETREAT-defender-destinations"  # three spaces away
+    g.apply({"type": "retreat", "split": {"West Russia": "3 infantry", "Russia": "1 fighter"}}, power="Russia")
+    assert _units_in(g, "Russia", "Russia") == {"fighter": 1}
+    assert _units_in(g, "West Russia", "Russia") == {"infantry": 3}  # 1 there before, 2 of the 3 escaped
+    assert g.state.owners["Karelia S.S.R."] == "Germany"
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-lost-destination")
+def test_units_that_retreated_into_a_territory_lost_that_phase_are_lost() -> None:
+    g = _two_attacks()
+    g.apply({"type": "retreat", "split": {"West Russia": "3 infantry", "Russia": "1 fighter"}}, power="Russia")
+    # the retreated infantry take no part in West Russia's battle; it falls, and they are lost as combat ends
+    g.apply({"type": "fight", "space": "West Russia"})
+    assert g.state.owners["West Russia"] == "Germany"
+    assert _units_in(g, "West Russia", "Russia") == {"infantry": 2}
+    g.apply({"type": "end_phase"})
+    assert _units_in(g, "West Russia", "Russia") == {}
+    assert _units_in(g, "Russia", "Russia") == {"fighter": 1}
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-attacker")
+def test_the_attacker_retreats_some_units_to_where_they_came_from() -> None:
+    g = at("Germany", "combat-move", {"Eastern Europe": "Germany: 4 armour", "Karelia S.S.R.": "Russia: 3 infantry"},
+           dice=[6] * 7 + [1, 1, 6, 6, 6] + [1, 6, 6])
+    g.apply({"type": "move", "units": "4 armour", "path": ["Eastern Europe", "Karelia S.S.R."]})
+    g.apply({"type": "end_phase"})
+    g.apply({"type": "fight", "space": "Karelia S.S.R."})
+    assert refused(g, {"type": "retreat", "split": {"Belorussia": "2 armour"}}) == "AARHE-LANDRETREAT-attacker"
+    g.apply({"type": "retreat", "split": {"Eastern Europe": "2 armour"}})
+    assert g.state.pending is not None and g.state.pending["side"] == "defender"
+    g.apply({"type": "press"}, power="Russia")  # the defender stays
+    assert g.state.pending is not None and g.state.pending["cycle"] == 2  # the other two fought on
+    g.apply({"type": "press"})
+    g.apply({"type": "press"}, power="Russia")
+    assert g.state.owners["Karelia S.S.R."] == "Germany"
+    assert _units_in(g, "Eastern Europe", "Germany") == {"armour": 2}
+    assert _units_in(g, "Karelia S.S.R.", "Germany") == {"armour": 2}
+
+
+# ---------------------------------------------------------------- jets
+
+
+@pytest.mark.rule("AARHE-TECH-jet-plane", "AARHE-TECH-jet-plane-table")
+def test_jet_plane_gives_aircraft_their_jet_values() -> None:
+    jets = frozenset({"jet_fighters"})
+    _, events = fire(battle("1 fighter, 1 bomber, 1 infantry", "2 infantry", attacker_techs=jets), [6] * 6)
+    assert sorted((r.unit, r.hit_on) for r in rolls(events, "attacker air fire")) == [("bomber", 3), ("fighter", 4)]
+    _, events = fire(battle("1 infantry", "1 fighter, 1 bomber, 1 infantry", defender_techs=jets), [6] * 6)
+    assert sorted((r.unit, r.hit_on) for r in rolls(events, "defender air fire")) == [("bomber", 3), ("fighter", 5)]
+    # dogfight: jet fighter 4/4, jet bomber 0/2
+    _, events = fire(battle("1 fighter, 1 infantry", "1 fighter, 1 bomber, 1 infantry", attacker_techs=jets,
+                            defender_techs=jets), [6] * 6)
+    air = rolls(events, "attacker air fire") + rolls(events, "defender air fire")
+    assert sorted((r.side, r.unit, r.hit_on) for r in air) == [
+        ("attacker", "fighter", 4), ("defender", "bomber", 2), ("defender", "fighter", 4)]
+
+
+def _owned(*units: tuple[str, str, int]) -> Any:
+    return make_stacks((UnitKey(unit, owner), n) for owner, unit, n in units)
+
+
+@pytest.mark.rule("AARHE-AIRCOMBAT-jet-hits-jets-first")
+def test_jet_hits_in_a_dogfight_go_to_enemy_jets_first() -> None:
+    # a German jet fighter hits (4 in a dogfight) a British jet fighter and an American plain one defending
+    # together: the British jet is lost without a choice
+    jets = frozenset({"jet_fighters"})
+    ruleset = load_ruleset(RULES)
+    rules = ruleset.modify("combat_rules", CombatRules())
+    b = start_battle(_owned(("Germany", "fighter", 1), ("Germany", "infantry", 1)),
+                     _owned(("United Kingdom", "fighter", 1), ("United States", "fighter", 1),
+                            ("United Kingdom", "infantry", 1)),
+                     "land", units=ruleset.units, rules=rules,
+                     sequence=ruleset.modify("combat_sequence", lhtr_sequence("land"), kind="land"),
+                     attacker_techs=jets, owner_techs={"United Kingdom": jets, "United States": frozenset()})
+    b, events = fire(b, [4, 6, 6, 6, 6])
+    assert rolls(events, "attacker air fire")[0].hit_on == 4
+    assert b.state.pending is None or not isinstance(b.state.pending, ChooseCasualties)
+    left = {(k.owner, k.type) for k, _ in b.state.defender if k.present}
+    assert ("United Kingdom", "fighter") not in left and ("United States", "fighter") in left
+
+
+@pytest.mark.rule("AARHE-AIRCOMBAT-jet-supremacy")
+def test_jets_alone_may_skip_the_dogfight_and_strike_land_units() -> None:
+    jets = frozenset({"jet_fighters"})
+    b, _ = advance(battle("2 fighter, 1 infantry", "1 fighter, 1 armour, 1 infantry", attacker_techs=jets),
+                   ScriptedDice([]))
+    decision = b.state.pending
+    assert isinstance(decision, ChooseTargets) and decision.rule == "AARHE-AIRCOMBAT-jet-supremacy"
+    # one jet strikes the tank (its combat value 4), the other dogfights (4); the British fighter (3) hits
+    b, events = advance(decide(b, Targets((("", "armour"), ("", "fighter")))), ScriptedDice([1, 6, 1, 6, 6]))
+    air = rolls(events, "attacker air fire")
+    assert sorted((r.hit_on, r.target) for r in air) == [(4, "first jet, first air"), (4, "only armour")]
+    (british,) = rolls(events, "defender air fire")
+    assert british.hit_on == 3 and "skips-dogfight" in british.target
+    # the British hit can only take the jet that dogfought: no choice is asked, and the tank is gone
+    assert not isinstance(b.state.pending, ChooseCasualties)
+    assert units(b, "defender") == {"fighter": 1, "infantry": 1}
+    assert sum(n for k, n in b.state.attacker if k.type == "fighter" and k.present and not k.marked) == 1

@@ -80,6 +80,23 @@ def test_black_sea_entered_and_left_only_holding_turkey() -> None:
     move(held, "1 destroyer", "SZ 16", "SZ 14")
 
 
+@pytest.mark.rule(R_BLACK, "LHTR-TRANSPORT-cm-load-must-assault")
+def test_units_board_in_the_black_sea_in_combat_move_only_for_an_assault_on_its_coast() -> None:
+    """Without Turkey the transport cannot sail on to Trans-Jordan, which it could reach by two sea zones: units
+    boarding it in combat move need an enemy territory on the Black Sea itself (found by self-play: the load was
+    legal, then no move let them ashore and combat move could not end)."""
+    units = {"SZ 16": "Germany: 1 transport", "Ukraine S.S.R.": "Germany: 1 infantry"}
+    load = {"type": "load", "units": "1 infantry", "territory": "Ukraine S.S.R.", "sea_zone": "SZ 16"}
+    coast_held = at("Germany", "combat-move", units, owners={"Caucasus": "Germany"})
+    rejected(coast_held, load, R_BLACK, "Black Sea")
+    coast_enemy = at("Germany", "combat-move", units)  # the Soviet Union holds the Caucasus
+    coast_enemy.apply(load)
+    with_turkey = at("Germany", "combat-move", units, owners={"Caucasus": "Germany", "Turkey": "Germany"})
+    with_turkey.apply(load)  # the transport may sail on, to Trans-Jordan
+    held_ncm = at("Germany", "non-combat-move", units, owners={"Caucasus": "Germany"})
+    held_ncm.apply(load)  # no assault is asked of units loaded in non-combat move
+
+
 @pytest.mark.rule(R_MINI)
 def test_miniature_territory_holds_three_units_of_a_side() -> None:
     owners = {"Western Europe": "United Kingdom"}

@@ -3,6 +3,8 @@ refused actions or dead ends, the same seed and work giving the same game."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from aare.actions import EndPhase, Fight, Move
@@ -114,3 +116,14 @@ def test_the_same_seed_and_work_give_the_same_game() -> None:
     second = play_game("lhtr-1.3", seed=5, rounds=2, bot=PlannerBot(5, work=WORK))
     assert first.violations == [] and first.stuck == []
     assert first.log.state == second.log.state and first.actions == second.actions
+
+
+def test_a_budget_in_seconds_counts_the_planners_cpu_time_not_the_clock() -> None:
+    budget = Budget(seconds=0.05)
+    budget.start_turn((1, "Germany", "Germany"))
+    time.sleep(0.1)  # waiting (another process computing) spends none of it
+    assert budget.left()
+    end = time.process_time() + 0.1
+    while time.process_time() < end:  # computing spends it
+        pass
+    assert not budget.left()

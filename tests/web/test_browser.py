@@ -42,7 +42,7 @@ def _missing(what: str) -> None:
 if not CHROMIUM.exists():
     _missing(f"{CHROMIUM} is missing (apt-get install chromium)")
 try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
+    from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 except ImportError:
     _missing("the playwright package is missing (the dev extra)")
 pytest.importorskip("fastapi", reason="the server extra is not installed")
@@ -188,11 +188,17 @@ def _end_phase(page: Page, next_phase: str) -> None:
     expect(page.locator("#turn .phase")).to_have_text(next_phase)
 
 
-def _buy(page: Page, unit: str, count: int) -> None:
+def _stepped(page: Page, unit: str, count: int) -> Locator:
+    """Step the purchase form's count of `unit` up to `count` (nothing bought yet): the count's field."""
     row = page.locator("#purchase tr", has=page.locator(f"input[name='n:{unit}']"))
     for _ in range(count):
         row.locator("[data-step='1']").click()
     expect(row.locator("input")).to_have_value(str(count))
+    return row.locator("input")
+
+
+def _buy(page: Page, unit: str, count: int) -> None:
+    _stepped(page, unit, count)
     page.click("#buy")
     expect(page.locator("#purchase")).to_contain_text("Bought this turn")
 

@@ -47,8 +47,8 @@ def test_two_players_of_a_team_play_one_turn_at_once(server: str, browser: Brows
         expect(bob.locator("#turn .turn-head .badge")).to_have_text("Japan")
 
         _buy(alice, "infantry", 1)  # both buy in the same phase, neither waiting for the other
-        # the live update of Germany's purchase redraws Japan's side panel: buy once it has arrived (a form
-        # filled before would be redrawn empty)
+        # the live update of Germany's purchase redraws Japan's side panel: buy once it has arrived (a form filled
+        # before keeps its counts: tests/web/test_browser_aarhe_team.py)
         version = alice.locator("#side .side-inner").get_attribute("data-version")
         expect(bob.locator("#side .side-inner")).to_have_attribute("data-version", str(version))
         _buy(bob, "armour", 2)

@@ -129,6 +129,8 @@ class Target:
     # tiers of tags (as `tags`): the hits go to units of the first tier while any can take them, then the next,
     # then to any eligible unit (e.g. tank hits on tanks and artillery first); `casualties.refine` splits them
     first: tuple[tuple[str, ...], ...] = ()
+    most: int = 0  # at most this many hits of one roll count (0: no limit); the rest are lost
+    one_each: bool = False  # each unit takes at most one of these hits (each die was aimed at its own unit)
 
     def describe(self) -> str:
         parts = []
@@ -148,6 +150,10 @@ class Target:
             parts.append("only " + "/".join(_tag_text(t) for t in self.tags))
         for tier in self.first:
             parts.append("first " + "/".join(_tag_text(t) for t in tier))
+        if self.most:
+            parts.append(f"at most {self.most}")
+        if self.one_each:
+            parts.append("one each")
         return ", ".join(parts) or "any unit"
 
 
@@ -155,11 +161,9 @@ ANY = Target()
 
 
 def _tag_text(tag: str) -> str:
-    """A `Target` tag as a player reads it: the domain or unit type it names, or ``<flag> units``."""
+    """A `Target` tag as a player reads it: the domain, unit type or flag it names."""
     kind, _, name = tag.partition(":")
-    if kind == "flag":
-        return f"{name} units"
-    return name if kind in ("domain", "type") else tag
+    return name if kind in ("domain", "type", "flag") else tag
 
 
 def matches_tags(unit: Any, tags: tuple[str, ...], key: UnitKey | None = None) -> bool:

@@ -215,6 +215,7 @@ class Outcome:
 
     def run(self, fought: Iterable[str]) -> list[Event]:
         site = self.site
+        fought = tuple(fought)
         if site.kind == "bombing":
             self._bombing()
             return self.events
@@ -233,6 +234,8 @@ class Outcome:
             self._allied_planes()
         elif self.battle.state.result == "attacker" and (capturer := self._capturer()) is not None:
             self.emit(*capture_territory_events(self.state, self.ruleset, site.space, capturer))
+        self.emit(*self.ruleset.modify("battle_outcome", [], state=self.state, site=site, battle=self.battle,
+                                       fought=fought))
         return self.events
 
     def _capturer(self) -> str | None:
@@ -274,6 +277,8 @@ class Outcome:
                     continue
             move_air = units[stack.unit].domain != "air"
             to = self.to if fate.status == "retreated" and move_air and self.to else ""
+            if to and self.battle.setup.rules.mark_land_retreats:
+                after = flags.with_flags(after, [flags.RETREATED])
             if after != stack or to:
                 self.emit(UnitsChanged(space, stack, after, to_space=to))
 
@@ -292,7 +297,8 @@ class Outcome:
             routes[i] = (dest, unit, n - take)
             left -= take
             moved = after.with_count(take)
-            if dest != space and dest in self.ruleset.board.spaces and self.ruleset.board.spaces[dest].is_sea:
+            sea = dest in self.ruleset.board.spaces and self.ruleset.board.spaces[dest].is_sea
+            if dest != space and (sea or self.battle.setup.rules.mark_land_retreats):
                 moved = flags.with_flags(moved, [flags.RETREATED])
             if moved != stack.with_count(take) or dest != space:
                 self.emit(UnitsChanged(space, stack.with_count(take), moved,

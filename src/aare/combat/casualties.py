@@ -22,7 +22,8 @@ Slot = tuple[UnitKey, int, int]
 
 def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
     unit = catalogue[key.type]
-    if not key.present or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
+    gone = not key.present and not any(key.has(f) for f in target.flags)  # a target may name units that left
+    if gone or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
         return False
     if target.types and key.type not in target.types:
         return False
@@ -76,6 +77,7 @@ def refine(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]
 def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> list[tuple[Slot, int]]:
     """Every hit slot of units some batch may hit, with a bitmask of the batches that may hit it."""
     out: list[tuple[Slot, int]] = []
+    single = _one_each(batches)
     for key, n in stacks:
         mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
         if not mask:
@@ -83,8 +85,15 @@ def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]
         remaining = hit_points(catalogue, key) - key.damage
         for index in range(n):
             for taken in range(remaining):
-                out.append(((key, index, taken), mask))
+                hit_by = mask if not taken else mask & ~single
+                if hit_by:
+                    out.append(((key, index, taken), hit_by))
     return out
+
+
+def _one_each(batches: Sequence[HitBatch]) -> int:
+    """The bitmask of the batches whose hits go one to a unit (`Target.one_each`)."""
+    return sum(1 << i for i, b in enumerate(batches) if b.target.one_each)
 
 
 def _matchable(masks: Sequence[int], capacity: Sequence[int]) -> bool:
@@ -205,7 +214,10 @@ def check_choice(
         mask = sum(1 << i for i, b in enumerate(batches) if eligible(catalogue, key, b.target))
         if not mask:
             return f"{key.label()} cannot be hit by these hits"
-        masks += [mask] * hits
+        more = mask & ~_one_each(batches)
+        if hits > 1 and not more:
+            return f"a {key.label()} cannot take more than one of these hits"
+        masks += [mask] + [more] * (hits - 1)
     if len(masks) != required:
         return f"{required} hit(s) must be assigned, got {len(masks)}"
     if not _matchable(masks, [b.count for b in batches]):

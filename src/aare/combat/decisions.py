@@ -30,6 +30,10 @@ class PressOrRetreat:
     rule: str = "LHTR-COMBAT-attacker-retreat"
     # a retreat leaves the units landed from the sea behind, fighting on (`CombatRules.partial_amphibious_retreat`)
     leaves_amphibious: bool = False
+    # the side may retreat some of its units (the answer's `units`), the rest fighting on
+    partial: bool = False
+    # the side must retreat: pressing on is refused
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,8 @@ def targets_note(targets: tuple[tuple[str, str], ...], prefix: str = TARGETS_NOT
 
 
 def declared_targets(notes: frozenset[str], prefix: str = TARGETS_NOTE) -> tuple[tuple[str, str], ...] | None:
-    """The targets declared in this battle under the note `prefix` (None: not declared yet)."""
+    """The targets declared under `prefix` in this battle (None: not declared yet); a prefix starting with
+    ``cycle:`` keeps them for one cycle."""
     for note in notes:
         if note.startswith(prefix):
             body = note[len(prefix):]
@@ -119,10 +124,12 @@ class Press:
 
 @dataclass(frozen=True)
 class Retreat:
-    """Retreat every attacking unit to `to`, or only the aircraft (`air_only`, amphibious assaults)."""
+    """Retreat every unit of the side to `to`, or only the aircraft (`air_only`, amphibious assaults), or, where the
+    decision is `partial`, only `units` (``((unit type, count), ...)``; empty: every unit)."""
 
     to: str | None = None
     air_only: bool = False
+    units: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

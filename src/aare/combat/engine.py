@@ -327,6 +327,9 @@ def resolve_roll(battle: Battle, outcome: Mapping[tuple[Any, ...], int]) -> tupl
                 events.append(HitsScored(side, repels, target.describe(), MARK + REPELLED))
         elif n:
             _, side, target, removal = key
+            n = min(n, target.most) if target.most else n  # hits beyond the target's limit are lost
+            if not n:
+                continue
             batches.append(HitBatch(side, target, n, removal, st.roll.step if st.roll else ""))
             events.append(HitsScored(side, n, target.describe(), removal))
     st = st.evolve(roll=None, hits=tuple(batches), damage=damage, rolled=tuple(sorted(rolled)))
@@ -439,6 +442,12 @@ def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] 
     cat = battle.setup.catalogue
     if isinstance(wanted, str):
         wanted = parse_units(wanted, cat)
+    decision = battle.state.pending
+    batches = decision.batches if isinstance(decision, ChooseCasualties) else ()
+
+    def takes(key: UnitKey) -> bool:  # units that left the battle only where the hits may reach them
+        return (key.present or any(cas.eligible(cat, key, b.target) for b in batches)) and not key.marked
+
     hits: list[tuple[UnitKey, int]] = []
     for name, n in wanted.items():
         type_id = cat.resolve(name)
@@ -447,7 +456,7 @@ def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] 
                 k
                 for k, c in battle.state.units(side)
                 for _ in range(c)
-                if k.type == type_id and k.present and not k.marked
+                if k.type == type_id and takes(k)
             ),
             key=lambda k: (k.damage, k),
         )
@@ -494,6 +503,8 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         return apply_casualties(cleared, decision.side, answer.hits, decision.batches[0].removal)
     if isinstance(decision, PressOrRetreat):
         if isinstance(answer, Press):
+            if decision.forced:
+                raise IllegalAction(f"the {decision.side} must retreat now", decision.rule)
             return cleared, []
         if not isinstance(answer, Retreat):
             raise IllegalAction("the attacker must press or retreat", decision.rule)
@@ -542,6 +553,9 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
             )
     side = decision.side
     stays = battle.setup.defender_stays if side == "defender" else frozenset()
+    if answer.units and not decision.partial:
+        raise IllegalAction(f"the {side}'s units retreat together or not at all", decision.rule)
+    wanted = dict(answer.units)
     moved: dict[str, int] = {}
     kept = []
     for key, n in battle.state.units(side):
@@ -549,14 +563,28 @@ def _retreat(battle: Battle, decision: PressOrRetreat, answer: Retreat) -> tuple
             decision.leaves_amphibious and key.has("amphibious"))
         if side == "defender":  # infrastructure stays, and units the rules keep in the battle
             goes = key.present and not cat[key.type].has("not_casualty") and key.type not in stays
+        if goes and answer.units:  # a partial retreat: the units named, no amphibious landers, no casualties
+            take = 0 if key.has("amphibious") or key.marked else min(n, wanted.get(key.type, 0))
+            wanted[key.type] = wanted.get(key.type, 0) - take
+            if take < n:
+                kept.append((key, n - take))
+            n = take
+            goes = take > 0
         if goes:
             moved[key.type] = moved.get(key.type, 0) + n
             kept.append((key.with_flag("retreated"), n))
-        else:
+        elif n:
             kept.append((key, n))
+    short = sorted(u for u, n in wanted.items() if n > 0)
+    if short:
+        raise IllegalAction(f"not that many {', '.join(short)} of the {side} can retreat", decision.rule)
     battle = battle.with_state(battle.state.with_units(side, make_stacks(kept)))
     events: list[Event] = [Retreated(moved, None if answer.air_only else to, side)]
-    if answer.air_only or decision.leaves_amphibious or (side == "defender" and combat_units(battle, side)):
+    battle = battle.with_state(battle.state.evolve(notes=battle.state.notes | {f"cycle:retreated:{side}"}))
+    if decision.partial and side == "defender":
+        return battle, events  # the steps after a defender's partial retreat (e.g. capture dice) judge the end
+    if answer.air_only or decision.leaves_amphibious or (side == "defender" and combat_units(battle, side)) or (
+            answer.units and combat_units(battle, side)):
         st, more = end_check(battle)
     else:
         st, more = finish(battle, "retreat" if side == "attacker" else "attacker")

@@ -83,6 +83,8 @@ class Policy:
             stacks = battle.state.units(decision.side)
             return Casualties(cas.choose_by_order(cat, stacks, decision.batches, rank))
         if isinstance(decision, PressOrRetreat):
+            if decision.forced:
+                return Retreat(decision.destinations[0] if decision.destinations else None)
             if decision.side == "defender" or not self.wants_retreat(battle):  # the defender never retreats
                 return Press()
             if decision.can_retreat_all:

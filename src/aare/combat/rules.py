@@ -165,3 +165,6 @@ class CombatRules:
     # with more is refused under `bombard_limit_rule`. 0: no limit.
     bombard_per_landing_unit: int = 0
     bombard_limit_rule: str = "LHTR-BOMBARD-who-and-when"
+    # Units routed out of a battle into another space are marked `movement.flags.RETREATED` (as always for a sea
+    # zone) in land battles too, so a rule can find them later in the turn
+    mark_land_retreats: bool = False

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from aare.combat.battle_state import (
+    ANY,
     CASUALTY_FLAGS,
     REPELLED,
     SIDES,
@@ -289,21 +290,32 @@ def aa_applies(battle: Battle) -> bool:
     return has_tag(battle, "defender", "aa") and bool(_air(battle, "attacker"))
 
 
-def bombardment(battle: Battle) -> StepResult:
-    """LHTR-BOMBARD-who-and-when: each bombarding ship rolls once at its attack value (with its side's bonuses)."""
+def bombards(battle: Battle, key: UnitKey) -> bool:
+    """Whether the ship `key` may bombard: a bombarding type, or a destroyer with the tech that lets it."""
     setup = battle.setup
-    removal = "cycle" if setup.rules.bombard_casualties_fire_back else "opening"
+    unit = setup.unit(key)
+    return unit.has("bombard") or (
+        unit.has("anti_submarine") and setup.rules.destroyer_bombard_tech in setup.techs("attacker", key)
+    )
+
+
+def bombard_groups(battle: Battle, target: Target = ANY, removal: str = "") -> list[DiceGroup]:
+    """The bombarding ships' dice: each rolls once at its attack value (with its side's bonuses); hits on
+    `target`, removed at `removal` (by default as `CombatRules.bombard_casualties_fire_back` says)."""
+    setup = battle.setup
+    removal = removal or ("cycle" if setup.rules.bombard_casualties_fire_back else "opening")
     groups = []
     for key, n in setup.bombard:
-        unit = setup.unit(key)
-        able = unit.has("bombard") or (
-            unit.has("anti_submarine") and setup.rules.destroyer_bombard_tech in setup.techs("attacker", key)
-        )
-        if able:
+        if bombards(battle, key):
             dice = 1 + extra_dice(battle, "attacker", key)
             value = base_value(battle, "attacker", key)
-            groups.append(DiceGroup("attacker", key.type, n, value, Target(), removal, dice_per_unit=dice))
-    return roll(battle, "bombardment", groups)
+            groups.append(DiceGroup("attacker", key.type, n, value, target, removal, dice_per_unit=dice))
+    return groups
+
+
+def bombardment(battle: Battle) -> StepResult:
+    """LHTR-BOMBARD-who-and-when: each bombarding ship rolls once at its attack value (with its side's bonuses)."""
+    return roll(battle, "bombardment", bombard_groups(battle))
 
 
 def remove_opening(battle: Battle) -> StepResult:

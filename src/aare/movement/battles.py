@@ -153,12 +153,15 @@ def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
         bombard = tuple(
             (z, s) for z in landed_from if z not in sea_battles for s in view.own(z) if _bombards(view, s)
         )
+        # units that retreated into the territory from a battle this turn take no part in one here
+        defenders = {o: kept for o, stacks in _defenders(view, space).items()
+                     if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
         sites.append(BattleSite(
             space,
             "amphibious" if landed_from else "land",
             view.power,
             attackers,
-            _defenders(view, space),
+            defenders,
             _allied(view, space),
             amphibious_from=landed_from,
             fight_after=tuple(z for z in landed_from if z in sea_battles),

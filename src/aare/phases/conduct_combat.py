@@ -32,6 +32,7 @@ from aare.combat.board_battle import (
 )
 from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.events import DiceRolled as EngineDiceRolled
+from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
 from aare.dice import ScriptedDice, SeededDice, SystemDice, game_dice
 from aare.economy.damage import bombing_damage_events
@@ -254,16 +255,13 @@ def _withdrawal(ctx: TurnContext, site: BattleSite, battle: Battle, decision: de
 
 
 def _add_routes(routes: Mapping[str, Routes], side: str, action: Any, routed: Routes | None) -> dict[str, Routes]:
-    """The routes of each side's retreat, with those of an answer: a retreat's replace the side's, a
-    withdrawal's add to the side's withdrawals (`withdraw_key`)."""
+    """The routes of each side's retreats, with those of an answer: a retreat's add to the side's (a partial
+    retreat may come in several cycles), a withdrawal's to the side's withdrawals (`withdraw_key`)."""
     out = dict(routes)
     if routed is None:
         return out
-    if isinstance(action, Submerge):
-        key = withdraw_key(side)
-        out[key] = (*out.get(key, ()), *routed)
-    else:
-        out[side] = routed
+    key = withdraw_key(side) if isinstance(action, Submerge) else side
+    out[key] = (*out.get(key, ()), *routed)  # partial retreats add up over the cycles
     return out
 
 
@@ -285,7 +283,12 @@ def _retreat(ctx: TurnContext, site: BattleSite, battle: Battle, decision: dec.P
                                 "LHTR-COMBAT-retreat-destination")
     if routes is None and len(split) > 1:
         raise IllegalAction("the retreating units go to one place", "LHTR-COMBAT-retreat-destination")
-    return dec.Retreat(to, air_only), to, routes
+    units: dict[str, int] = {}
+    if decision.partial:  # the units the split names retreat, the rest fight on
+        for parts in split.values():
+            for unit, n in parts.items():
+                units[unit] = units.get(unit, 0) + n
+    return dec.Retreat(to, air_only, tuple(sorted(units.items()))), to, routes
 
 
 def _plain_answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.Answer, str | None]:
@@ -354,7 +357,7 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     casualty choices that put the losses on each eligible unit type first."""
     decision = battle.state.pending
     if isinstance(decision, dec.PressOrRetreat):
-        out: list[Any] = [Press()]
+        out: list[Any] = [] if decision.forced else [Press()]
         if decision.can_retreat_all and decision.destinations:
             out += [Retreat(to=d) for d in decision.destinations]
         elif decision.can_retreat_all or decision.can_retreat_air:
@@ -414,6 +417,7 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
             "destinations": list(decision.destinations),
             "aircraft_only": decision.can_retreat_air and not decision.can_retreat_all,
         }
+        view |= {k: True for k, on in (("partial", decision.partial), ("forced", decision.forced)) if on}
     elif isinstance(decision, dec.ChooseTargets):
         view |= {
             "kind": "choose_targets",
@@ -587,16 +591,29 @@ class ConductCombat(PhaseHandler):
             rule = situation(ctx.state, ctx.ruleset).flyover_aa.get(site.space, "LHTR-AA-flyover")
             for space, stack in site.overflying:
                 holder = ctx.state.owners.get(site.space, "defender")
-                dice = _BattleDice(ctx, f"AA gun in {site.space}", [], {"defender": holder})
-                techs = frozenset(ctx.state.techs.get(stack.owner, ()))
-                left, engine_events = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules, techs)
+                battle = ctx.ruleset.modify("flyover_battle", None, state=ctx.state, site=site, stack=stack)
+                label = f"AA gun in {site.space}" if battle is None else f"overflight fire in {site.space}"
+                dice = _BattleDice(ctx, label, [], {"defender": holder})
+                repelled = 0
+                if battle is None:
+                    techs = frozenset(ctx.state.techs.get(stack.owner, ()))
+                    left, engine_events = flyover_fire({stack.unit: stack.count}, dice, ctx.ruleset.units, rules,
+                                                       techs)
+                    alive = left.get(stack.unit, 0)
+                else:  # the ruleset's own fire: a battle the overflying aircraft survive, or leave repelled
+                    battle, engine_events = advance(battle, dice, DEFAULT_POLICY)
+                    alive = sum(n for k, n in battle.state.attacker if not k.marked and k.present)
+                    repelled = sum(n for k, n in battle.state.attacker if not k.marked and not k.present)
                 dice.flush(engine_events)
-                alive = left.get(stack.unit, 0)
-                if stack.count - alive:
-                    ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive), rule))
+                if stack.count - alive - repelled:
+                    ctx.emit(UnitsRemoved(space, stack.with_count(stack.count - alive - repelled), rule))
+                after = replace(stack, flags=tuple(f for f in stack.flags if f != mark))
                 if alive:
-                    after = replace(stack, flags=tuple(f for f in stack.flags if f != mark))
                     ctx.emit(UnitsChanged(space, stack.with_count(alive), after.with_count(alive)))
+                if repelled:  # it aborts its mission: no battle this turn, it lands in non-combat move
+                    aborted = flags.with_flags(replace(after, flags=tuple(f for f in after.flags
+                                                                          if f != flags.COMBAT)), [flags.RETREATED])
+                    ctx.emit(UnitsChanged(space, stack.with_count(repelled), aborted.with_count(repelled)))
 
 
 def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:

@@ -44,11 +44,15 @@ HOOKS: dict[str, str] = {
     "turn (a joint attack such as D-Day), context: state, power",
     "battle_decider": "the power that answers a battle decision of one side, context: state, site, side",
     "battle_inputs": "the start_battle inputs of a battle on the board (dict), context: state, site",
+    "battle_outcome": "game events a rule module adds to a finished battle's outcome on the map (list of Event), "
+    "context: state (with the core's outcome applied), site, battle (its end), fought (spaces fought this turn)",
     "retreat_routes": "where each unit of a retreating side goes (((space, unit type, count), ...); its own space "
     "for units that stay, e.g. ships breaking off contact), or None (the default: every land or sea unit to the "
     "one destination); raises IllegalAction for a refused route, context: state, site, battle, side, to, split "
     "({space: {unit type: count}} the player asked for)",
     "flyover_aa": "space -> rule id of the spaces whose enemy fire meets aircraft flying over, context: view",
+    "flyover_battle": "the engine battle (aare.combat.setup.Battle) in which the fire of a space meets one stack of "
+                      "aircraft flying over it, or None for one AA die per aircraft; context: state, site, stack",
     "movement_left": "movement points a stack has left this turn (int), context: view, stack, space (where it "
     "stands, None when not known)",
     "order_cost": "the IPCs an order of units costs (int), context: state, power, units ({unit: count})",

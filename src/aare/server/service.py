@@ -29,7 +29,7 @@ from aare.actions import parse_action
 from aare.ai import bot_names
 from aare.engine import Game
 from aare.errors import AareError
-from aare.events import apply_events
+from aare.events import MemberFocused, apply_events
 from aare.game_file import read_game
 from aare.game_log import GameLog
 from aare.game_setup import new_game
@@ -54,6 +54,7 @@ from aare.server.seats import (
 from aare.server.views import HIDDEN_KEY, Rendered, dumps, entry_message, message_view, player_view, rendered
 
 log = logging.getLogger("aare.server")
+FRESH_TRIES = 3  # fresh reads an action is judged on when the game moved on meanwhile (a teammate's action)
 
 
 SEATS = (select(seats.c.seat, seats.c.user_id, users.c.username, seats.c.bot)
@@ -438,14 +439,18 @@ class GameService:
 
     def _commit_afresh(self, game_id: str, actor: Actor, action: Any, version: int) -> dict[str, Any]:
         """Prepare on a fresh read of the game and its seats (the cached game is caught up, not rebuilt, when it
-        is only behind), and store."""
-        return self._commit_fresh(self.prepare(game_id, actor, action, version, fresh=True))
-
-    def _commit_fresh(self, prepared: PreparedAction) -> dict[str, Any]:
-        try:
-            return self.commit_later(prepared).result()
-        except (Outdated, IntegrityError):
-            raise VersionConflict(self._current_version(prepared.live.id)) from None
+        is only behind), and store. In a team turn another member's action may land first again: the action is
+        judged once more on what is stored then (the version check decides whether it still may be), at most
+        `FRESH_TRIES` times in all."""
+        tries = 1
+        while True:
+            prepared = self.prepare(game_id, actor, action, version, fresh=True)
+            try:
+                return self.commit_later(prepared).result()
+            except (Outdated, IntegrityError) as exc:
+                if isinstance(exc, IntegrityError) or tries == FRESH_TRIES or not prepared.live.state.members:
+                    raise VersionConflict(self._current_version(game_id)) from None
+            tries += 1
 
     def commit_later(self, prepared: PreparedAction) -> Future[dict[str, Any]]:
         """Hand a prepared action to the writer; the future gives the published message once it is stored (the
@@ -715,14 +720,23 @@ def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:
 
 
 def _others_since(live: LiveGame, version: int, power: str) -> bool:
-    """Whether every entry after `version` is another power's action in the team turn still being played."""
+    """Whether an action of `power` sent on the older `version` still means what its sender saw: in the team
+    turn still being played, every entry after `version` is another power's action, and none touched the play
+    `power` acts in now (its own place as a member, or the member's battle whose decision it answers: a defender's
+    answer sent for one member's battle must not land in another's)."""
     if not live.state.members or not 0 <= version < live.version:
+        return False
+    member = Game(live.log).actors().get(power)
+    if member is None:
         return False
     for entry in live.log.entries[version:]:
         if (entry.action or {}).get("power") in (None, power):
             return False
-        if any(e.type in ("team_turn_started", "team_turn_ended") for e in entry.events):
-            return False
+        for event in entry.events:
+            if event.type in ("team_turn_started", "team_turn_ended"):
+                return False
+            if isinstance(event, MemberFocused) and event.power == member:
+                return False
     return True
 
 

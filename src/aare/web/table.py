@@ -146,23 +146,41 @@ async def _after_post(request: Request, ctx: ServerContext, game_id: str, user_i
     return render(request, "_side.html", error=error, csrf=csrf, **side)
 
 
+def read_actions(form: FormData) -> list[dict[str, Any]]:
+    """The actions a form posts, in order: `action` is its JSON, or the name of a form-built action whose units
+    come from `n:<unit>` count fields (purchase, place), the `units` field (choose_casualties) or `dice` and `tech`
+    (research). A purchase of units bought at a place (an `at:<unit>` field) is one action per place, after the
+    rest. Raises ValueError when it cannot be read."""
+    raw = str(form.get("action") or "")
+    if raw == "purchase":
+        counts = _counts(form)
+        at = {key[3:]: str(value) for key, value in form.multi_items() if key.startswith("at:") and str(value)}
+        plain = ", ".join(f"{n} {unit}" for unit, n in counts if unit not in at)
+        actions = [{"type": "purchase", "units": plain}] if plain else []
+        return actions + [{"type": "purchase", "units": f"{n} {unit}", "at": at[unit]} for unit, n in counts
+                          if unit in at]
+    return [read_action(form)]
+
+
+def _counts(form: FormData) -> list[tuple[str, int]]:
+    """The units of the `n:<unit>` count fields (more than none), in the form's order; ValueError for none."""
+    counts = [(key[2:], int(str(value))) for key, value in form.multi_items() if key.startswith("n:") and str(value)]
+    chosen = [(unit, n) for unit, n in counts if n > 0]
+    if not chosen:
+        raise ValueError("no units chosen")
+    return chosen
+
+
 def read_action(form: FormData) -> dict[str, Any]:
-    """The action a form posts: `action` is its JSON, or the name of a form-built action whose units come from
-    `n:<unit>` count fields (purchase, place), the `units` field (choose_casualties) or `dice` and `tech`
-    (research). Raises ValueError when it cannot be read."""
+    """The one action a form posts (see `read_actions`)."""
     raw = str(form.get("action") or "")
     if raw.startswith("{"):
         action = json.loads(raw)
         if not isinstance(action, dict):
             raise ValueError("an action is a JSON object")
         return action
-    counts = [(key[2:], str(value)) for key, value in form.multi_items() if key.startswith("n:") and str(value)]
-    units = ", ".join(f"{int(n)} {unit}" for unit, n in counts if int(n) > 0)
-    if raw in ("purchase", "place") and not units:
-        raise ValueError("no units chosen")
-    if raw == "purchase":
-        return {"type": "purchase", "units": units}
     if raw == "place":
+        units = ", ".join(f"{n} {unit}" for unit, n in _counts(form))
         return {"type": "place", "units": units, "space": str(form.get("space") or "")}
     if raw == "choose_casualties":
         return {"type": "choose_casualties", "units": str(form.get("units") or "")}
@@ -190,9 +208,12 @@ async def act(game_id: str, request: Request, who: PostingCaller, ctx: Ctx) -> R
     form = await request.form()
     error = ""
     try:
-        action = with_power(read_action(form), form)
+        actions = [with_power(a, form) for a in read_actions(form)]
         version = int(str(form.get("version") or ""))
-        await run_in_threadpool(ctx.service.submit, game_id, Actor(user_id=who.user.id), action, version)
+        for action in actions:  # several for a purchase at several places: each on the version the last gave
+            answer = await run_in_threadpool(ctx.service.submit, game_id, Actor(user_id=who.user.id), action,
+                                             version)
+            version = int(answer["version"])
     except ValueError as exc:
         error = f"That action could not be read: {exc}."
     except (ServiceError, AareError) as exc:

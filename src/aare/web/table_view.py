@@ -14,7 +14,7 @@ from aare.economy.summary import summary
 from aare.movement import flags
 from aare.phases.conduct_combat import open_battles
 from aare.rules.ruleset import Ruleset
-from aare.server.seats import Seat, acting_power, seat_of
+from aare.server.seats import Seat, acting_power, acting_powers, seat_of
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack, count_units
 from aare.web.templating import phase_title, power_colours
@@ -32,14 +32,11 @@ def turn_info(state: GameState, seating: str, seats: Mapping[str, Seat], mine: S
     seat; in a team turn (`team`: the members' places) each member's phase, and which of them are the user's."""
     acting = acting or acting_power(state)
     seat = seats.get(seat_of(state, seating, acting))
-    if seat is None or seat.is_open:
-        holder = "an open seat"
-    elif seat.name in mine:
-        holder = "you"
-    elif seat.bot:
-        holder = f"the {seat.bot} bot"
-    else:
-        holder = seat.username or "another player"
+    your_turn = seat is not None and seat.name in mine and state.winner is None
+    # not the user's turn: every power acting now (a team turn's members act at once), each with its holder
+    waiting_for = [] if your_turn else [
+        {"power": p, "colours": power_colours(p), "holder": _holder(seats.get(seat_of(state, seating, p)), mine)}
+        for p in acting_powers(state)]
     members = [
         {"power": power, "phase": place.get("phase"), "phase_title": phase_title(str(place.get("phase")), ruleset),
          "status": place.get("status"), "mine": seat_of(state, seating, power) in mine}
@@ -48,10 +45,24 @@ def turn_info(state: GameState, seating: str, seats: Mapping[str, Seat], mine: S
     return {
         "round": state.round, "nation": state.nation, "phase": state.phase,
         "phase_title": phase_title(state.phase, ruleset),
-        "acting": acting, "holder": holder, "winner": state.winner, "version": state.version,
-        "your_turn": seat is not None and seat.name in mine and state.winner is None,
-        "colours": power_colours(acting), "team": members,
+        "acting": acting, "holder": _holder(seat, mine), "winner": state.winner, "version": state.version,
+        "your_turn": your_turn, "colours": power_colours(acting), "team": members,
+        # whose turn the head names: in a team turn none of whose members is the user's, the whole team
+        "heads": [m["power"] for m in members] if members and not any(m["mine"] for m in members) else [state.nation],
+        "waiting_for": waiting_for or [{"power": acting, "colours": power_colours(acting),
+                                        "holder": _holder(seat, mine)}],
     }
+
+
+def _holder(seat: Seat | None, mine: Sequence[str]) -> str:
+    """Who holds `seat`, as the user reads it."""
+    if seat is None or seat.is_open:
+        return "an open seat"
+    if seat.name in mine:
+        return "you"
+    if seat.bot:
+        return f"the {seat.bot} bot"
+    return seat.username or "another player"
 
 
 def nations(state: GameState) -> dict[str, Any]:
@@ -145,13 +156,22 @@ def purchase_panel(state: GameState, ruleset: Ruleset, legal: Sequence[Action]) 
     offered = [u for a in legal if a["type"] == "purchase" for u in _parsed(a["units"], ruleset)]
     if not offered:
         return None
+    places: dict[str, set[str]] = {}  # units bought at a place (AARHE's infantry at victory cities): where
+    anywhere: set[str] = set()
+    for a in (a for a in legal if a["type"] == "purchase"):
+        for u in _parsed(a["units"], ruleset):
+            if a.get("at"):
+                places.setdefault(u, set()).add(a["at"])
+            else:
+                anywhere.add(u)
     power = state.nation
     rows = []
     for unit_id in dict.fromkeys(offered):
         unit = ruleset.units[unit_id]
         cost = ruleset.unit_cost(unit_id, power=power, state=state).value
         rows.append({"unit": unit_id, "name": unit.display, "cost": cost, "attack": unit.attack,
-                     "defense": unit.defense, "move": unit.move, "domain": unit.domain})
+                     "defense": unit.defense, "move": unit.move, "domain": unit.domain,
+                     "places": [] if unit_id in anywhere else sorted(places.get(unit_id, ()))})
     return {"rows": rows, "bank": state.banks.get(power, 0), "bought": _pool_text(state, ruleset)}
 
 

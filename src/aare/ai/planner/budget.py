@@ -1,23 +1,26 @@
-"""The planner's effort per power-turn: counted work (reproducible) and seconds (a cap on a busy machine)."""
+"""The planner's effort per power-turn: counted work (reproducible) and seconds of its own thinking (a cap)."""
 
 from __future__ import annotations
 
 import time
 
+clock = time.process_time  # CPU time of the process the planner runs in
 DEFAULT_SECONDS = 30.0  # seconds per power-turn when no bound is given (the issue's "within a human's patience")
 
 
 class Budget:
     """Counts the planner's work (one unit per exact-odds evaluation) within one power-turn.
 
-    `work` bounds the count, so the same seed gives the same game on any machine; `seconds` bounds the
-    wall-clock time as well (a search may then stop at a different point). Without either, `DEFAULT_SECONDS`."""
+    `work` bounds the count, so the same seed gives the same game on any machine; `seconds` bounds the CPU time of
+    the process the planner runs in (`time.process_time`: other processes on a busy machine do not cut its search
+    short, though it may take longer by the clock; a search may still stop at a different point than on another
+    machine). Without either, `DEFAULT_SECONDS`."""
 
     def __init__(self, seconds: float | None = None, work: int | None = None) -> None:
         self.seconds = seconds if seconds is not None or work is not None else DEFAULT_SECONDS
         self.work = work
         self.used = 0
-        self.started = time.monotonic()
+        self.started = clock()
         self.turn: tuple[int, str, str] | None = None
         self._seats: dict[str, tuple[int, float]] = {}  # seat -> (work used, seconds used) in this power's turn
 
@@ -26,7 +29,7 @@ class Budget:
         another seat answered a battle decision in between, and start afresh with the next power's turn."""
         if turn == self.turn:
             return
-        now = time.monotonic()
+        now = clock()
         if self.turn is not None:
             if self.turn[:2] != turn[:2]:
                 self._seats.clear()
@@ -44,4 +47,4 @@ class Budget:
         """Whether the search may go on."""
         if self.work is not None and self.used >= self.work:
             return False
-        return self.seconds is None or time.monotonic() - self.started < self.seconds * 0.8
+        return self.seconds is None or clock() - self.started < self.seconds * 0.8

@@ -9,6 +9,7 @@ from aare.rules.registry import Family, register_family
 from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     air,
     air_transport,
+    amphibious,
     blockade,
     build,
     combat,
@@ -19,6 +20,8 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     production,
     sea_transport,
     spheres,
+    straits,
+    sub_passage,
     terrain,
     turn,
     units,

@@ -4,10 +4,13 @@ attacking aircraft and attack those they detect, in the opening fire of every cy
 Each ID selects an enemy aircraft and rolls a search die (1 detects it); then each selects a detected aircraft
 and rolls an attack die: 1 destroys it, 2 repels it (it leaves the battle). The selections are made for the
 defender, spread over different aircraft, the most expensive first (docs/rulings.md): no other choice gives
-the defender a better chance of each result.
+the defender a better chance of each result. In the first cycle of an amphibious assault the IDs run the same
+procedure against the bombarding ships (`coastal_search`, `coastal_attack`; AARHE-ID-amphibious-naval).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from aare.combat.battle_state import MARK, DiceGroup, Target, UnitKey
 from aare.combat.setup import Battle
@@ -21,8 +24,12 @@ R_SEARCH = "AARHE-ID-search"
 R_ATTACK = "AARHE-ID-attack"
 R_STACKING = "AARHE-ID-stacking"
 R_IMPLICIT = "AARHE-ID-implicit"
+R_NAVAL = "AARHE-ID-amphibious-naval"
+R_COASTAL = "AARHE-AMPHIB-id-coastal-fire"
 
 SPOTTED = "id-detected"  # the battle flag of an aircraft an ID detected this cycle
+OFFSHORE = "offshore"  # the battle flag of a ship of an amphibious assault, in the battle while it bombards
+SHIP = "ship:"  # with a number: the battle flag naming one such ship (the hits of the IDs on it go to it alone)
 BUILT_IN = "built-in"  # the battle flag of an ID a complex or a victory city holds (not a piece)
 PER_COMPLEX, PER_CITY = 3, 1  # AARHE-ID-implicit
 
@@ -32,12 +39,33 @@ def ids(battle: Battle) -> int:
     return sum(n for k, n in present(battle, "defender") if battle.setup.unit(k).has("aa"))
 
 
-def _aircraft(battle: Battle, flag: str = "") -> list[UnitKey]:
-    """The attacker's aircraft one by one (those with `flag`, if given), the most expensive first."""
+Pick = Callable[[Battle, UnitKey], bool]
+
+
+def _aircraft_key(battle: Battle, key: UnitKey) -> bool:
+    return battle.setup.unit(key).domain == "air"
+
+
+def _offshore_key(_battle: Battle, key: UnitKey) -> bool:
+    return key.has(OFFSHORE)
+
+
+def _targets(battle: Battle, pick: Pick, flag: str = "") -> list[UnitKey]:
+    """The attacker's units `pick` accepts one by one (those with `flag`, if given), the most expensive first."""
     setup = battle.setup
     keys = [k for k, n in present(battle, "attacker") for _ in range(n)
-            if setup.unit(k).domain == "air" and not k.marked and (not flag or k.has(flag))]
+            if pick(battle, k) and not k.marked and (not flag or k.has(flag))]
     return sorted(keys, key=lambda k: (-setup.unit(k).cost, setup.catalogue.order(k.type), k))
+
+
+def _aircraft(battle: Battle, flag: str = "") -> list[UnitKey]:
+    """The attacker's aircraft one by one (those with `flag`, if given), the most expensive first."""
+    return _targets(battle, _aircraft_key, flag)
+
+
+def _spread(battle: Battle, targets: list[UnitKey]) -> dict[tuple[UnitKey, int], int]:
+    """{(target, IDs on it): how many such targets}: the IDs dealt out over `targets` in order."""
+    return spread(ids(battle), targets)
 
 
 def spread(n: int, targets: list[UnitKey]) -> dict[tuple[UnitKey, int], int]:
@@ -50,8 +78,29 @@ def spread(n: int, targets: list[UnitKey]) -> dict[tuple[UnitKey, int], int]:
     return out
 
 
-def _target(key: UnitKey, flags: tuple[str, ...] = (), exclude_flags: tuple[str, ...] = ()) -> Target:
-    return Target(types=(key.type,), owners=(key.owner,), rule=R_ATTACK, flags=flags, exclude_flags=exclude_flags)
+def _target(key: UnitKey, rule: str, detected: bool) -> Target:
+    """Where the hits of the IDs on `key` go: that very ship (`SHIP`), else an aircraft of its kind (detected, for
+    an attack; not yet, for a search)."""
+    own = tuple(f for f in key.flags if f.startswith(SHIP))
+    if own:
+        return Target(types=(key.type,), owners=(key.owner,), rule=rule, flags=own, one_each=True)
+    flags, exclude = ((SPOTTED,), ()) if detected else ((), (SPOTTED,))
+    return Target(types=(key.type,), owners=(key.owner,), rule=rule, flags=flags, exclude_flags=exclude,
+                  one_each=True)
+
+
+def _search(battle: Battle, step: str, pick: Pick, rule: str) -> StepResult:
+    groups = [DiceGroup("defender", key.type, count, 1, _target(key, rule, False),
+                        MARK + SPOTTED, dice_per_unit=dice, best_of=True)
+              for (key, dice), count in _spread(battle, _targets(battle, pick)).items()]
+    return roll(battle, step, groups)
+
+
+def _attack(battle: Battle, step: str, pick: Pick, rule: str) -> StepResult:
+    groups = [DiceGroup("defender", key.type, count, 1, _target(key, rule, True), "opening",
+                        dice_per_unit=dice, best_of=True, repel_on=2)
+              for (key, dice), count in _spread(battle, _targets(battle, pick, SPOTTED)).items()]
+    return roll(battle, step, groups)
 
 
 def search_applies(battle: Battle) -> bool:
@@ -60,10 +109,7 @@ def search_applies(battle: Battle) -> bool:
 
 def search(battle: Battle) -> StepResult:
     """AARHE-ID-search: a search die per ID; an aircraft searched by several IDs is detected if any rolls a 1."""
-    groups = [DiceGroup("defender", key.type, count, 1, _target(key, exclude_flags=(SPOTTED,)), MARK + SPOTTED,
-                        dice_per_unit=dice, best_of=True)
-              for (key, dice), count in spread(ids(battle), _aircraft(battle)).items()]
-    return roll(battle, "id search", groups)
+    return _search(battle, "id search", _aircraft_key, R_ATTACK)
 
 
 def attack_applies(battle: Battle) -> bool:
@@ -73,10 +119,27 @@ def attack_applies(battle: Battle) -> bool:
 def attack(battle: Battle) -> StepResult:
     """AARHE-ID-attack: an attack die per ID on a detected aircraft; its best die decides: 1 destroys it (removed
     with the opening fire's casualties), 2 repels it."""
-    groups = [DiceGroup("defender", key.type, count, 1, _target(key, flags=(SPOTTED,)), "opening",
-                        dice_per_unit=dice, best_of=True, repel_on=2)
-              for (key, dice), count in spread(ids(battle), _aircraft(battle, SPOTTED)).items()]
-    return roll(battle, "id attack", groups)
+    return _attack(battle, "id attack", _aircraft_key, R_ATTACK)
+
+
+def coastal_search_applies(battle: Battle) -> bool:
+    return ids(battle) > 0 and bool(_targets(battle, _offshore_key))
+
+
+def coastal_search(battle: Battle) -> StepResult:
+    """AARHE-AMPHIB-id-coastal-fire, AARHE-ID-amphibious-naval: the IDs search the ships of an amphibious
+    assault (`OFFSHORE`) as they search aircraft."""
+    return _search(battle, "id coastal search", _offshore_key, R_COASTAL)
+
+
+def coastal_attack_applies(battle: Battle) -> bool:
+    return ids(battle) > 0 and bool(_targets(battle, _offshore_key, SPOTTED))
+
+
+def coastal_attack(battle: Battle) -> StepResult:
+    """The IDs attack the ships they detected: 1 hits the ship (a battleship's first hit damages it), 2 repels
+    it (it takes no further part)."""
+    return _attack(battle, "id coastal attack", _offshore_key, R_COASTAL)
 
 
 def built_in(complexes: int, cities: int) -> int:

@@ -37,7 +37,7 @@ R_SUBMERGE = "AARHE-SUBWAR-submerge"
 R_SEARCH = "AARHE-ASW-search"
 R_ATTACK = "AARHE-ASW-attack"
 R_CARRIER = "AARHE-CARRIER-cycle-end-standard"
-R_SELECTIVE = "AARHE-AIRCOMBAT-supremacy-selective"  # at sea (land battles still let the owner choose)
+R_SELECTIVE = "AARHE-AIRCOMBAT-supremacy-selective"  # at sea (land battles: `combat_values.selective`)
 
 SEARCH_ON, ATTACK_ON = 3, 2  # AARHE-ASW-search, AARHE-ASW-attack
 DETECTED = "asw-detected"  # the battle flag of a submarine the enemy's ASW detected this cycle

@@ -16,12 +16,17 @@ from aare.rulesets.aarhe.hooks import by_phase
 from aare.state.unit_stacks import Stack
 
 R_SAME_TURN = "AARHE-SEATRANS-same-turn"
+# a transport whose cargo stayed aboard when its landing failed: it keeps the cargo into its owner's next turn
+# (AARHE-AMPHIB-offload-condition)
+STAYED_ABOARD = "turn:stayed-aboard"
 
 
 def aboard(ctx: TurnContext) -> list[tuple[str, Stack]]:
-    """The transports (sea zone, stack) holding land units of `ctx.power`."""
+    """The transports (sea zone, stack) holding land units of `ctx.power` (but those whose landing failed this
+    turn)."""
     return [(space, s) for space, stacks in sorted(ctx.state.units.items()) for s in stacks
-            if ctx.ruleset.units[s.unit].domain == "sea" and any(o == ctx.power for o, _ in flags.cargo(s))]
+            if ctx.ruleset.units[s.unit].domain == "sea" and any(o == ctx.power for o, _ in flags.cargo(s))
+            and not flags.has(s, STAYED_ABOARD)]
 
 
 def can_go_ashore(view: Situation, sea: str, stack: Stack) -> bool:

@@ -2,7 +2,8 @@
 
 A land unit entering a desert, snowy or mountainous territory ends its movement there, so armour never blitzes
 through one; no land unit enters extreme terrain (the Himalaya); a side has at most 3 units in a miniature
-territory; ships enter or leave SZ 16 (the Black Sea) only while their side controls Turkey. The board changes
+territory; ships enter or leave SZ 16 (the Black Sea) only while their side controls Turkey (and then units
+boarding a transport there in combat move need an enemy coast on the Black Sea to assault). The board changes
 (`data/board_changes/aarhe.toml`) join Balkans and Turkey. Combat at -1 in snow and mountains comes with the
 combat rules."""
 
@@ -10,10 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from aare.actions import Load
+from aare.errors import IllegalAction
 from aare.movement import flags
 from aare.movement.move_checks import Check, Leg, Violation, path_shape
 from aare.movement.situation import Situation
+from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe.hooks import by_phase
 from aare.state.unit_stacks import Stack
 
 R_TABLE = "AARHE-TERRAIN-table"
@@ -93,6 +98,27 @@ def black_sea(leg: Leg) -> Violation | None:
                      R_BLACK_SEA)
 
 
+class BlackSeaLoads(PhaseExtension):
+    """Combat move: a transport in SZ 16 cannot leave it while its side does not control Turkey, so units boarding
+    it must be able to go ashore on the Black Sea's own coast (AARHE-TERRAIN-black-sea, with LHTR's amphibious
+    assault for units loaded in combat move; the core's reach of a transport knows no closed sea)."""
+
+    name = "combat-move"
+
+    def before(self, ctx: TurnContext, action: Any) -> None:
+        if not isinstance(action, Load) or ctx.ruleset.board.resolve(action.sea_zone) != BLACK_SEA:
+            return
+        view = Situation(ctx.state, ctx.ruleset, ctx.power)
+        if view.friend(view.state.owners.get(STRAITS)):
+            return
+        refused = view.refused()
+        if any(view.enemy_land(t) and t not in refused for t in view.graph.coast[BLACK_SEA]):
+            return
+        raise IllegalAction(f"units loaded in combat move must go ashore in an amphibious assault, and a transport "
+                            f"in {BLACK_SEA} stays in the Black Sea without {STRAITS}, whose coast holds no enemy "
+                            f"territory", R_BLACK_SEA)
+
+
 def _move_checks(checks: list[Check], **_: Any) -> list[Check]:
     at = checks.index(path_shape) + 1 if path_shape in checks else 0
     return [*checks[:at], extreme, terrain_stop, miniature, black_sea, *checks[at:]]
@@ -110,6 +136,7 @@ AARHE_TERRAIN = register_module(
         id="aarhe_terrain",
         title="AARHE special terrain in movement",
         rule_ids=(R_TABLE, R_STOP, R_NO_BLITZ, R_EXTREME, R_BALKANS, R_BLACK_SEA, R_MINIATURE),
-        hooks={"move_checks": _move_checks, "moved_flags": _moved_flags},
+        hooks={"move_checks": _move_checks, "moved_flags": _moved_flags,
+               "phase_actions": by_phase(BlackSeaLoads())},
     )
 )

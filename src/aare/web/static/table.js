@@ -58,8 +58,10 @@
 
   // ---- the game page --------------------------------------------------------------------------------
   const game = document.body.dataset.game;
-  const table = { selected: null, refreshTimer: null, sideBusy: false, sidePending: false, mapBusy: false, heard: 0, lastHash: null };
+  const table = { selected: null, refreshTimer: null, sideBusy: false, sidePending: false, pendingLive: true,
+                  liveAsk: false, kept: null, mapBusy: false, heard: 0, lastHash: null };
   const asked = new WeakMap();  // side request -> live messages heard when it was sent
+  const liveAsks = new WeakSet();  // side requests sent for a live update (another player's action)
 
   function sideInner() { return $("#side .side-inner"); }
   function mapBox() { return $("#map"); }
@@ -236,17 +238,55 @@
     refreshSide();
   }
 
-  // -- refreshing the side panel and the map
-  function refreshSide() {
-    if (table.sideBusy) { table.sidePending = true; return; }
+  // -- refreshing the side panel and the map (`live`: for another player's action, not the user's own doing)
+  function refreshSide(live) {
+    if (table.sideBusy) { table.sidePending = true; table.pendingLive = table.pendingLive && Boolean(live); return; }
     table.sideBusy = true;
+    table.liveAsk = Boolean(live);
     const inner = sideInner();
     const query = new URLSearchParams({ space: table.selected || "", power: (inner && inner.dataset.power) || "" });
     htmx.ajax("GET", `/play/${game}/side?${query}`, { target: "#side", swap: "innerHTML" })
       .finally(() => {
         table.sideBusy = false;
-        if (table.sidePending) { table.sidePending = false; refreshSide(); }
+        if (table.sidePending) {
+          const again = table.pendingLive;
+          table.sidePending = false;
+          table.pendingLive = true;
+          refreshSide(again);
+        }
       });
+  }
+
+  // what the user is filling in (units to buy, units to move) outlives a redraw for another player's action: in
+  // a team turn a teammate acts at any moment, and must not wipe out a half-chosen purchase or move
+  function typedIn() {
+    const inner = sideInner();
+    if (!inner) return null;
+    const values = new Map();
+    $$("#purchase input[type=number][name]").forEach((input) => { if (input.value !== "0") values.set(input.name, input.value); });
+    $$("#purchase select[name]").forEach((select) => values.set(select.name, select.value));
+    $$("#move-units tr[data-per]").forEach((row, i) => {
+      const input = $(".js-move-count", row);
+      if (input && input.value !== "0") values.set(`move:${i}:${row.dataset.per}`, input.value);
+    });
+    const where = [inner.dataset.phase, inner.dataset.power, inner.dataset.selected].join("|");
+    return { where, values };
+  }
+  function typeAgain(kept) {
+    const inner = sideInner();
+    if (!kept || !kept.values.size || !inner) return;
+    if ([inner.dataset.phase, inner.dataset.power, inner.dataset.selected].join("|") !== kept.where) return;
+    const fields = new Map();
+    $$("#purchase input[type=number][name], #purchase select[name]").forEach((input) => fields.set(input.name, input));
+    $$("#move-units tr[data-per]").forEach((row, i) => fields.set(`move:${i}:${row.dataset.per}`, $(".js-move-count", row)));
+    kept.values.forEach((value, key) => {
+      const input = fields.get(key);
+      if (!input || input.disabled) return;
+      if (input.tagName === "SELECT" ? !$$("option", input).some((o) => o.value === value)
+        : input.max !== "" && Number(value) > Number(input.max)) return;
+      input.value = value;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
   }
   async function refreshMap() {
     if (table.mapBusy) return;
@@ -271,14 +311,14 @@
       table.refreshTimer = null;
       const inner = sideInner();
       if (inner && table.lastHash && inner.dataset.hash === table.lastHash) return;  // already shown
-      refreshSide();
+      refreshSide(true);
     }, 250);
   }
 
   function afterSideSwap() {
     const inner = sideInner();
     if (!inner) return;
-    table.selected = inner.dataset.selected || null;
+    if (!table.sidePending) table.selected = inner.dataset.selected || null;  // else a newer click is on its way
     document.title = (inner.dataset.yourTurn === "1" ? "▶ " : "") + document.title.replace(/^▶ /, "");
     if (inner.dataset.hash !== mapBox().dataset.hash) refreshMap(); else highlight();
     const focus = $("#casualty-form input[type=radio]:checked") || $("#side [autofocus]");
@@ -331,6 +371,7 @@
   // would have gone (htmx swaps no 4xx answer by itself)
   document.addEventListener("htmx:beforeSwap", (event) => {
     const xhr = event.detail.xhr;
+    if (liveAsks.has(xhr)) table.kept = typedIn();
     if (xhr.status === 403 && xhr.getResponseHeader("X-Aare-Refused") === "csrf") {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
@@ -345,11 +386,17 @@
     setupMap();
     window.addEventListener("resize", () => { if (view) { clampView(); applyView(); } });
     document.body.addEventListener("htmx:beforeRequest", (event) => {
-      if (event.detail.target && event.detail.target.id === "side") asked.set(event.detail.xhr, table.heard);
+      if (event.detail.target && event.detail.target.id === "side") {
+        asked.set(event.detail.xhr, table.heard);
+        if (table.liveAsk) liveAsks.add(event.detail.xhr);
+        table.liveAsk = false;
+      }
     });
     document.body.addEventListener("htmx:afterSwap", (event) => {
       const id = event.detail.target.id;
       if (id === "side") {
+        if (liveAsks.has(event.detail.xhr)) typeAgain(table.kept);
+        table.kept = null;
         afterSideSwap();
         // an answer sent before the latest live message may show an older state: ask again
         const heard = asked.get(event.detail.xhr);
