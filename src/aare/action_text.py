@@ -334,7 +334,8 @@ def format_decision(decision: Mapping[str, Any]) -> str:
         what = f"{decision['power']} chooses the breakthrough chart of {decision['count']} new technolog" + (
             "y" if decision["count"] == 1 else "ies")
     elif kind == "choose_targets":
-        what = f"{decision['power']} names {decision['count']} target(s) for its Kaitens and Kamikazes, in order"
+        up_to = "up to " if decision.get("up_to") else ""
+        what = f"{decision['power']} names {up_to}{decision['count']} target(s), in order ({decision.get('rule', '')})"
     else:
         what = f"{decision.get('power', 'a player')} decides {kind}"
     sides = ""

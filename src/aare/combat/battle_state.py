@@ -123,7 +123,8 @@ class Target:
     owners: tuple[str, ...] = ()  # only units of these powers (empty: any)
     flags: tuple[str, ...] = ()  # only units carrying one of these flags (empty: any)
     exclude_flags: tuple[str, ...] = ()  # not units carrying one of these flags
-    # only units with one of these tags, of a domain named ``domain:<domain>`` or with a flag ``flag:<flag>``
+    # only units with one of these tags, of a domain named ``domain:<domain>``, of a type named ``type:<unit>``
+    # or whose key carries a battle flag named ``flag:<flag>`` (empty: any)
     tags: tuple[str, ...] = ()
     # tiers of tags (as `tags`): the hits go to units of the first tier while any can take them, then the next,
     # then to any eligible unit (e.g. tank hits on tanks and artillery first); `casualties.refine` splits them
@@ -135,8 +136,8 @@ class Target:
         parts = []
         if self.types:
             parts.append("only " + "/".join(self.types))
-        if self.owners:
-            parts.append("of " + "/".join(self.owners))
+        if any(self.owners):
+            parts.append("of " + "/".join(o for o in self.owners if o))
         if self.flags:
             parts.append("marked " + "/".join(self.flags))
         if self.exclude_flags:
@@ -146,9 +147,9 @@ class Target:
         if self.exclude_tags:
             parts.append("not " + "/".join(self.exclude_tags))
         if self.tags:
-            parts.append("only " + "/".join(t.removeprefix("domain:").removeprefix("flag:") for t in self.tags))
+            parts.append("only " + "/".join(_tag_text(t) for t in self.tags))
         for tier in self.first:
-            parts.append("first " + "/".join(t.removeprefix("domain:").removeprefix("flag:") for t in tier))
+            parts.append("first " + "/".join(_tag_text(t) for t in tier))
         if self.most:
             parts.append(f"at most {self.most}")
         if self.one_each:
@@ -159,11 +160,20 @@ class Target:
 ANY = Target()
 
 
+def _tag_text(tag: str) -> str:
+    """A `Target` tag as a player reads it: the domain, unit type or flag it names."""
+    kind, _, name = tag.partition(":")
+    return name if kind in ("domain", "type", "flag") else tag
+
+
 def matches_tags(unit: Any, tags: tuple[str, ...], key: UnitKey | None = None) -> bool:
-    """Whether `unit` (a UnitType) has one of `tags`, is of a domain named ``domain:<domain>``, or (its battle
-    `key`) carries a flag named ``flag:<flag>``."""
-    return any(unit.has(t) or t == f"domain:{unit.domain}" or (key is not None and t.startswith("flag:")
-                                                               and key.has(t[5:])) for t in tags)
+    """Whether `unit` (a UnitType) has one of `tags`, is of a domain named ``domain:<domain>`` or a type named
+    ``type:<unit>``, or its battle `key` carries a flag named ``flag:<flag>``."""
+    return any(
+        unit.has(t) or t == f"domain:{unit.domain}" or t == f"type:{unit.id}"
+        or (key is not None and t.startswith("flag:") and key.has(t[5:]))
+        for t in tags
+    )
 
 
 MARK = "flag:"  # a HitBatch removal ``flag:<flag>`` flags the units hit instead of harming them

@@ -55,23 +55,29 @@ class ChooseSubmerge:
     destinations: tuple[str, ...] = ()
 
 
+TARGETS_NOTE = "targets="  # the note a `ChooseTargets` answer is kept under by default
+
+
 @dataclass(frozen=True)
 class ChooseTargets:
-    """`side` names `count` enemy units, in order, as the targets of its suicide attacks (AARe's Kaitens and
-    Kamikazes, declared at the start of a sea battle). `eligible`: ``(owner, unit type, hits)`` of the units
-    that may be named, with the hits they can take in all (a unit needing two hits may be named twice). The
-    answer is kept in the battle's notes (`targets_note`)."""
+    """`side` names `count` units, in order, as the targets of its units (e.g. AARe's Kaitens and Kamikazes,
+    declared at the start of a sea battle, or a selective attack). `eligible`: ``(owner, unit type, hits)`` of the
+    units that may be named, with how often each may be named (e.g. the hits they can take in all: a unit needing
+    two hits may be named twice). The answer is kept in the battle's notes under `note` (`targets_note`); with
+    `up_to`, fewer than `count` targets may be named; `suggested` is the answer a policy gives by default."""
 
     side: Side
     count: int
     eligible: tuple[tuple[str, str, int], ...]
     rule: str
-    note: str = "targets="  # the prefix of the note the answer is kept under (`targets_note`)
+    note: str = TARGETS_NOTE
+    up_to: bool = False
+    suggested: tuple[tuple[str, str], ...] = ()
 
     def resolve(self, answer: Targets) -> tuple[tuple[str, str], ...] | str:
         """The answer's ``(owner, type)`` targets (an empty owner is the first eligible one), or why it is wrong."""
-        if len(answer.targets) != self.count:
-            return f"name {self.count} target(s), in order (primary first)"
+        if len(answer.targets) > self.count or (len(answer.targets) < self.count and not self.up_to):
+            return f"name {'up to ' if self.up_to else ''}{self.count} target(s), in order (primary first)"
         room = {(o, t): h for o, t, h in self.eligible}
         out = []
         for owner, unit in answer.targets:
@@ -85,9 +91,6 @@ class ChooseTargets:
             room[found] -= 1
             out.append(found)
         return tuple(out)
-
-
-TARGETS_NOTE = "targets="
 
 
 def targets_note(targets: tuple[tuple[str, str], ...], prefix: str = TARGETS_NOTE) -> str:

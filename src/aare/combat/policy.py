@@ -108,11 +108,13 @@ class Policy:
 
 
 def default_targets(battle: Battle, decision: ChooseTargets, wanted: Sequence[str] = ()) -> Targets:
-    """`wanted` (unit types in order) when it names exactly the targets asked for, else the dearest eligible
-    units first, each named as often as it can be hit."""
+    """`wanted` (unit types in order) when it names exactly the targets asked for, else the decision's suggested
+    answer, else the dearest eligible units first, each named as often as it may be."""
     mine = Targets(tuple(("", t) for t in wanted))
     if wanted and not isinstance(decision.resolve(mine), str):
         return mine
+    if decision.suggested:
+        return Targets(decision.suggested)
     cat = battle.setup.catalogue
     ranked = sorted(decision.eligible, key=lambda e: (-cat[e[1]].cost, cat.order(e[1]), e[0]))
     names = [(o, t) for o, t, hits in ranked for _ in range(hits)]

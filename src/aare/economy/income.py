@@ -28,13 +28,13 @@ def income_events(state: GameState, ruleset: Ruleset, power: str) -> list[Event]
 
 def end_of_turn_events(state: GameState, ruleset: Ruleset) -> list[Event]:
     """Every unit's movement spent and `turn:` flags are cleared; units that repair (battleships) lose their
-    damage (LHTR-NAVALCOMBAT-battleship-repair: every power's, at the end of each power's turn)."""
+    damage (LHTR-NAVALCOMBAT-battleship-repair: every power's, at the end of each power's turn; in a team turn
+    the units of the members still playing and of the enemy wait for the team turn's end)."""
     units = ruleset.units
     events: list[Event] = []
-    playing = state.teammates_in_play()  # a team turn: the members still playing keep their marks
     for space in sorted(state.units):
         for stack in state.units[space]:
-            if stack.owner in playing:
+            if state.marks_kept(stack.owner):
                 continue
             flags = tuple(f for f in stack.flags if not f.startswith(TURN_FLAG))
             damage = 0 if units[stack.unit].has("repairs") else stack.damage

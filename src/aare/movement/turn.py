@@ -20,10 +20,9 @@ def start_of_turn_events(state: GameState) -> list[Event]:
     from earlier turns (e.g. on an ally's transport this power loaded or unloaded)."""
     record = start_turn_event(state)
     out: list[Event] = [record] if record is not None else []
-    playing = state.teammates_in_play()  # a team turn: the other members' marks are theirs
     for space, stacks in sorted(state.units.items()):
         for stack in stacks:
-            if stack.owner in playing:
+            if state.marks_kept(stack.owner):
                 continue
             if stack.moved or flags.turn_flags(stack):
                 fresh = replace(flags.with_flags(stack, drop=flags.turn_flags(stack)), moved=0)

@@ -28,33 +28,51 @@ def _hp(battle: Battle, state: BattleState) -> int:
     return sum((hit_points(cat, k) - k.damage) * n for k, n in state.attacker + state.defender if k.present)
 
 
+def _settle(battle: Battle, state: BattleState, policy: Policy, stop_at: tuple[int, int] | None) -> BattleState:
+    """`state` run on, the policy answering its decisions, to its next chance node, end, cycle start or stop."""
+    b = battle.with_state(state)
+    while True:
+        st = b.state
+        if st.roll is None and st.pending is None:
+            b, _ = run(b, stop_at_cycle_start=stop_at is None, stop_at=stop_at)
+            st = b.state
+        if st.pending is None or st.ended:
+            return st
+        b = apply_answer(b, policy(b, st.pending))[0]
+
+
 def expand(
     battle: Battle, policy: Policy, horizon: int, stop_at: tuple[int, int] | None = None
 ) -> dict[BattleState, float]:
     """Distribution over the next cycle-start (cycle capped at `horizon`) or end states; with `stop_at`,
-    over the states reaching that point ``(cycle, step index)`` instead."""
-    frontier: dict[BattleState, float] = {battle.state: 1.0}
+    over the states reaching that point ``(cycle, step index)`` instead.
+
+    Chance nodes are taken in the order of their place in the sequence (cycle, step): every path to a node has
+    arrived when it is expanded, so identical states reached along paths of different lengths merge."""
     out: dict[BattleState, float] = {}
-    while frontier:
-        nxt: dict[BattleState, float] = {}
-        for state, p in frontier.items():
-            b = battle.with_state(state)
-            if state.roll is None and state.pending is None:
-                b, _ = run(b, stop_at_cycle_start=stop_at is None, stop_at=stop_at)
-            st = b.state
-            at_stop = stop_at is not None and (st.cycle, st.cursor) == stop_at and not (st.hits or st.pending)
-            if st.ended or at_stop or (stop_at is None and st.at_cycle_start):
-                if not st.ended and st.cycle > horizon:
-                    st = replace(st, cycle=horizon)
-                out[st] = out.get(st, 0.0) + p
-            elif st.roll is not None:
-                for q, outcome in outcomes(st.roll):
-                    s2 = resolve_roll(b, outcome)[0].state
-                    nxt[s2] = nxt.get(s2, 0.0) + p * q
-            else:
-                s2 = apply_answer(b, policy(b, st.pending))[0].state
-                nxt[s2] = nxt.get(s2, 0.0) + p
-        frontier = nxt
+    mass: dict[BattleState, float] = {}
+    heap: list[tuple[int, int, int, BattleState]] = []
+    counter = itertools.count()
+
+    def reach(st: BattleState, p: float) -> None:
+        if st.roll is None:
+            if not st.ended and st.cycle > horizon:
+                st = replace(st, cycle=horizon)
+            out[st] = out.get(st, 0.0) + p
+            return
+        if st not in mass:
+            mass[st] = 0.0
+            heapq.heappush(heap, (st.cycle, st.cursor, next(counter), st))
+        mass[st] += p
+
+    reach(_settle(battle, battle.state, policy, stop_at), 1.0)
+    while heap:
+        *_, state = heapq.heappop(heap)
+        p = mass.pop(state)
+        b = battle.with_state(state)
+        assert state.roll is not None
+        for q, outcome in outcomes(state.roll):
+            reach(_settle(battle, resolve_roll(b, outcome)[0].state, policy, stop_at), p * q)
     return out
 
 

@@ -372,7 +372,8 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
 
         first = default_targets(battle, decision).targets
         orders = dict.fromkeys([first, *itertools.islice(itertools.permutations(first), 24)])
-        return [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
+        found = [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
+        return [*found, DeclareTargets(targets="")] if decision.up_to and first else found
     if isinstance(decision, dec.ChooseCasualties):
         cat = battle.setup.catalogue
         stacks = battle.state.units(decision.side)
@@ -425,6 +426,8 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
             "count": decision.count,
             "eligible": [f"{o}:{t} ({h} hit{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
         }
+        if decision.up_to:
+            view["up_to"] = True
     elif isinstance(decision, dec.ChooseSubmerge):
         view |= {
             "kind": "submerge",

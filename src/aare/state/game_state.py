@@ -69,6 +69,13 @@ class GameState:
         are their own to keep (empty outside team turns)."""
         return frozenset(p for p, m in self.members.items() if p != self.nation and m.get("status") != "done")
 
+    def marks_kept(self, owner: str) -> bool:
+        """Whether `owner`'s units keep their marks of this turn when the power to move starts or ends its turn: in
+        a team turn with other members still playing, theirs and the enemy's (the members' battles still read
+        them, e.g. a submarine that submerged in a teammate's battle) wait for the team turn's end."""
+        playing = self.teammates_in_play()
+        return owner in playing or (bool(playing) and owner not in self.members)
+
     def stacks(self, space: str) -> tuple[Stack, ...]:
         return self.units.get(space, ())
 

@@ -16,6 +16,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     economy,
     income,
     lend_lease,
+    naval,
     production,
     sea_transport,
     spheres,

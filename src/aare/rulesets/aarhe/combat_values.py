@@ -145,7 +145,7 @@ def _selective_groups(battle: Battle, side: Side) -> list[DiceGroup]:
 def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
     """`side`'s aircraft in opening fire: dogfight values while both sides have aircraft, else their combat values
     (with their side's bonuses), each but bombers on the target it chose; their hits go to enemy aircraft first;
-    bombers never hit ships."""
+    bombers never hit ships, nor aircraft submarines (only ASW does, docs/rulings.md)."""
     sea = battle.state.kind == "sea"
     both = dogfight(battle)
     chosen = {k for k, _ in selective(battle, side)}
@@ -159,6 +159,8 @@ def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
         unit = battle.setup.unit(key)
         value = dogfight_value(battle, side, key) if both else base_value(battle, side, key)
         target = JETS_FIRST if key.has(JET) else AIR_FIRST
+        if sea:
+            target = replace(target, exclude_tags=("submarine",))
         if out_of_reach:
             target = replace(target, exclude_flags=out_of_reach)
         if sea and unit.has("bomber"):

@@ -65,7 +65,11 @@ def _aircraft(battle: Battle, flag: str = "") -> list[UnitKey]:
 
 def _spread(battle: Battle, targets: list[UnitKey]) -> dict[tuple[UnitKey, int], int]:
     """{(target, IDs on it): how many such targets}: the IDs dealt out over `targets` in order."""
-    n = ids(battle)
+    return spread(ids(battle), targets)
+
+
+def spread(n: int, targets: list[UnitKey]) -> dict[tuple[UnitKey, int], int]:
+    """{(target, dice on it): how many such targets}: `n` dice dealt out over `targets` in order."""
     per = [n // len(targets) + (1 if i < n % len(targets) else 0) for i in range(len(targets))]
     out: dict[tuple[UnitKey, int], int] = {}
     for key, dice in zip(targets, per, strict=True):
