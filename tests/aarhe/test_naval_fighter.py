@@ -9,15 +9,17 @@ import pytest
 
 from aare.combat.events import Retreated
 from aare.game_setup import new_game
+from aare.movement import flags
 from aare.odds import build_battle, odds
 from aare.rules.ruleset import load_ruleset
-from aare.rulesets.aarhe import combat_values as v
+from aare.rulesets.aarhe.air import FLOWN
 from aare.rulesets.aarhe.naval_fighter import NAV, uses_carriers
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack
 from tests.aarhe.move_common import at
+from tests.aarhe.test_land_combat import fire
 from tests.aarhe.test_naval_combat import play, rolls
-from tests.movement.helpers import move, mv, rejected, units_in
+from tests.movement.helpers import end, move, mv, rejected, units_in
 
 RULES = "aarhe"
 R_TABLE = "AARHE-OPTUNIT-table"
@@ -60,7 +62,22 @@ def test_naval_fighters_dogfight_at_two_and_two() -> None:
     _, events = play(b, [6] * 10)
     fire = rolls(events, "attacker air fire") + rolls(events, "defender air fire")
     assert [(r.side, r.hit_on) for r in fire] == [("attacker", 2), ("defender", 2)]
-    assert v.DOGFIGHT[NAV] == (2, 2) and v.JET_DOGFIGHT[NAV] == (4, 3)
+
+
+@pytest.mark.rule("AARHE-AIRCOMBAT-fighter-tank-bonus", "AARHE-TECH-jet-plane", R_TABLE)
+def test_the_naval_fighter_is_a_fighter_for_the_tank_lift_and_jet_plane() -> None:
+    b = build_battle("1 naval fighter, 2 armour", "3 infantry", RULES, "land", options=ON)
+    _, events = fire(b, [6] * 6)
+    assert sorted((r.count, r.hit_on) for r in rolls(events, "attacker land fire")) == [(1, 3), (1, 4)]
+    jets = frozenset({"jet_fighters"})
+    b = build_battle("1 naval fighter, 1 infantry", "2 infantry", RULES, "land", options=ON, attacker_techs=jets)
+    _, events = fire(b, [6] * 6)
+    assert [(r.unit, r.hit_on) for r in rolls(events, "attacker air fire")] == [(NAV, 4)]
+    b = build_battle("1 naval fighter, 1 infantry", "1 naval fighter, 1 infantry", RULES, "land", options=ON,
+                     attacker_techs=jets, defender_techs=jets)
+    _, events = fire(b, [6] * 6)
+    fire_ = rolls(events, "attacker air fire") + rolls(events, "defender air fire")
+    assert [(r.side, r.hit_on) for r in fire_] == [("attacker", 4), ("defender", 3)]
 
 
 @pytest.mark.rule(R_LANDING)
@@ -117,6 +134,18 @@ def test_a_fighter_flies_no_mission_whose_only_way_back_is_a_carrier() -> None:
     assert units_in(off, "SZ 53", JAP) == {"fighter": 1}
 
 
+@pytest.mark.rule(R_LANDING)
+def test_only_naval_fighters_are_placed_on_carriers() -> None:
+    g = scenario(RULES, nation=JAP, phase="purchase", banks={JAP: 100}, round=2, options=ON, clear=True,
+                 units={"Japan": "Japan: 1 industrial complex", "SZ 60": "Japan: 1 carrier"})
+    g.apply({"type": "purchase", "units": "1 fighter, 1 nav"})
+    while g.state.phase != "mobilize":
+        g.apply({"type": "end_phase"})
+    rejected(g, {"type": "place", "units": "1 fighter", "space": "SZ 60"}, "LHTR-MOBILIZE-fighters-on-new-carrier")
+    g.apply({"type": "place", "units": "1 nav", "space": "SZ 60"})
+    assert units_in(g, "SZ 60") == {"carrier": 1, NAV: 1}
+
+
 @pytest.mark.rule(R_NOT_CARGO)
 def test_naval_fighters_ride_their_carrier_and_may_still_fly() -> None:
     units = {"SZ 60": "Japan: 1 carrier, 2 naval fighter"}
@@ -129,6 +158,29 @@ def test_naval_fighters_ride_their_carrier_and_may_still_fly() -> None:
     off = at(JAP, "non-combat-move", {"SZ 60": "Japan: 1 carrier, 2 fighter"})
     move(off, "1 carrier", "SZ 60", "SZ 49", "SZ 58")
     assert units_in(off, "SZ 60") == {"fighter": 2}  # without the option own fighters launch before the carrier
+
+
+@pytest.mark.rule(R_NOT_CARGO)
+def test_a_carrier_moves_in_combat_move_and_then_its_naval_fighters_launch() -> None:
+    units = {"SZ 60": "Japan: 1 carrier, 2 naval fighter", "SZ 53": "United States: 1 destroyer"}
+    game = at(JAP, "combat-move", units, options=ON)
+    move(game, "1 carrier", "SZ 60", "SZ 51", "SZ 52")  # nothing to attack in SZ 52: it carries the NAV to launch
+    assert [(s.unit, s.count, s.moved) for s in game.state.stacks("SZ 52") if s.unit == NAV] == [(NAV, 2, 0)]
+    rejected(game, {"type": "end_phase"}, "LHTR-TURN-combat-move-attack-only", "nothing to attack or support")
+    move(game, "2 naval fighter", "SZ 52", "SZ 53")
+    end(game)
+    assert game.state.phase == "conduct-combat"
+    off = at(JAP, "combat-move", {"SZ 60": "Japan: 1 carrier, 2 fighter", "SZ 53": "United States: 1 destroyer"})
+    rejected(off, mv("1 carrier", "SZ 60", "SZ 51", "SZ 52"), "LHTR-TURN-combat-move-attack-only")
+
+
+@pytest.mark.rule(R_NOT_CARGO)
+def test_naval_fighters_riding_into_a_sea_battle_fly_a_combat_mission() -> None:
+    units = {"SZ 60": "Japan: 1 carrier, 1 naval fighter", "SZ 51": "United States: 1 destroyer"}
+    game = at(JAP, "combat-move", units, options=ON)
+    move(game, "1 carrier", "SZ 60", "SZ 51")
+    nav = next(s for s in game.state.stacks("SZ 51") if s.unit == NAV)
+    assert nav.moved == 0 and flags.has(nav, flags.COMBAT) and flags.value(nav, FLOWN) == "0"
 
 
 # ---------------------------------------------------------------- the end of a sea battle's cycle
@@ -152,9 +204,10 @@ def test_without_the_option_fighters_stay_as_far_as_the_carriers_hold_them() -> 
 
 @pytest.mark.rule(R_CYCLE_END)
 def test_the_calculator_keeps_only_naval_fighters_with_the_carriers() -> None:
-    units = ("2 naval fighter, 1 fighter, 1 carrier", "1 destroyer, 1 submarine")
+    units = ("2 naval fighter, 1 fighter, 1 carrier", "2 destroyer")
     exact = odds(*units, RULES, battle="sea", options=ON)
     assert exact.attacker_win + exact.defender_win + exact.draw == pytest.approx(1.0)
     rolled = odds(*units, RULES, battle="sea", method="mc", runs=1_500, seed=5, options=ON)
+    assert 0.5 < exact.attacker_win < 0.9
     assert rolled.attacker_win == pytest.approx(exact.attacker_win, abs=0.04)
     assert rolled.attacker_ipc_lost == pytest.approx(exact.attacker_ipc_lost, rel=0.08)

@@ -15,15 +15,17 @@ from dataclasses import replace
 from typing import Any
 
 from aare.board.units import UnitCatalogue, UnitType
+from aare.movement import flags
 from aare.movement.landing import can_land
-from aare.movement.move_checks import Check, Leg, Violation, air_landing
+from aare.movement.move_checks import Check, Leg, Violation, air_landing, combat_purpose
 from aare.movement.pathing import allowance, remaining
 from aare.movement.rules import MovementRules
+from aare.movement.situation import Situation
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe import air
 from aare.state.game_state import GameState
-from aare.state.unit_stacks import normalise
+from aare.state.unit_stacks import Stack, normalise
 
 R_TABLE = "AARHE-OPTUNIT-table"
 R_LANDING = "AARHE-CARRIER-nav-only-landing"
@@ -31,6 +33,7 @@ R_CYCLE_END = "AARHE-CARRIER-cycle-end-with-nav"
 R_NOT_CARGO = "AARHE-OPTUNIT-nav-not-cargo"
 
 NAV = "naval_fighter"
+DECK = "turn:aarhe-deck"  # =<sea zone>: a NAV launched from there to a battle in combat move
 OPTION = OptionSpec(NAV, bool, False, "the optional naval fighter (NAV): only it lands on carriers and stays with "
                     "them in sea battles", R_LANDING)
 
@@ -88,17 +91,63 @@ def carriers_for_nav_only(leg: Leg) -> Violation | None:
     return None
 
 
+# --- AARHE-OPTUNIT-nav-not-cargo: the carrier moves, then its NAV launch -------------------------------------
+
+
+def _riders(view: Situation, sea: str) -> list[int]:
+    """The combat reach (half the movement) of each of the mover's aircraft aboard its carriers in `sea` that did
+    not move in combat move (they ride along when the carrier moves)."""
+    return [air.half(allowance(view, view.unit(s), s.owner)) for s in view.own(sea)
+            if s.owner == view.power and view.unit(s).carrier_size and not flags.has(s, flags.COMBAT)]
+
+
+def launch_purpose(leg: Leg) -> Violation | None:
+    """In combat move a carrier may move to where the NAV aboard can launch to a battle within their reach; the
+    move needs no battle of its own (the NAV must then launch from there: `_launched_from`)."""
+    found = combat_purpose(leg)
+    if found is None or leg.domain != "sea" or not leg.unit.carrier_capacity:
+        return found
+    view = leg.view
+    reach = max(_riders(view, leg.start), default=-1)
+    near = view.graph.ball(leg.end, reach, view.air_nbrs) if reach >= 0 else {}
+    if any(view.hostile(s) if view.is_sea(s) else s in view.enemy_fighting for s in near):
+        return None
+    return found
+
+
 def _move_checks(checks: list[Check], ruleset: Any = None, **_: Any) -> list[Check]:
-    """The check goes before the other landing checks (the AARHE flight legs', the core's)."""
+    """The carriers-for-NAV check goes before the other landing checks (the AARHE flight legs', the core's); a
+    carrier may move in combat move to launch its NAV."""
     if not enabled(ruleset):
         return checks
     first = next((i for i, c in enumerate(checks) if c in (air.combat_back, air_landing)), len(checks))
-    return [*checks[:first], carriers_for_nav_only, *checks[first:]]
+    out = [*checks[:first], carriers_for_nav_only, *checks[first:]]
+    return [launch_purpose if c is combat_purpose else c for c in out]
 
 
 def _movement_rules(rules: MovementRules, ruleset: Any = None, **_: Any) -> MovementRules:
     """AARHE-OPTUNIT-nav-not-cargo: a NAV aboard its nation's moving carrier rides along, keeping its movement."""
     return replace(rules, own_fighters_ride=True) if enabled(ruleset) else rules
+
+
+def _moved_flags(found: list[str], view: Situation, stack: Stack, path: tuple[str, ...], combat: bool,
+                 riding: bool = False, **_: Any) -> list[str]:
+    """A NAV riding its carrier into a sea battle flew a combat mission of no spaces; one launching from a carrier
+    to a battle records the carrier's sea zone."""
+    if not enabled(view.ruleset) or not combat or not view.unit(stack).carrier_size:
+        return found
+    if riding:
+        return [*found, flags.COMBAT, f"{air.FLOWN}=0"] if view.hostile(path[-1]) else found
+    return [*found, f"{DECK}={path[0]}"] if view.is_sea(path[0]) else found
+
+
+def _launched_from(zones: set[str], view: Situation, **_: Any) -> set[str]:
+    """Sea zones the mover's NAV launched from: carriers that moved there to launch them had a purpose."""
+    if not enabled(view.ruleset):
+        return zones
+    decks = {d for stacks in view.state.units.values() for s in stacks
+             if s.owner == view.power and (d := flags.value(s, DECK)) is not None}
+    return zones | decks
 
 
 def _initial_state(state: GameState, ruleset: Any = None, **_: Any) -> GameState:
@@ -118,7 +167,7 @@ AARHE_NAVAL_FIGHTER = register_module(
         title="AARHE optional naval fighter: only NAV uses carriers",
         rule_ids=(R_LANDING, R_CYCLE_END, R_NOT_CARGO),
         hooks={"unit_catalogue": _units, "move_checks": _move_checks, "movement_rules": _movement_rules,
-               "initial_state": _initial_state},
+               "moved_flags": _moved_flags, "combat_move_supported": _launched_from, "initial_state": _initial_state},
         options=(OPTION,),
     )
 )
