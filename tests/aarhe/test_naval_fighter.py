@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from aare.combat.events import Retreated
+from aare.errors import MalformedInput
 from aare.game_setup import new_game
 from aare.movement import flags
 from aare.odds import build_battle, odds
@@ -22,7 +23,6 @@ from tests.aarhe.test_naval_combat import play, rolls
 from tests.movement.helpers import end, move, mv, rejected, units_in
 
 RULES = "aarhe"
-R_TABLE = "AARHE-OPTUNIT-table"
 R_LANDING = "AARHE-CARRIER-nav-only-landing"
 R_CYCLE_END = "AARHE-CARRIER-cycle-end-with-nav"
 R_STANDARD = "AARHE-CARRIER-cycle-end-standard"
@@ -38,7 +38,7 @@ def stack(unit: str, count: int = 1, moved: int = 0) -> Stack:
 # ---------------------------------------------------------------- the unit
 
 
-@pytest.mark.rule(R_TABLE, R_LANDING)
+@pytest.mark.rule(R_LANDING)
 def test_the_option_adds_the_naval_fighter_with_the_seeds_values() -> None:
     units = load_ruleset(RULES, ON).units
     nav = units[NAV]
@@ -49,14 +49,17 @@ def test_the_option_adds_the_naval_fighter_with_the_seeds_values() -> None:
     assert NAV not in off and off["fighter"].carrier_size == 1
 
 
-@pytest.mark.rule(R_TABLE)
+@pytest.mark.rule(R_LANDING)
 def test_the_naval_fighter_is_bought_for_eight() -> None:
     g = scenario(RULES, nation=JAP, phase="purchase", banks={JAP: 20}, round=2, options=ON)
     g.apply({"type": "purchase", "units": "2 nav"})
     assert g.state.banks[JAP] == 4
+    off = scenario(RULES, nation=JAP, phase="purchase", banks={JAP: 20}, round=2)
+    with pytest.raises(MalformedInput, match="unknown unit 'nav'"):
+        off.apply({"type": "purchase", "units": "2 nav"})
 
 
-@pytest.mark.rule("AARHE-AIRCOMBAT-dogfight-values", R_TABLE)
+@pytest.mark.rule("AARHE-AIRCOMBAT-dogfight-values")
 def test_naval_fighters_dogfight_at_two_and_two() -> None:
     b = build_battle("1 naval fighter, 1 destroyer", "1 naval fighter, 1 destroyer", RULES, "sea", options=ON)
     _, events = play(b, [6] * 10)
@@ -64,7 +67,7 @@ def test_naval_fighters_dogfight_at_two_and_two() -> None:
     assert [(r.side, r.hit_on) for r in fire] == [("attacker", 2), ("defender", 2)]
 
 
-@pytest.mark.rule("AARHE-AIRCOMBAT-fighter-tank-bonus", "AARHE-TECH-jet-plane", R_TABLE)
+@pytest.mark.rule("AARHE-AIRCOMBAT-fighter-tank-bonus", "AARHE-TECH-jet-plane")
 def test_the_naval_fighter_is_a_fighter_for_the_tank_lift_and_jet_plane() -> None:
     b = build_battle("1 naval fighter, 2 armour", "3 infantry", RULES, "land", options=ON)
     _, events = fire(b, [6] * 6)
