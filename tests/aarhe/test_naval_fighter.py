@@ -3,10 +3,13 @@ carriers, NAV riding its carrier without being cargo; with the option off fighte
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from aare.cli.main import cli
 from aare.combat.events import Retreated
 from aare.errors import MalformedInput
 from aare.game_setup import new_game
@@ -214,3 +217,14 @@ def test_the_calculator_keeps_only_naval_fighters_with_the_carriers() -> None:
     assert 0.5 < exact.attacker_win < 0.9
     assert rolled.attacker_win == pytest.approx(exact.attacker_win, abs=0.04)
     assert rolled.attacker_ipc_lost == pytest.approx(exact.attacker_ipc_lost, rel=0.08)
+
+
+@pytest.mark.rule(R_CYCLE_END)
+def test_the_command_line_calculator_takes_the_option() -> None:
+    args = ["odds", "--rules", RULES, "--battle", "sea", "--attacker", "2 nav, 1 fighter, 1 carrier",
+            "--defender", "2 destroyer", "--json"]
+    found = json.loads(CliRunner().invoke(cli, [*args, "--option", "naval_fighter=true"]).output)
+    assert found["attacker_win"] == pytest.approx(odds("2 nav, 1 fighter, 1 carrier", "2 destroyer", RULES,
+                                                       battle="sea", options=ON).attacker_win)
+    assert any("naval fighter" in s["units"] for s in found["attacker_survivors"])
+    assert "unknown unit 'nav'" in CliRunner().invoke(cli, args).output
