@@ -62,11 +62,8 @@ def _units(catalogue: UnitCatalogue, ruleset: Any = None, **_: Any) -> UnitCatal
         if unit.domain == "air" and unit.carrier_size:
             unit = replace(unit, carrier_size=0, tags=unit.tags - {"carrier_landing"})
         out.append(unit)
-        if unit.has("fighter"):
-            out.append(NAVAL_FIGHTER)
-    if NAVAL_FIGHTER not in out:
-        out.append(NAVAL_FIGHTER)
-    return UnitCatalogue(out)
+    at = next((i + 1 for i, u in enumerate(out) if u.has("fighter")), len(out))
+    return UnitCatalogue([*out[:at], NAVAL_FIGHTER, *out[at:]])
 
 
 def _refusal(leg: Leg) -> Violation:
