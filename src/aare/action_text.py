@@ -211,6 +211,10 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
                 "space": ruleset.board.resolve(space.strip())}
     if verb == "targets":
         return {"type": "declare_targets", "targets": rest}
+    if verb == "choose":
+        if not rest:
+            raise MalformedInput("choose needs one of the decision's options: 'choose OPTION'")
+        return {"type": "choose", "option": rest}
     if verb == "chart":
         if not _number(rest):
             raise MalformedInput("chart takes the number of a breakthrough chart: 'chart 2'")
@@ -225,7 +229,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     raise MalformedInput(
         f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
         "retreat, press, submerge, declare, free, bid, treaty, lend, lend-lease, convert, coastal, designate, targets, "
-        "chart, concede, repair or end"
+        "choose, chart, concede, repair or end"
     )
 
 
@@ -303,6 +307,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"targets {action['targets']}"
     if kind == "choose_chart":
         return f"chart {action['chart']}"
+    if kind == "choose":
+        return f"choose {action['option']}"
     if kind == "coastal_defence":
         owner = f" of {action['owner']}" if action.get("owner") else ""
         return f"coastal {action['territory']} -> {action['sea_zone']}: {action['target']}{owner}"
@@ -333,6 +339,8 @@ def format_decision(decision: Mapping[str, Any]) -> str:
     elif kind == "research_chart":
         what = f"{decision['power']} chooses the breakthrough chart of {decision['count']} new technolog" + (
             "y" if decision["count"] == 1 else "ies")
+    elif kind == "choose_option":
+        what = f"{decision['power']} chooses: {' or '.join(decision['choices'])}"
     elif kind == "choose_targets":
         up_to = "up to " if decision.get("up_to") else ""
         what = f"{decision['power']} names {up_to}{decision['count']} target(s), in order ({decision.get('rule', '')})"
