@@ -17,9 +17,11 @@ from aare.movement import flags
 from aare.odds import build_battle, odds
 from aare.rules.ruleset import load_ruleset
 from aare.rulesets.aarhe.air import FLOWN
-from aare.rulesets.aarhe.naval_fighter import NAV, uses_carriers
+from aare.rulesets.aarhe.naval_fighter import NAV
+from aare.rulesets.aarhe.naval_retreats import uses_carriers
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack
+from tests.aarhe.common import GER, UK
 from tests.aarhe.move_common import at
 from tests.aarhe.test_land_combat import fire
 from tests.aarhe.test_naval_combat import play, rolls
@@ -90,8 +92,7 @@ def test_the_naval_fighter_is_a_fighter_for_the_tank_lift_and_jet_plane() -> Non
 def test_uses_carriers_names_the_aircraft_that_land_at_sea() -> None:
     on, off = load_ruleset(RULES, ON), load_ruleset(RULES, {})
     assert uses_carriers(on, NAV) and not uses_carriers(on, "fighter") and not uses_carriers(on, "bomber")
-    assert uses_carriers(off, "fighter") and not uses_carriers(off, NAV) and not uses_carriers(off, "bomber")
-    assert not uses_carriers(on, "carrier")
+    assert uses_carriers(off, "fighter") and not uses_carriers(off, "bomber")
 
 
 @pytest.mark.rule(R_LANDING)
@@ -228,3 +229,27 @@ def test_the_command_line_calculator_takes_the_option() -> None:
                                                        battle="sea", options=ON).attacker_win)
     assert any("naval fighter" in s["units"] for s in found["attacker_survivors"])
     assert "unknown unit 'nav'" in CliRunner().invoke(cli, args).output
+
+
+def _defended_and_retreated(options: dict[str, Any], carrier_air: str) -> dict[str, dict[str, int]]:
+    """Germany attacks a British carrier with `carrier_air` and a fighter in SZ 6; every die misses; the British
+    retreat whatever is left in the battle to SZ 7: where the British units end up."""
+    fleets = {"SZ 6": f"United Kingdom: 1 carrier, {carrier_air}"}
+    g = at(GER, "combat-move", {"SZ 5": "Germany: 2 destroyer", **fleets}, options=options, dice=[6] * 60,
+           stacks=[("SZ 6", Stack(UK, "fighter", 1))])
+    g.apply({"type": "move", "units": "2 destroyer", "path": ["SZ 5", "SZ 6"]})
+    g.apply({"type": "end_phase"})
+    g.apply({"type": "fight", "space": "SZ 6"})
+    g.apply({"type": "press"}, power=GER)
+    g.apply({"type": "choose", "option": "press-on"}, power=GER)
+    g.apply({"type": "retreat", "to": "SZ 7"}, power=UK)
+    assert g.state.pending is None
+    return {space: units_in(g, space, UK) for space in ("SZ 6", "SZ 7", "United Kingdom")}
+
+
+@pytest.mark.rule(R_CYCLE_END)
+def test_on_the_board_a_defending_fighter_leaves_for_land_and_the_naval_fighter_stays_with_its_carrier() -> None:
+    assert _defended_and_retreated(ON, "1 naval fighter") == {
+        "SZ 6": {}, "SZ 7": {"carrier": 1, NAV: 1}, "United Kingdom": {"fighter": 1}}
+    assert _defended_and_retreated({}, "1 fighter") == {
+        "SZ 6": {}, "SZ 7": {"carrier": 1, "fighter": 2}, "United Kingdom": {}}

@@ -4,9 +4,10 @@ AARHE-CARRIER-nav-only-landing, AARHE-CARRIER-cycle-end-with-nav, AARHE-OPTUNIT-
 
 The option works through the catalogue: the NAV takes carrier room, the fighter no longer does, so every rule that
 asks which aircraft land on, ride or stay with carriers (landing, the end of turn, mobilising onto new carriers, a
-sea battle's cycle end) follows it. A move check names the rule when an aircraft is refused a carrier; a NAV aboard
-its own nation's carrier rides along without spending movement (it is never cargo); fighters that start the game
-aboard carriers are naval fighters (docs/rulings.md). With the option off nothing changes.
+sea battle's cycle end, the sea retreats' `naval_retreats.uses_carriers`) follows it. A move check names the rule
+when an aircraft is refused a carrier; a NAV aboard its own nation's carrier rides along without spending movement
+(it is never cargo); fighters that start the game aboard carriers are naval fighters (docs/rulings.md). With the
+option off nothing changes.
 """
 
 from __future__ import annotations
@@ -44,13 +45,6 @@ NAVAL_FIGHTER = UnitType(NAV, "air", cost=8, move=2, attack=3, defense=2, name="
 
 def enabled(ruleset: Any) -> bool:
     return ruleset is not None and bool(ruleset.options.get(OPTION.key, False))
-
-
-def uses_carriers(ruleset: Any, unit_type: str) -> bool:
-    """Whether aircraft of `unit_type` land on carriers (and so may retreat to a sea zone): NAV with the option on,
-    fighters with it off."""
-    units = ruleset.units
-    return unit_type in units and units[unit_type].domain == "air" and units[unit_type].carrier_size > 0
 
 
 def _units(catalogue: UnitCatalogue, ruleset: Any = None, **_: Any) -> UnitCatalogue:
