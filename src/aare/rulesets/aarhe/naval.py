@@ -216,8 +216,9 @@ def _clear_screens(key: UnitKey) -> UnitKey:
 
 
 def carrier_return(battle: Battle) -> StepResult:
-    """AARHE-CARRIER-cycle-end-standard: at the end of a cycle every aircraft but fighters retreats, and so do the
-    fighters beyond the capacity of their side's carriers."""
+    """AARHE-CARRIER-cycle-end-standard: at the end of a cycle every aircraft that cannot land on carriers retreats,
+    and so do those beyond the capacity of their side's carriers: fighters, or naval fighters alone with the
+    option `naval_fighter` (AARHE-CARRIER-cycle-end-with-nav; the catalogue's carrier room says which)."""
     st = battle.state
     events: list[Any] = []
     for side in ("attacker", "defender"):
@@ -227,8 +228,8 @@ def carrier_return(battle: Battle) -> StepResult:
         for key, n in st.units(side):
             unit = battle.setup.unit(key)
             if key.present and unit.domain == "air":
-                stay = min(n, room) if unit.has("fighter") else 0
-                room -= stay
+                stay = min(n, room // unit.carrier_size) if unit.carrier_size else 0
+                room -= stay * unit.carrier_size
                 if n - stay:
                     moved[key.type] = moved.get(key.type, 0) + n - stay
                     kept.append((key.with_flag("retreated"), n - stay))
