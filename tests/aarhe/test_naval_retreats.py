@@ -10,10 +10,12 @@ from click.testing import CliRunner
 
 from aare.action_text import format_action, format_decision, parse_action_text
 from aare.cli.main import cli
+from aare.combat.board_battle import build_battle as board_battle
 from aare.combat.decisions import ChooseOption, Option, Press, PressOrRetreat
 from aare.combat.engine import advance, decide
 from aare.dice import ScriptedDice
 from aare.engine import Game
+from aare.errors import IllegalAction
 from aare.odds import build_battle, odds
 from aare.phases.conduct_combat import open_battles
 from aare.rulesets.aarhe import naval_retreats as nr
@@ -172,3 +174,29 @@ def test_the_stance_reads_and_prints_as_text() -> None:
     action = parse_action_text("choose break-off", g.ruleset)
     assert action == {"type": "choose", "option": "break-off"} and format_action(action) == "choose break-off"
     assert refused(g, {"type": "choose", "option": "retreat"}, GER) == nr.R_TABLE
+
+
+@pytest.mark.rule("AARHE-CARRIER-nav-only-sea-retreat")
+@pytest.mark.parametrize("nav", [True, False])
+def test_with_the_naval_fighter_only_it_retreats_to_a_sea_zone(nav: bool) -> None:
+    aircraft = "1 naval fighter, 1 fighter" if nav else "1 fighter"
+    fleets = {"SZ 5": "Germany: 2 destroyer", "SZ 6": f"United Kingdom: 1 carrier, {aircraft}",
+              "SZ 8": "United Kingdom: 1 carrier"}
+    g = at(GER, "combat-move", fleets, options={"naval_fighter": nav})
+    g.apply({"type": "move", "units": "2 destroyer", "path": ["SZ 5", "SZ 6"]})
+    g.apply({"type": "end_phase"})
+    site = next(b for b in open_battles(g.state, g.ruleset) if b.space == "SZ 6")
+    battle = board_battle(g.state, g.ruleset, site)
+
+    def route(unit: str) -> Any:
+        return nr.retreat_routes(None, g.ruleset, g.state, site, battle, "defender", None, {"SZ 8": {unit: 1}})
+
+    if nav:
+        assert route("naval_fighter") == (("SZ 8", "naval_fighter", 1),)
+        with pytest.raises(IllegalAction) as err:
+            route("fighter")
+        assert err.value.rule_id == nr.R_NAV_ONLY
+        assert nr.retreat_routes(None, g.ruleset, g.state, site, battle, "defender", None,
+                                 {"United Kingdom": {"fighter": 1}}) == (("United Kingdom", "fighter", 1),)
+    else:
+        assert route("fighter") == (("SZ 8", "fighter", 1),)

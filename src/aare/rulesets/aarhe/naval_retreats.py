@@ -31,7 +31,7 @@ from aare.movement.rules import MovementRules
 from aare.movement.situation import situation
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
-from aare.rulesets.aarhe import land_retreats
+from aare.rulesets.aarhe import land_retreats, naval_fighter
 from aare.state.game_state import GameState
 
 R_ATTACKER = "AARHE-NAVALRETREAT-attacker"
@@ -41,6 +41,7 @@ R_TABLE = "AARHE-BREAKOFF-table"
 R_MUTUAL = "AARHE-BREAKOFF-mutual"
 R_REMAINS = "AARHE-BREAKOFF-defender-remains"
 R_CHASE = "AARHE-BREAKOFF-chase"
+R_NAV_ONLY = "AARHE-CARRIER-nav-only-sea-retreat"
 
 PRESS_ON, BREAK_OFF, REMAIN, CHASE = "press-on", "break-off", "remain", "chase"
 AIR_RETREAT = 2  # defending aircraft retreat to a friendly territory or carrier within two spaces
@@ -166,7 +167,8 @@ def carrier_room(state: GameState, ruleset: Ruleset, power: str, zone: str) -> i
 
 def air_destinations(state: GameState, ruleset: Ruleset, site: BattleSite, power: str) -> tuple[str, ...]:
     """AARHE-NAVALRETREAT-defender-air: friendly territories and sea zones with room on friendly carriers within
-    two spaces (`air_sea_zones`)."""
+    two spaces (`air_sea_zones`); with the naval fighter, only it to sea zones (AARHE-CARRIER-nav-only-sea-retreat:
+    the catalogue gives other aircraft no carrier room)."""
     return tuple(sorted({*land_retreats.air_destinations(state, ruleset, site, power),
                          *air_sea_zones(state, ruleset, site, power)}))
 
@@ -250,6 +252,7 @@ def retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, si
                 raise IllegalAction(f"{units[unit].display_plural} cannot retreat to {place} (they may go to "
                                     f"{', '.join(ships_ok) or 'nowhere'})", rule)
             out.append((place, unit, n))
+    graph = graph_of(ruleset.board)
     room = Counter({z: carrier_room(state, ruleset, power, z) for z in air_sea_zones(state, ruleset, site, power)})
     for place, unit, n in out:
         room[place] += n * units[unit].carrier_capacity
@@ -261,6 +264,10 @@ def retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, si
             out.append((place, unit, n))
         elif free and land_ok:
             out.append((land_ok[0], unit, n))
+        elif naval_fighter.enabled(ruleset) and not uses_carriers(ruleset, unit) and place in graph.sea:
+            raise IllegalAction(f"only naval fighters retreat to sea zones: {units[unit].display_plural} may go to a "
+                                f"friendly territory within {AIR_RETREAT} spaces ({', '.join(land_ok) or 'none'})",
+                                R_NAV_ONLY)
         else:
             raise IllegalAction(f"{units[unit].display_plural} cannot retreat to {place}: they may go to a friendly "
                                 f"territory within {AIR_RETREAT} spaces ({', '.join(land_ok) or 'none'}) or to "
@@ -277,7 +284,7 @@ AARHE_NAVAL_RETREATS = register_module(
     RuleModule(
         id="aarhe_naval_retreats",
         title="AARHE naval retreats and break off",
-        rule_ids=(R_ATTACKER, R_DEFENDER, R_DEFENDER_AIR, R_TABLE, R_MUTUAL, R_REMAINS, R_CHASE),
+        rule_ids=(R_ATTACKER, R_DEFENDER, R_DEFENDER_AIR, R_TABLE, R_MUTUAL, R_REMAINS, R_CHASE, R_NAV_ONLY),
         hooks={"battle_inputs": battle_inputs, "retreat_routes": retreat_routes, "movement_rules": _movement_rules},
     )
 )
