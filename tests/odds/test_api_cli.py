@@ -53,3 +53,26 @@ def test_cli_bad_input_exits_2() -> None:
     assert res.exit_code == 2
     res = CliRunner().invoke(cli, ["odds", "--attacker", "1 battleship", "--defender", "1 infantry"])
     assert res.exit_code == 2
+
+
+def test_monte_carlo_stands_in_when_the_exact_engine_runs_out_of_time() -> None:
+    units = ("3 infantry, 1 armour, 1 fighter", "3 infantry, 1 fighter")
+    exact = odds(*units, "aarhe")  # no limit through the API by default
+    assert exact.method == "exact" and not exact.note
+    rolled = odds(*units, "aarhe", exact_limit=1e-9, runs=300, seed=2)
+    assert rolled.method == "mc" and rolled.runs == 300 and "too large for the exact method" in rolled.note
+    assert rolled.ci95 is not None
+    low, high = rolled.ci95["attacker_win"]
+    assert low - 0.05 <= exact.attacker_win <= high + 0.05
+    # a battle the fast paths solve never falls back
+    assert odds("6 infantry, 3 armour", "8 infantry", "lhtr-1.3", exact_limit=1e-9).method == "exact"
+
+
+def test_the_command_line_limits_the_exact_engine_and_says_so() -> None:
+    args = ["odds", "--rules", "aarhe", "--attacker", "3 infantry, 1 armour, 1 fighter", "--defender",
+            "3 infantry, 1 fighter", "--exact-limit", "0.000001", "--runs", "200"]
+    out = CliRunner().invoke(cli, args).output
+    assert "method: mc" in out and "raise --exact-limit" in out
+    found = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert found["method"] == "mc" and found["runs"] == 200 and "too large" in found["note"]
+    assert json.loads(CliRunner().invoke(cli, [*args[:-4], "--json"]).output)["method"] == "exact"

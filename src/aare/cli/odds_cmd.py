@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from aare.odds import odds
+from aare.odds import EXACT_LIMIT, odds
 from aare.odds.report import BattleOdds
 from aare.rules.options import parse_option_args
 from aare.rules.registry import default_ruleset
@@ -91,6 +91,10 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 )  # fmt: skip
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
 @click.option("--runs", type=int, default=100_000, show_default=True, help="Monte Carlo battles")
+@click.option(
+    "--exact-limit", type=click.FloatRange(min=0), default=EXACT_LIMIT, show_default=True, metavar="SECONDS",
+    help="CPU seconds the exact method may spend off its fast paths before Monte Carlo stands in (0: no limit)",
+)  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="write an SVG chart")
@@ -152,6 +156,7 @@ def odds_command(
     land_on_carriers: str | None,
     method: str,
     runs: int,
+    exact_limit: float,
     seed: int,
     as_json: bool,
     plot: Path | None,
@@ -204,6 +209,7 @@ def odds_command(
         battle=kind,
         method=method,
         runs=runs,
+        exact_limit=exact_limit or None,
         seed=seed,
         ool_attacker=ool_attacker,
         ool_defender=ool_defender,
@@ -237,6 +243,8 @@ def odds_command(
         for line in result.explain:
             click.echo(f"  {line}")
     click.echo(f"method: {result.method}  ({result.seconds * 1000:.1f} ms)")
+    if result.note:
+        click.echo(f"note: {result.note} (raise --exact-limit, or 0, to wait for the exact answer)")
     if result.expected_damage is not None:
         _echo_raid(result)
         return

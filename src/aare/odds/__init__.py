@@ -4,6 +4,7 @@ sequences. `odds("3 infantry, 1 armour", "2 infantry")` is the one-call entry po
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from aare.combat.engine import start_battle
@@ -13,12 +14,19 @@ from aare.combat.sequences import lhtr_sequence
 from aare.combat.setup import Battle
 from aare.errors import MalformedInput
 from aare.odds.calculator import exact_odds
+from aare.odds.exact import TooLarge
 from aare.odds.ladder import fast_path_ok
 from aare.odds.monte_carlo import monte_carlo_odds
 from aare.odds.raid import RAID_KINDS, check_raid_policy, raid_inputs
 from aare.odds.report import BattleOdds
 
 KINDS = {"land": "land", "sea": "sea", "naval": "sea", "amphibious": "amphibious", **RAID_KINDS}
+
+
+# The CPU seconds the command line gives the general step engine for an exact answer, and the Monte Carlo battles
+# that stand in past them.
+EXACT_LIMIT = 10.0
+FALLBACK_RUNS = 2_000
 
 
 def _ruleset(rules: Any, options: Mapping[str, Any] | None = None) -> Any:
@@ -87,6 +95,7 @@ def odds(
     kamikazes: int = 0,
     targets: Sequence[str] | str = (),
     estimate: bool = False,
+    exact_limit: float | None = None,
     **inputs: Any,
 ) -> BattleOdds:
     """Odds of a battle. `attacker` / `defender`: unit text or ``{unit: count}``. `options`: the ruleset's
@@ -102,7 +111,10 @@ def odds(
     assault, the sea battle first (`aare.odds.assault`): `fleet`, `sea_defender`, `loads` (one per transport,
     ``;``-separated, the last-listed lost first), `other_zone_bombard`, `ool_fleet`, `ool_sea_defender`.
     `estimate` (for bots that judge many battles): where the ruleset's own sequence has no fast exact solver, the
-    odds of the base LHTR sequence with the ruleset's units and switches stand in for them (an estimate)."""
+    odds of the base LHTR sequence with the ruleset's units and switches stand in for them (an estimate).
+    `exact_limit`: CPU seconds the exact method may spend in the general step engine (None: no limit; the command
+    line and the web table set one); past them Monte Carlo stands in, with `min(runs, FALLBACK_RUNS)` battles, its
+    95 % intervals and a `note` saying so (the choice then depends on the machine's speed)."""
     specials = {name: n for name, n in (("kaitens", kaitens), ("kamikazes", kamikazes)) if n}
     if specials:
         attacker = _ruleset(rules, options).modify("calculator_specials", attacker, specials=specials)
@@ -145,7 +157,12 @@ def odds(
     elif method == "exact":
         if estimate and not fast_path_ok(b, policy) and b.setup.sequence.kind in ("land", "sea"):
             b = build_battle(attacker, defender, rules, battle, options, base_sequence=True, **inputs)
-        result = exact_odds(b, policy)
+        try:
+            result = exact_odds(b, policy, limit=exact_limit)
+        except TooLarge as too:
+            result = monte_carlo_odds(b, policy, runs=min(runs, FALLBACK_RUNS), seed=seed)
+            result = replace(result, note=f"too large for the exact method ({too}): Monte Carlo over "
+                             f"{result.runs:,} battles instead")
     elif method == "mc":
         result = monte_carlo_odds(b, policy, runs=runs, seed=seed)
     else:
@@ -159,10 +176,8 @@ def odds(
 
         result = on_carriers(result, landing)
     if explain:
-        from dataclasses import replace
-
         result = replace(result, explain=tuple(b.setup.sequence.explain()))
     return result
 
 
-__all__ = ["BattleOdds", "Policy", "build_battle", "exact_odds", "monte_carlo_odds", "odds"]
+__all__ = ["EXACT_LIMIT", "BattleOdds", "Policy", "build_battle", "exact_odds", "monte_carlo_odds", "odds"]

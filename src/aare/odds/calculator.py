@@ -45,7 +45,10 @@ def opening_branches(battle: Battle, policy: Policy) -> dict[BattleState, float]
     return {state: p for state, p in expanded.items()}
 
 
-def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True) -> Tally:
+def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True,
+                budget: general.Budget | None = None) -> Tally:
+    """The exact terminal distribution: the fast solvers where they apply, the general step engine (within the
+    CPU `budget`) elsewhere."""
     if policy.retreat_below is not None and policy.retreat_after is not None:
         raise MalformedInput("retreat below a chance to win, or after N cycles: not both")
     if fast and fleet.applies(battle, policy):
@@ -60,10 +63,10 @@ def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = Tr
             "after, nor in amphibious assaults (use --retreat-after or --retreat-at there)"
         )
     if not fast or not fast_path_ok(battle, policy):
-        return general.solve(battle, policy)
+        return general.solve(battle, policy, budget)
     branches = opening_branches(battle, policy)
     if branches is None:
-        return general.solve(battle, policy)
+        return general.solve(battle, policy, budget)
     tally = new_tally(battle)
     for state, p in branches.items():
         b = battle.with_state(state)
@@ -80,7 +83,7 @@ def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = Tr
         ladder = compile_ladder(b, policy)
         rounds = policy.retreat_after if s.retreat_options(b) is not None else None
         if ladder is None:
-            merge(tally, general.solve(b, policy), p)
+            merge(tally, general.solve(b, policy, budget), p)
         elif rounds is not None:
             solve_sweep(ladder, tally, rounds, p)
         elif policy.retreat_below is not None:
@@ -93,10 +96,12 @@ def exact_tally(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = Tr
     return tally
 
 
-def exact_odds(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True) -> BattleOdds:
-    """Exact BattleOdds; `fast=False` forces the general step engine."""
+def exact_odds(battle: Battle, policy: Policy = DEFAULT_POLICY, fast: bool = True,
+               limit: float | None = None) -> BattleOdds:
+    """Exact BattleOdds; `fast=False` forces the general step engine; `limit`: at most that many CPU seconds in
+    it (`exact.TooLarge` past them)."""
     t0 = time.perf_counter()
-    tally = exact_tally(battle, policy, fast)
+    tally = exact_tally(battle, policy, fast, general.Budget(limit))
     odds = tally.odds("exact")
     return _timed(odds, time.perf_counter() - t0)
 

@@ -5,13 +5,15 @@ intermediate states merged) and every decision answered by the policy, giving th
 next cycle-start or end states. A cycle that changes nothing (every die missed) loops back to the same
 state; that self-loop is summed in closed form (mass / (1 - p_loop)). States are processed in order of
 (cycle, remaining hit points), so every state is expanded once its incoming mass is complete. No
-sampling, no round cap, no pruning.
+sampling, no round cap, no pruning. A `Budget` bounds the CPU time: past it `TooLarge` is raised (the calculator's
+front then lets Monte Carlo stand in).
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import time
 from dataclasses import replace
 
 from aare.combat.battle_state import BattleState, hit_points
@@ -21,6 +23,27 @@ from aare.combat.policy import DEFAULT_POLICY, Policy
 from aare.combat.setup import Battle
 from aare.combat.steps import can_capture, survivors
 from aare.odds.report import BattleOdds, Tally, freeze
+
+
+class TooLarge(Exception):
+    """The exact solution needs more CPU time than the budget allows."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"more than {seconds:g} s of CPU")
+        self.seconds = seconds
+
+
+class Budget:
+    """At most `seconds` of this process's CPU time from its creation (None: no limit), checked at each chance
+    outcome."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.until = None if seconds is None else time.process_time() + seconds
+
+    def spend(self) -> None:
+        if self.until is not None and time.process_time() > self.until:
+            raise TooLarge(self.seconds or 0.0)
 
 
 def _hp(battle: Battle, state: BattleState) -> int:
@@ -42,7 +65,8 @@ def _settle(battle: Battle, state: BattleState, policy: Policy, stop_at: tuple[i
 
 
 def expand(
-    battle: Battle, policy: Policy, horizon: int, stop_at: tuple[int, int] | None = None
+    battle: Battle, policy: Policy, horizon: int, stop_at: tuple[int, int] | None = None,
+    budget: Budget | None = None,
 ) -> dict[BattleState, float]:
     """Distribution over the next cycle-start (cycle capped at `horizon`) or end states; with `stop_at`,
     over the states reaching that point ``(cycle, step index)`` instead.
@@ -72,12 +96,15 @@ def expand(
         b = battle.with_state(state)
         assert state.roll is not None
         for q, outcome in outcomes(state.roll):
+            if budget is not None:
+                budget.spend()
             reach(_settle(battle, resolve_roll(b, outcome)[0].state, policy, stop_at), p * q)
     return out
 
 
-def solve(battle: Battle, policy: Policy = DEFAULT_POLICY) -> Tally:
-    """Exact terminal distribution of `battle` under `policy`, as a Tally of probabilities."""
+def solve(battle: Battle, policy: Policy = DEFAULT_POLICY, budget: Budget | None = None) -> Tally:
+    """Exact terminal distribution of `battle` under `policy`, as a Tally of probabilities (`TooLarge` past the
+    `budget`)."""
     cat = battle.setup.catalogue
     tally = Tally(freeze(survivors(battle, "attacker")), freeze(survivors(battle, "defender")), cat)
     horizon = max(battle.setup.sequence.horizon, policy.horizon, battle.state.cycle, battle.setup.value_horizon)
@@ -90,7 +117,7 @@ def solve(battle: Battle, policy: Policy = DEFAULT_POLICY) -> Tally:
         m = mass.pop(state, 0.0)
         if m == 0.0:
             continue
-        trans = expand(battle.with_state(state), policy, horizon)
+        trans = expand(battle.with_state(state), policy, horizon, budget=budget)
         loop = trans.pop(state, 0.0)
         scale = m / (1.0 - loop)
         tally.cycles += scale

@@ -59,6 +59,7 @@ class BattleOdds:
     sea_battle: BattleOdds | None = None  # amphibious assault: the sea battle's own odds
     expected_damage: float | None = None
     damage: tuple[tuple[int, float], ...] = ()
+    note: str = ""  # e.g. why Monte Carlo stood in for the exact method
 
     @property
     def total(self) -> float:
@@ -92,6 +93,8 @@ class BattleOdds:
             out["sea_win"] = self.sea_win
         if self.sea_battle is not None:
             out["sea_battle"] = self.sea_battle.to_json()
+        if self.note:
+            out["note"] = self.note
         out["seconds"] = self.seconds
         return out
 
