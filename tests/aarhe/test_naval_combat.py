@@ -61,6 +61,15 @@ def removed(events: list[Any], side: Side) -> dict[str, int]:
     return out
 
 
+def damaged(b: Battle, side: Side) -> dict[str, int]:
+    """`side`'s damaged units still afloat, by type."""
+    out: dict[str, int] = {}
+    for key, n in b.state.units(side):
+        if key.damage and key.present:
+            out[key.type] = out.get(key.type, 0) + n
+    return out
+
+
 def no_screens(_b: Battle, decision: Any) -> Any:
     return Targets(()) if isinstance(decision, ChooseTargets) and decision.rule == naval.R_SCREEN else None
 
@@ -153,8 +162,8 @@ def test_a_battle_where_no_one_can_hit_ends_in_a_stalemate() -> None:
 
 @pytest.mark.rule("AARHE-NAVALHIT-capital-ship")
 def test_capital_ship_hits_go_to_capital_ships_then_escorts_then_transports() -> None:
-    _, events = play(battle("1 battleship", "1 carrier, 1 destroyer, 1 transport"), [1, 6, 6, 6])
-    assert removed(events, "defender") == {"carrier": 1}
+    b, events = play(battle("1 battleship", "1 carrier, 1 destroyer, 1 transport"), [1, 6, 6, 6])
+    assert not removed(events, "defender") and damaged(b, "defender") == {"carrier": 1}  # a carrier takes two hits
     _, events = play(battle("1 battleship", "1 transport, 1 destroyer"), [1, 6, 6])
     assert removed(events, "defender") == {"destroyer": 1}
     # (the defending sub misses first; then the battleship's hit cannot go to the sub)
@@ -224,8 +233,8 @@ def test_a_screener_takes_the_air_hits_aimed_at_its_ship() -> None:
     _, events = play(battle("1 fighter", "1 carrier, 1 destroyer"), dice)
     assert rolls(events, "attacker air fire")[0].hit_on == 3
     assert removed(events, "defender") == {"destroyer": 1}
-    _, events = play(battle("1 fighter", "1 carrier, 1 destroyer"), dice, no_screens)
-    assert removed(events, "defender") == {"carrier": 1}
+    b, events = play(battle("1 fighter", "1 carrier, 1 destroyer"), dice, no_screens)
+    assert not removed(events, "defender") and damaged(b, "defender") == {"carrier": 1}
 
 
 @pytest.mark.rule("AARHE-SCREEN-submarine")
@@ -246,7 +255,7 @@ def test_submarines_select_their_targets_then_roll_together() -> None:
         return None
 
     # three subs against no destroyer: a wolf pack, at 3
-    _, events = play(battle("3 submarine", "1 carrier, 1 transport"), [1, 6, 1], aims)
+    _, events = play(battle("3 submarine", "1 carrier, 1 transport"), [1, 1, 1], aims)
     fired = rolls(events, "attacker sub fire")
     assert [(r.count, r.hit_on, r.target) for r in fired] == [
         (2, 3, "only carrier"), (1, 3, "only transport")]

@@ -26,6 +26,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     sub_passage,
     terrain,
     turn,
+    unit_values,
     units,
     victory,
 )

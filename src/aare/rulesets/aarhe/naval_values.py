@@ -88,14 +88,28 @@ def hits_of(battle: Battle, key: UnitKey) -> Target:
     return TRANSPORT_HITS
 
 
+def _aboard(battle: Battle, side: Side) -> int:
+    """`side`'s aircraft in the battle that can be aboard its carriers."""
+    return sum(n for k, n in present(battle, side) if battle.setup.unit(k).carrier_size and not k.marked)
+
+
 def fire_groups(battle: Battle, side: Side, tags: tuple[str, ...], removal: str) -> list[DiceGroup]:
-    """Dice of `side`'s ships of the classes `tags` at their combat values."""
+    """Dice of `side`'s ships of the classes `tags` at their combat values; a defending carrier's defence rises by
+    one for each aircraft aboard (AARHE-UNIT-carrier: the side's aircraft that can land on carriers, dealt out
+    over its carriers, as many as each holds)."""
     counts: dict[tuple[str, int, Target], int] = {}
+    aboard = _aboard(battle, side)
     for key, n in units_of(battle, side, tags):
-        value = base_value(battle, side, key)
-        if value > 0:
-            k = (key.type, value, hits_of(battle, key))
-            counts[k] = counts.get(k, 0) + n
+        values = [base_value(battle, side, key)] * n
+        if side == "defender" and battle.setup.unit(key).carrier_capacity:  # AARHE-UNIT-carrier
+            for i in range(n):
+                on = min(aboard, battle.setup.unit(key).carrier_capacity)
+                values[i] += on
+                aboard -= on
+        for value in values:
+            if value > 0:
+                k = (key.type, value, hits_of(battle, key))
+                counts[k] = counts.get(k, 0) + 1
     return reachable(battle, [DiceGroup(side, t, n, v, target, removal) for (t, v, target), n in counts.items()])
 
 
