@@ -19,6 +19,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     naval,
     naval_fighter,
     naval_retreats,
+    optional_units,
     production,
     sea_transport,
     spheres,
