@@ -205,9 +205,12 @@ def load_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> R
         return known
     spec = load_spec(ruleset_id)
     resolved = resolve_options(spec.option_specs, options or {})
-    ruleset = _cached(ruleset_id, tuple(resolved.items()))
-    if given is not None and len(_BY_GIVEN) < _BY_GIVEN_SIZE:
-        _BY_GIVEN[given] = ruleset
+    key = (ruleset_id, tuple(resolved.items()))
+    # the same options however written give the same ruleset, even once `_cached` has let it go
+    ruleset = _BY_GIVEN.get(key) or _cached(*key)
+    for found in (key, given):
+        if found is not None and len(_BY_GIVEN) < _BY_GIVEN_SIZE:
+            _BY_GIVEN.setdefault(found, ruleset)
     return ruleset
 
 
