@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from aare.action_text import format_action, parse_action_text
 from aare.combat.battle_state import JOINS_NEXT_CYCLE, make_stacks
 from aare.combat.board_battle import build_battle as board_battle
 from aare.combat.policy import DEFAULT_POLICY
@@ -280,3 +281,15 @@ def test_enemy_units_leaving_an_interdicted_territory_roll_a_die_per_bomber() ->
     assert refused(g, {"type": "move", "units": "3 armour", "path": [EE, "Germany"]}) != ""  # it moves no more
     g.apply({"type": "move", "units": "2 armour", "path": [EE, "Germany"]})
     assert stacks(g, "Germany", GER) == {"armour": 1} and stacks(g, EE, GER) == {"armour": 1}
+
+
+@pytest.mark.rule("AARHE-DAS-declare")
+def test_a_declaration_in_text_notation() -> None:
+    ruleset = game().ruleset
+    text = f"United Kingdom: missions 1 fighter from {ARC} -> {KAR}; 2 bomber from {KAR} => {EE}"
+    action = parse_action_text(text, ruleset)
+    assert action == {"type": "air_missions", "power": UK,
+                      "missions": f"1 fighter from {ARC} -> {KAR}; 2 bomber from {KAR} => {EE}"}
+    assert format_action(action) == text
+    assert parse_action_text("missions none", ruleset) == {"type": "air_missions", "missions": ""}
+    assert format_action({"type": "air_missions", "missions": ""}) == "missions none"
