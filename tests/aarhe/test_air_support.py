@@ -293,3 +293,18 @@ def test_a_declaration_in_text_notation() -> None:
     assert format_action(action) == text
     assert parse_action_text("missions none", ruleset) == {"type": "air_missions", "missions": ""}
     assert format_action({"type": "air_missions", "missions": ""}) == "missions none"
+
+
+@pytest.mark.rule("AARHE-DAS-declare", "AARHE-DAS-unattacked-target")
+@pytest.mark.parametrize(("asked", "expected"), [("useful", []), ("always", [RUS])])
+def test_a_power_with_no_mission_that_matters_is_asked_only_under_the_option(asked: str, expected: list[str]) -> None:
+    # Germany attacks far away (Karelia's neighbour Archangel is quiet): the Soviet fighter in Russia could
+    # only fly to a quiet neighbour
+    g = at(GER, "combat-move", {EE: "Germany: 1 armour", KAR: "Russia: 1 infantry", "Russia": "Russia: 1 fighter"},
+           options={"air_missions_asked": asked}, dice=[6, 1])
+    g.apply({"type": "move", "units": "1 armour", "path": [EE, KAR]})
+    g.apply({"type": "end_phase"})
+    assert asked_for_missions(g) == expected
+    if expected:
+        g.apply(missions(f"1 fighter from Russia -> {ARC}"), power=RUS)
+        assert stacks(g, ARC, RUS) == {"fighter": 1}
