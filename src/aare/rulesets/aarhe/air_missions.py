@@ -123,8 +123,13 @@ def on_mission(stack: Stack) -> bool:
 
 
 def support_target(state: GameState, ruleset: Ruleset, power: str, space: str) -> bool:
-    """AARHE-DAS-eligibility: a friendly territory or a sea zone."""
-    return friendly_land(state, ruleset, space, power) or _is_sea(ruleset, space)
+    """AARHE-DAS-eligibility: a friendly territory, or a sea zone holding ships of the power's side (docs/rulings.md:
+    aircraft over an empty zone would defend nothing)."""
+    if friendly_land(state, ruleset, space, power):
+        return True
+    return _is_sea(ruleset, space) and any(
+        ruleset.units[s.unit].domain == "sea" and _side(ruleset, s.owner) == _side(ruleset, power)
+        for s in state.stacks(space))
 
 
 def strike_target(state: GameState, ruleset: Ruleset, power: str, space: str) -> bool:
@@ -235,7 +240,8 @@ def check(state: GameState, ruleset: Ruleset, power: str, missions: list[Mission
                 raise IllegalAction(f"{m.target} is no interdiction target: a hostile territory or a sea zone "
                                     "holding no enemy aircraft", R_MISSION)
         elif not support_target(state, ruleset, power, m.target):
-            raise IllegalAction(f"{m.target} is neither a friendly territory nor a sea zone", R_ELIGIBLE)
+            raise IllegalAction(f"{m.target} is neither a friendly territory nor a sea zone with friendly ships",
+                                R_ELIGIBLE)
         free = free_aircraft(state, ruleset, power, m.home)
         for unit, n in m.units.items():
             used[(m.home, unit)] = used.get((m.home, unit), 0) + n
