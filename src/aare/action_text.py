@@ -213,6 +213,10 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "declare_targets", "targets": rest}
     if verb == "missions":
         return {"type": "air_missions", "missions": "" if rest.strip().lower() == "none" else rest.strip()}
+    if verb == "choose":
+        if not rest:
+            raise MalformedInput("choose needs one of the decision's options: 'choose OPTION'")
+        return {"type": "choose", "option": rest}
     if verb == "chart":
         if not _number(rest):
             raise MalformedInput("chart takes the number of a breakthrough chart: 'chart 2'")
@@ -227,7 +231,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     raise MalformedInput(
         f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
         "retreat, press, submerge, declare, free, bid, treaty, lend, lend-lease, convert, coastal, designate, targets, "
-        "missions, chart, concede, repair or end"
+        "missions, choose, chart, concede, repair or end"
     )
 
 
@@ -307,6 +311,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"missions {action.get('missions') or 'none'}"
     if kind == "choose_chart":
         return f"chart {action['chart']}"
+    if kind == "choose":
+        return f"choose {action['option']}"
     if kind == "coastal_defence":
         owner = f" of {action['owner']}" if action.get("owner") else ""
         return f"coastal {action['territory']} -> {action['sea_zone']}: {action['target']}{owner}"
@@ -337,6 +343,8 @@ def format_decision(decision: Mapping[str, Any]) -> str:
     elif kind == "research_chart":
         what = f"{decision['power']} chooses the breakthrough chart of {decision['count']} new technolog" + (
             "y" if decision["count"] == 1 else "ies")
+    elif kind == "choose_option":
+        what = f"{decision['power']} chooses: {' or '.join(decision['choices'])}"
     elif kind == "choose_targets":
         up_to = "up to " if decision.get("up_to") else ""
         what = f"{decision['power']} names {up_to}{decision['count']} target(s), in order ({decision.get('rule', '')})"

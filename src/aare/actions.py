@@ -257,6 +257,14 @@ class DeclareTargets(_Action):
     targets: str
 
 
+class Choose(_Action):
+    """Answer a battle decision that offers named options (AARHE's break off: ``press-on``, ``break-off``,
+    ``remain``, ``chase``)."""
+
+    type: Literal["choose"] = "choose"
+    option: str
+
+
 class ChooseChart(_Action):
     """Answer a research breakthrough: the breakthrough chart (numbered from 1) the power rolls its new technology
     on (token research)."""
@@ -287,7 +295,7 @@ class AirMissions(_Action):
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
-    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Concede
+    | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Choose | Concede
     | ChooseChart | Repair | LendLease | AirMissions,
     Field(discriminator="type"),
 ]
@@ -296,7 +304,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Concede, ChooseChart, Repair, LendLease, AirMissions,
+    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions,
 )
 
 

@@ -30,7 +30,7 @@ from aare.rules.turns import MEMBER_RECORDS, Turn
 from aare.rules.victory import game_won
 from aare.state.game_state import GameState
 
-DECISION_ACTIONS = frozenset({"choose_casualties", "retreat", "press", "submerge", "declare_targets"})
+DECISION_ACTIONS = frozenset({"choose_casualties", "retreat", "press", "submerge", "declare_targets", "choose"})
 R_TEAM = "AARHE-ORDER-team-concurrency"
 R_ORDER = "LHTR-TURN-power-order"
 

@@ -46,6 +46,7 @@ class MatchResult:
     dead_ends: int
     refused: int
     turn_seconds: dict[str, list[float]] = field(default_factory=dict)  # bot -> seconds per power-turn
+    turn_cpu_seconds: dict[str, list[float]] = field(default_factory=dict)  # bot -> CPU seconds per power-turn
 
     def points(self, side: str) -> float:
         """What the game is worth to `side`: 1 a win, 0.5 a draw, 0 a loss."""
@@ -63,17 +64,19 @@ class Seats:
         self.board = ruleset.board
         self.refused = 0
         self.seconds: dict[tuple[int, str, str], float] = {}
+        self.cpu: dict[tuple[int, str, str], float] = {}
         self.name = "seats"
 
     def choose(self, game: Game) -> Any:
         power = game.power if isinstance(game, Acting) else next(iter(game.to_act()), game.state.nation)
         bot = self.bots[self.board.side_of(power)]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         try:
             action = bot.choose(game)
         finally:
             key = (game.log.state.round, game.log.state.nation, power)
             self.seconds[key] = self.seconds.get(key, 0.0) + time.perf_counter() - start
+            self.cpu[key] = self.cpu.get(key, 0.0) + time.process_time() - cpu
         if game.is_legal(action):
             return action
         self.refused += 1
@@ -84,10 +87,11 @@ class Seats:
             raise NoLegalAction(f"no legal action for {power}")
         return legal[0]
 
-    def turn_seconds(self) -> dict[str, list[float]]:
-        """Bot name -> its thinking seconds per power-turn, in the order the turns came."""
+    def turn_seconds(self, cpu: bool = False) -> dict[str, list[float]]:
+        """Bot name -> its thinking seconds (`cpu`: the process's CPU seconds) per power-turn, in the order the
+        turns came."""
         out: dict[str, list[float]] = {}
-        for (_, _, power), seconds in self.seconds.items():
+        for (_, _, power), seconds in (self.cpu if cpu else self.seconds).items():
             out.setdefault(self.bots[self.board.side_of(power)].name, []).append(seconds)
         return out
 
@@ -157,7 +161,8 @@ def play_match(
     result = play_game(rules, seed, rounds, seats, options, check=False)
     winner, by, margins = score_game(result.log.initial, result.log.state, ruleset)
     return MatchResult(index, seed, dict(sides), winner, by, margins, result.rounds_played, result.actions,
-                       len(result.stuck), seats.refused, seats.turn_seconds())
+                       len(result.stuck), seats.refused, seats.turn_seconds(),
+                       seats.turn_seconds(cpu=True))
 
 
 def schedule(rules: str, bots: Sequence[str], pairs: int, seed: int,
@@ -278,6 +283,7 @@ def report(rules: str, bots: Sequence[str], results: Sequence[MatchResult], roun
             per_side[side] = {"games": len(here), "score": round(side_points / len(here), 4) if here else 0.0,
                               "wilson": wilson(side_points, len(here))}
         seconds = [t for r in results for t in r.turn_seconds.get(name, [])]
+        cpu = [t for r in results for t in r.turn_cpu_seconds.get(name, [])]
         out[name] = {
             "games": len(played),
             "score": round(points / len(played), 4) if played else 0.0,
@@ -288,7 +294,8 @@ def report(rules: str, bots: Sequence[str], results: Sequence[MatchResult], roun
             "losses": sum(1 for r, s in played if r.points(s) == 0.0),
             "sides": per_side,
             "turn_seconds": {"p50": round(percentile(seconds, 0.5), 4), "p95": round(percentile(seconds, 0.95), 4),
-                             "turns": len(seconds)},
+                             "turns": len(seconds), "cpu_p50": round(percentile(cpu, 0.5), 4),
+                             "cpu_p95": round(percentile(cpu, 0.95), 4)},
         }
         if budget is not None:
             out[name]["turn_seconds"]["over_budget"] = sum(1 for t in seconds if t > budget)

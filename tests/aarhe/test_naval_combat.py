@@ -74,7 +74,9 @@ SEQUENCE = (
     "attacker anti-air", "defender anti-air", "attacker air targets", "attacker air fire", "defender air targets",
     "defender air fire", "attacker battleship fire", "defender battleship fire", "remove air combat casualties",
     "attacker sea fire", "defender sea fire", "remove casualties",
-    "carrier aircraft return", "attacker submerge", "press or retreat", "defender submerge",
+    "carrier aircraft return", "attacker submerge", "press or retreat", "attacker presses on or breaks off",
+    "defender submerge", "defender retreat", "defender remains or breaks off", "attacker chases or breaks off",
+    "break off",
 )
 
 
@@ -370,7 +372,10 @@ def test_the_screens_and_the_targets_are_asked_of_each_power_on_the_board() -> N
     assert (pending["power"], pending["rule"], pending["count"]) == (GER, "AARHE-SUBWAR-targeting", 1)
     g.apply({"type": "declare_targets", "targets": "destroyer"}, power=GER)  # sinks it; its search misses
     g.apply({"type": "submerge"}, power=GER)
-    g.apply({"type": "press"}, power=GER)  # cycle 2: only the transport to aim at, and it sinks
+    g.apply({"type": "press"}, power=GER)
+    g.apply({"type": "choose", "option": "press-on"}, power=GER)
+    g.apply({"type": "press"}, power=UK)  # the transport stays
+    g.apply({"type": "choose", "option": "remain"}, power=UK)  # cycle 2: only the transport to aim at; it sinks
     assert g.state.pending is None
     assert [(s.owner, s.unit) for s in g.state.stacks("SZ 6")] == [(GER, "submarine")]
 

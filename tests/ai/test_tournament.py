@@ -44,6 +44,7 @@ def test_each_seed_is_played_twice_with_the_sides_swapped(small: dict[str, Any])
         assert bot["games"] == 4 and 0.0 <= bot["score"] <= 1.0
         assert bot["wilson"][0] <= bot["score"] <= bot["wilson"][1]
         assert set(bot["turn_seconds"]) >= {"p50", "p95"} and bot["turn_seconds"]["p50"] <= bot["turn_seconds"]["p95"]
+        assert bot["turn_seconds"]["cpu_p50"] <= bot["turn_seconds"]["cpu_p95"]
         assert sum(s["games"] for s in bot["sides"].values()) == 4
     assert small["bots"]["pass"]["score"] + small["bots"]["random"]["score"] == pytest.approx(1.0)
     assert small["dead_ends"] == 0 and small["refused"] == 0

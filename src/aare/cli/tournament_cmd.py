@@ -51,7 +51,8 @@ def tournament(ruleset_id: str, bots: str, pairs: int, rounds: int, seed: int, b
     console.print(f"[bold]tournament[/bold]: {report['games']} games of {ruleset_id}, {rounds}-round cap, "
                   f"seed {seed}; {report['dead_ends']} dead ends, {report['refused']} refused actions")
     table = Table()
-    for column in ("bot", "score", "wilson 95 %", "W-D-L", "rating (mu ± sigma)", "turn s p50", "turn s p95"):
+    for column in ("bot", "score", "wilson 95 %", "W-D-L", "rating (mu ± sigma)", "turn s p50", "turn s p95",
+                   "CPU s p50", "CPU s p95"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for name, bot in report["bots"].items():
         rating = bot["rating"]
@@ -59,7 +60,7 @@ def tournament(ruleset_id: str, bots: str, pairs: int, rounds: int, seed: int, b
             name, f"{bot['score']:.3f}", f"{bot['wilson'][0]:.3f}–{bot['wilson'][1]:.3f}",
             f"{bot['wins']}-{bot['draws']}-{bot['losses']}",
             "—" if rating is None else f"{rating['mu']:.1f} ± {rating['sigma']:.1f}",
-            f"{bot['turn_seconds']['p50']:.3f}", f"{bot['turn_seconds']['p95']:.3f}",
+            *(f"{bot['turn_seconds'][k]:.3f}" for k in ("p50", "p95", "cpu_p50", "cpu_p95")),
         )
     console.print(table)
     for name, bot in report["bots"].items():

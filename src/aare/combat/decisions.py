@@ -107,7 +107,24 @@ def declared_targets(notes: frozenset[str], prefix: str = TARGETS_NOTE) -> tuple
     return None
 
 
-Decision = ChooseCasualties | PressOrRetreat | ChooseSubmerge | ChooseTargets
+@dataclass(frozen=True)
+class ChooseOption:
+    """`side` picks one of `options` (e.g. AARHE's break off: press on or break off); the answer is kept in the
+    battle's notes as `note` + the option (a `note` starting with ``cycle:`` keeps it for one cycle). The first
+    option is the one a policy picks by default."""
+
+    side: Side
+    options: tuple[str, ...]
+    rule: str
+    note: str
+
+
+def chosen_option(notes: frozenset[str], note: str) -> str | None:
+    """The option chosen under `note` in this battle (None: not chosen)."""
+    return next((n[len(note):] for n in notes if n.startswith(note)), None)
+
+
+Decision = ChooseCasualties | PressOrRetreat | ChooseSubmerge | ChooseTargets | ChooseOption
 
 
 @dataclass(frozen=True)
@@ -144,4 +161,11 @@ class Targets:
     targets: tuple[tuple[str, str], ...]
 
 
-Answer = Casualties | Press | Retreat | Submerge | Targets
+@dataclass(frozen=True)
+class Option:
+    """One of a `ChooseOption` decision's options."""
+
+    name: str
+
+
+Answer = Casualties | Press | Retreat | Submerge | Targets | Option

@@ -40,8 +40,10 @@ from aare.combat.decisions import (
     Answer,
     Casualties,
     ChooseCasualties,
+    ChooseOption,
     ChooseSubmerge,
     ChooseTargets,
+    Option,
     Press,
     PressOrRetreat,
     Retreat,
@@ -523,6 +525,10 @@ def apply_answer(battle: Battle, answer: Answer | Mapping[str, int] | str) -> tu
         if isinstance(found, str):
             raise IllegalAction(found, decision.rule)
         return cleared.with_state(st.evolve(notes=st.notes | {targets_note(found, decision.note)})), []
+    if isinstance(decision, ChooseOption):
+        if not isinstance(answer, Option) or answer.name not in decision.options:
+            raise IllegalAction(f"choose one of: {', '.join(decision.options)}", decision.rule)
+        return cleared.with_state(st.evolve(notes=st.notes | {decision.note + answer.name})), []
     raise IllegalAction(f"unknown decision {decision!r}", "LHTR-COMBAT-land-sequence")
 
 

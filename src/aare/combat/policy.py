@@ -10,8 +10,10 @@ from aare.combat.decisions import (
     Answer,
     Casualties,
     ChooseCasualties,
+    ChooseOption,
     ChooseSubmerge,
     ChooseTargets,
+    Option,
     Press,
     PressOrRetreat,
     Retreat,
@@ -104,6 +106,8 @@ class Policy:
             return Submerge(decision.available if wanted else 0)
         if isinstance(decision, ChooseTargets):
             return default_targets(battle, decision, self.targets)
+        if isinstance(decision, ChooseOption):
+            return Option(decision.options[0])
         raise TypeError(f"no policy for {decision!r}")
 
 

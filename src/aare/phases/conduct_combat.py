@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from aare.actions import ChooseCasualties, DeclareTargets, Fight, Press, Retreat, Rocket, Submerge, parse_action
+from aare.actions import Choose, ChooseCasualties, DeclareTargets, Fight, Press, Retreat, Rocket, Submerge, parse_action
 from aare.board.notation import format_units, parse_units
 from aare.combat import casualties as cas
 from aare.combat import decisions as dec
@@ -313,6 +313,10 @@ def _plain_answer(ctx: TurnContext, battle: Battle, action: Any) -> tuple[dec.An
         if not isinstance(decision, dec.ChooseTargets):
             raise IllegalAction("no targets are to be declared now", _rule(decision))
         return _targets(ctx, decision, action.targets), None
+    if isinstance(action, Choose):
+        if not isinstance(decision, dec.ChooseOption):
+            raise IllegalAction("there is nothing to choose now", _rule(decision))
+        return dec.Option(action.option.strip().lower()), None
     raise IllegalAction(f"{action.type} does not answer this decision", _rule(decision))
 
 
@@ -374,6 +378,8 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
         orders = dict.fromkeys([first, *itertools.islice(itertools.permutations(first), 24)])
         found = [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
         return [*found, DeclareTargets(targets="")] if decision.up_to and first else found
+    if isinstance(decision, dec.ChooseOption):
+        return [Choose(option=o) for o in decision.options]
     if isinstance(decision, dec.ChooseCasualties):
         cat = battle.setup.catalogue
         stacks = battle.state.units(decision.side)
@@ -401,40 +407,36 @@ def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[st
         "defender": units_text(battle.state.defender, units),
         "rule": _rule(decision),
     }
+    side: Side = getattr(decision, "side", "attacker")
+    who = {"side": side, "power": deciding_power(ctx.state, ctx.ruleset, site, side)}
     if isinstance(decision, dec.ChooseCasualties):
         view |= {
             "kind": "choose_casualties",
-            "side": decision.side,
-            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
+            **who,
             "hits": decision.required,
             "eligible": sorted({b.target.describe() for b in decision.batches}),
         }
     elif isinstance(decision, dec.PressOrRetreat):
         view |= {
             "kind": "press_or_retreat",
-            "side": decision.side,
-            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
+            **who,
             "destinations": list(decision.destinations),
             "aircraft_only": decision.can_retreat_air and not decision.can_retreat_all,
         }
         view |= {k: True for k, on in (("partial", decision.partial), ("forced", decision.forced)) if on}
+    elif isinstance(decision, dec.ChooseOption):
+        view |= {"kind": "choose_option", **who, "choices": list(decision.options)}
     elif isinstance(decision, dec.ChooseTargets):
         view |= {
             "kind": "choose_targets",
-            "side": decision.side,
-            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
+            **who,
             "count": decision.count,
             "eligible": [f"{o}:{t} ({h} hit{'s' if h > 1 else ''})" for o, t, h in decision.eligible],
         }
         if decision.up_to:
             view["up_to"] = True
     elif isinstance(decision, dec.ChooseSubmerge):
-        view |= {
-            "kind": "submerge",
-            "side": decision.side,
-            "power": deciding_power(ctx.state, ctx.ruleset, site, decision.side),
-            "available": decision.available,
-        }
+        view |= {"kind": "submerge", **who, "available": decision.available}
         if decision.destinations:
             view["destinations"] = list(decision.destinations)
     view["options"] = [a.to_json() for a in decision_candidates(ctx, battle)]
@@ -471,7 +473,7 @@ class ConductCombat(PhaseHandler):
             battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
             self._run(ctx, site, battle, {"space": site.space, "kind": site.kind, "dice": [], "answers": []})
             return
-        if action.type in ("choose_casualties", "press", "retreat", "submerge", "declare_targets"):
+        if action.type in ("choose_casualties", "press", "retreat", "submerge", "declare_targets", "choose"):
             current = record["current"]
             if current is None:
                 raise IllegalAction("no battle is waiting for an answer", ORDER_RULE)

@@ -20,7 +20,7 @@ from aare.state.unit_stacks import Stack, count_units
 from aare.web.templating import phase_title, power_colours
 
 Action = dict[str, Any]
-DECISIONS = ("choose_casualties", "press", "retreat", "submerge", "declare_targets")
+DECISIONS = ("choose_casualties", "press", "retreat", "submerge", "declare_targets", "choose")
 PANEL_TYPES = frozenset({"end_phase", "purchase", "move", "load", "fight", "place", "declare_advantage", "research",
                          *DECISIONS})
 

@@ -18,6 +18,8 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     income,
     lend_lease,
     naval,
+    naval_fighter,
+    naval_retreats,
     production,
     sea_transport,
     spheres,

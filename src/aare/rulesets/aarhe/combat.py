@@ -5,7 +5,7 @@ AARHE-LANDHIT-*, AARHE-ID-*, AARHE-TERRAIN-combat-modifier, AARHE-LANDRETREAT-*:
 A cycle: (opening fire) IDs search and attack, attacking then defending aircraft fire, casualties removed;
 (main round) attacking then defending land units fire, casualties removed; then the forced retreat, the
 attacker's and the defender's retreats and the capture dice. An amphibious assault has its own first cycle
-(module `aarhe_amphibious`) and this cycle after it. Sea battles keep LHTR's sequence for now.
+(module `aarhe_amphibious`) and this cycle after it. Sea battles: `aarhe_naval`.
 """
 
 from __future__ import annotations

@@ -27,12 +27,14 @@ R_JETS_FIRST = "AARHE-AIRCOMBAT-jet-hits-jets-first"
 R_JET_SUPREMACY = "AARHE-AIRCOMBAT-jet-supremacy"
 R_JET_PLANE = "AARHE-TECH-jet-plane"
 
-# AARHE-AIRCOMBAT-dogfight-values: (attack, defence) while both sides have aircraft, by the unit's tag
-DOGFIGHT: dict[str, tuple[int, int]] = {"fighter": (2, 3), "bomber": (0, 1)}
+# AARHE-AIRCOMBAT-dogfight-values: (attack, defence) while both sides have aircraft, by the unit's first tag listed
+# (the optional naval fighter, module `aarhe_naval_fighter`, is a fighter with values of its own)
+DOGFIGHT: dict[str, tuple[int, int]] = {"naval_fighter": (2, 2), "fighter": (2, 3), "bomber": (0, 1)}
 # AARHE-TECH-jet-plane: the aircraft of a power with Jet Plane are jets: other values in combat and in dogfights.
 # Until AARHE's own weapons development comes, Jet Plane is the jet technology of the development table in play
 JET_TECH, JET = "jet_fighters", "jet"  # the technology, the battle flag of a jet
-JET_DOGFIGHT: dict[str, tuple[int, int]] = {"fighter": (4, 4), "bomber": (0, 2)}
+# a jet NAV gains what a jet fighter gains: dogfight +2/+1 (docs/rulings.md)
+JET_DOGFIGHT: dict[str, tuple[int, int]] = {"naval_fighter": (4, 3), "fighter": (4, 4), "bomber": (0, 2)}
 JET_BONUSES = (TechBonus(JET_TECH, "fighter", "attack", 1, R_JET_PLANE),  # fighter 4/5, bomber 3/3
                TechBonus(JET_TECH, "fighter", "defense", 1, R_JET_PLANE),
                TechBonus(JET_TECH, "bomber", "attack", -1, R_JET_PLANE),

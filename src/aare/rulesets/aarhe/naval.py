@@ -1,7 +1,8 @@
 """AARHE naval combat (module `aarhe_naval`): the sea battle's cycle (AARHE-NAVALSEQ-*) with its submarine
 warfare (screens, selective submarine fire, the wolf pack, ASW), its air combat (the ships' anti-air, aircraft
 with dogfight or supremacy values, battleships) and its main round, then the carriers' limit on the aircraft
-that stay and the submarines' submerge (AARHE-SUBWAR-*, AARHE-ASW-*, AARHE-SCREEN-*, AARHE-CARRIER-*).
+that stay, the submarines' submerge and the retreats and break off of `naval_retreats` (AARHE-SUBWAR-*,
+AARHE-ASW-*, AARHE-SCREEN-*, AARHE-CARRIER-*).
 
 Selections the rules leave to a side are pending `ChooseTargets` decisions kept in the cycle's notes: the
 screens (each DD/CA names a ship type of its side), the submarines' targets and, under air supremacy, the
@@ -24,6 +25,7 @@ from aare.combat.values import present
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe import combat_values as v
+from aare.rulesets.aarhe import naval_retreats as retreats
 from aare.rulesets.aarhe import naval_values as nv
 from aare.rulesets.aarhe.infrastructure import spread
 
@@ -214,8 +216,9 @@ def _clear_screens(key: UnitKey) -> UnitKey:
 
 
 def carrier_return(battle: Battle) -> StepResult:
-    """AARHE-CARRIER-cycle-end-standard: at the end of a cycle every aircraft but fighters retreats, and so do the
-    fighters beyond the capacity of their side's carriers."""
+    """AARHE-CARRIER-cycle-end-standard: at the end of a cycle every aircraft that cannot land on carriers retreats,
+    and so do those beyond the capacity of their side's carriers: fighters, or naval fighters alone with the
+    option `naval_fighter` (AARHE-CARRIER-cycle-end-with-nav; the catalogue's carrier room says which)."""
     st = battle.state
     events: list[Any] = []
     for side in ("attacker", "defender"):
@@ -225,8 +228,8 @@ def carrier_return(battle: Battle) -> StepResult:
         for key, n in st.units(side):
             unit = battle.setup.unit(key)
             if key.present and unit.domain == "air":
-                stay = min(n, room) if unit.has("fighter") else 0
-                room -= stay
+                stay = min(n, room // unit.carrier_size) if unit.carrier_size else 0
+                room -= stay * unit.carrier_size
                 if n - stay:
                     moved[key.type] = moved.get(key.type, 0) + n - stay
                     kept.append((key.with_flag("retreated"), n - stay))
@@ -348,8 +351,9 @@ def _steps() -> dict[str, tuple[Step, ...]]:
                 air_fire("defender"), *_both(battleships), air_removal),
         "main": (*_both(main), s.REMOVE_CASUALTIES),
         "end": (Step("carrier aircraft return", carrier_return, _must_leave, rule=R_CARRIER),
-                Step("attacker submerge", _submerge("attacker"), rule=R_SUBMERGE), s.PRESS_OR_RETREAT,
-                Step("defender submerge", _submerge("defender"), rule=R_SUBMERGE)),
+                Step("attacker submerge", _submerge("attacker"), rule=R_SUBMERGE), retreats.ATTACKER_RETREAT,
+                retreats.ATTACKER_STANCE, Step("defender submerge", _submerge("defender"), rule=R_SUBMERGE),
+                retreats.DEFENDER_RETREAT, retreats.DEFENDER_STANCE, retreats.CHASE_STEP, retreats.BREAK_OFF_STEP),
     }
 
 
