@@ -4,17 +4,19 @@ first) and the interdiction dice against the enemy's non-combat moves."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from aare.action_text import format_action, parse_action_text
-from aare.combat.battle_state import JOINS_NEXT_CYCLE, make_stacks
+from aare.cli.main import cli
+from aare.combat.battle_state import JOINS_NEXT_CYCLE
 from aare.combat.board_battle import build_battle as board_battle
-from aare.combat.policy import DEFAULT_POLICY
 from aare.engine import Game
 from aare.movement.battles import pending_battles
-from aare.odds import build_battle, exact_odds, monte_carlo_odds
+from aare.odds import odds
 from aare.state.unit_stacks import count_units
 from tests.aarhe.common import (
     GER,
@@ -178,15 +180,17 @@ def test_a_fighter_whose_home_fell_stays_in_the_territory_it_supported() -> None
 
 @pytest.mark.rule("AARHE-DAS-second-cycle")
 def test_the_calculator_agrees_with_rolled_dice_on_a_battle_with_a_supporting_fighter() -> None:
-    b = build_battle("2 armour, 1 infantry", "1 infantry, 1 fighter", "aarhe")
-    held = make_stacks((k.with_flag(JOINS_NEXT_CYCLE) if k.type == "fighter" else k, n) for k, n in b.state.defender)
-    b = b.with_state(b.state.evolve(defender=held))
-    exact = exact_odds(b, DEFAULT_POLICY)
+    units = ("2 armour, 1 infantry", "1 infantry")
+    exact = odds(*units, "aarhe", late_defender="1 fighter")
     assert exact.attacker_win + exact.defender_win + exact.draw == pytest.approx(1.0)
-    rolled = monte_carlo_odds(b, DEFAULT_POLICY, runs=1_200, seed=11)
+    rolled = odds(*units, "aarhe", late_defender="1 fighter", method="mc", runs=1_200, seed=11)
     assert rolled.attacker_win == pytest.approx(exact.attacker_win, abs=0.035)
-    from_the_start = exact_odds(build_battle("2 armour, 1 infantry", "1 infantry, 1 fighter", "aarhe"))
+    from_the_start = odds(units[0], "1 infantry, 1 fighter", "aarhe")
     assert exact.attacker_win > from_the_start.attacker_win  # a fighter joining late defends less
+    args = ["odds", "--rules", "aarhe", "--attacker", units[0], "--defender", units[1], "--late-defender",
+            "1 fighter", "--json"]
+    shown = json.loads(CliRunner().invoke(cli, args).output)
+    assert shown["attacker_win"] == pytest.approx(exact.attacker_win)
 
 
 # ---------------------------------------------------------------- air interdiction
