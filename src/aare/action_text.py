@@ -37,7 +37,7 @@ def _number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= MAX_COUNT_DIGITS
 
 
-def _split_units_and_space(text: str, ruleset: Ruleset) -> tuple[str, str]:
+def split_units_and_space(text: str, ruleset: Ruleset) -> tuple[str, str]:
     """`"2 infantry, 1 armour SPACE"` -> (`"2 infantry, 1 armour"`, `"SPACE"`); a colon may separate them."""
     if ":" in text:
         units, _, space = text.partition(":")
@@ -99,7 +99,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         steps = _ARROW.split(rest)
         if len(steps) < 2:
             raise MalformedInput(f"{verb} needs a path: '{verb} UNITS FROM -> TO'")
-        units, origin = _split_units_and_space(steps[0], ruleset)
+        units, origin = split_units_and_space(steps[0], ruleset)
         path = [origin, *(ruleset.board.resolve(s) for s in steps[1:])]
         if verb == "load":
             if len(path) != 2:
@@ -211,6 +211,8 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
                 "space": ruleset.board.resolve(space.strip())}
     if verb == "targets":
         return {"type": "declare_targets", "targets": rest}
+    if verb == "missions":
+        return {"type": "air_missions", "missions": "" if rest.strip().lower() == "none" else rest.strip()}
     if verb == "choose":
         if not rest:
             raise MalformedInput("choose needs one of the decision's options: 'choose OPTION'")
@@ -229,7 +231,7 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
     raise MalformedInput(
         f"unknown action {verb!r}: use move, raid, airlift, load, buy, place, research, fight, rocket, casualties, "
         "retreat, press, submerge, declare, free, bid, treaty, lend, lend-lease, convert, coastal, designate, targets, "
-        "choose, chart, concede, repair or end"
+        "missions, choose, chart, concede, repair or end"
     )
 
 
@@ -305,6 +307,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"designate {action['advantage']}: {action['units']} in {action['space']}"
     if kind == "declare_targets":
         return f"targets {action['targets']}"
+    if kind == "air_missions":
+        return f"missions {action.get('missions') or 'none'}"
     if kind == "choose_chart":
         return f"chart {action['chart']}"
     if kind == "choose":

@@ -283,11 +283,20 @@ class LendLease(_Action):
     territory: str = ""
 
 
+class AirMissions(_Action):
+    """Declare the missions a power's aircraft fly during an enemy turn (AARHE's defensive air support and air
+    interdiction): ``"2 fighter from Archangel -> Karelia S.S.R.; 1 bomber from United Kingdom => Western
+    Europe"`` (``->`` to support a space, ``=>`` to strike one); empty or ``"none"``: no missions."""
+
+    type: Literal["air_missions"] = "air_missions"
+    missions: str = ""
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
     | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Choose | Concede
-    | ChooseChart | Repair | LendLease,
+    | ChooseChart | Repair | LendLease | AirMissions,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -295,7 +304,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease,
+    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions,
 )
 
 

@@ -49,6 +49,14 @@ def decider(pending: Any, member: str) -> str:
     return member
 
 
+def _claims(extension: Any, kind: str, pending: Any) -> bool:
+    """Whether `extension` judges an action of type `kind`: one of its own, but a battle's answer (a decision
+    action) only while no decision is pending or one of a kind it answers."""
+    if kind not in extension.action_types:
+        return False
+    return kind not in DECISION_ACTIONS or pending is None or pending.get("kind") in extension.answers
+
+
 class Game:
     """A game being played: its log, its ruleset and (optionally) an explicit dice source."""
 
@@ -260,7 +268,7 @@ class Game:
                 extension.can_end(ctx)
             self._advance(ctx)
             return
-        claimed = next((e for e in extensions if action.type in e.action_types), None)
+        claimed = next((e for e in extensions if _claims(e, action.type, state.pending)), None)
         for extension in extensions:
             if extension is not claimed:
                 extension.before(ctx, action)  # an action another extension handles is "another action" too

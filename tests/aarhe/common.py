@@ -22,8 +22,23 @@ def game(options: dict[str, Any] | None = None, seed: int = 3) -> Game:
     return Game(new_game(RULES, options or {}, seed=seed))
 
 
+def asked_for_missions(g: Game) -> list[str]:
+    """The powers asked now for their air missions during an enemy turn (AARHE-DAS-declare)."""
+    places = g.state.members.values() if g.state.members else [{"pending": g.state.pending}]
+    return [str(p["pending"]["power"]) for p in places if (p.get("pending") or {}).get("kind") == "air_missions"]
+
+
+def no_missions(g: Game) -> None:
+    """Every power asked for its air missions declares none."""
+    while asked := asked_for_missions(g):
+        g.apply({"type": "air_missions", "missions": ""}, power=asked[0])
+
+
 def end_phase(g: Game, power: str | None = None) -> None:
+    """End the phase (of `power`, in a team turn); air missions asked before or after are declined."""
+    no_missions(g)
     g.apply({"type": "end_phase"}, power=power)
+    no_missions(g)
 
 
 def phase_of(g: Game, power: str) -> str:

@@ -43,12 +43,13 @@ PLAN: dict[tuple[int, str, str], list[dict[str, Any]]] = {
     (2, US, "purchase"): [_buy("1 armour")],
     (2, US, "mobilize"): [_place("1 armour", "Eastern United States")],
 }
-BATTLE_ANSWERS = ("retreat", "choose_casualties", "fight", "submerge", "declare_targets", "press")
+BATTLE_ANSWERS = ("air_missions", "retreat", "choose_casualties", "fight", "submerge", "declare_targets", "press")
 
 
 def battle_step(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The next step of a battle among the legal actions (JSON): a battle to fight or a decision to answer,
-    the one that ends the battle soonest first; None when there is none."""
+    the one that ends the battle soonest first (air missions: none, the first offered); None when there is
+    none."""
     for kind in BATTLE_ANSWERS:
         found = next((a for a in legal if a["type"] == kind), None)
         if found is not None:

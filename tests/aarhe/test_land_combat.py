@@ -24,7 +24,7 @@ from aare.errors import IllegalAction
 from aare.movement.battles import pending_battles
 from aare.odds import build_battle, odds
 from aare.rules.ruleset import load_ruleset
-from tests.aarhe.common import refused, units
+from tests.aarhe.common import no_missions, refused, units
 from tests.aarhe.move_common import at
 
 RULES = "aarhe"
@@ -367,6 +367,7 @@ def _two_attacks() -> Any:
     g.apply({"type": "move", "units": "4 armour", "path": ["Eastern Europe", "Karelia S.S.R."]})
     g.apply({"type": "move", "units": "3 armour", "path": ["Belorussia", "West Russia"]})
     g.apply({"type": "end_phase"})
+    no_missions(g)  # the Soviet fighter stays in Karelia (AARHE-DAS-declare)
     g.apply({"type": "fight", "space": "Karelia S.S.R."})
     g.apply({"type": "declare_targets", "targets": "armour"}, power="Russia")  # the fighter alone in the air
     g.apply({"type": "press"})

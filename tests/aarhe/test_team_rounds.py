@@ -53,6 +53,12 @@ def _interleaved(powers: list[str], team: list[str]) -> bool:
     return set(powers) == set(team) and all(a != b for a, b in pairwise(powers))
 
 
+def _mixed(powers: list[str], team: list[str]) -> bool:
+    """Whether every member acted and their actions mixed (one member's come not all before the others')."""
+    changes = sum(a != b for a, b in pairwise(powers))
+    return set(powers) == set(team) and changes >= len(team)
+
+
 def _powers(played: Played, round_: int, phase: str, team: list[str]) -> list[str]:
     return [p for r, p, ph, _ in played if r == round_ and ph == phase and p in team]
 
@@ -74,7 +80,7 @@ def test_two_rounds_soviet_alone_then_the_axis_and_the_allies_acting_interleaved
     assert _powers(played, 2, "purchase", AXIS_TEAM) == [GER, JAP] * 3
     assert _powers(played, 2, "combat-move", AXIS_TEAM) == [GER, JAP] * 2
     for phase in ("non-combat-move", "mobilize"):  # after their battles, each at its own pace
-        assert _interleaved(_powers(played, 2, phase, AXIS_TEAM), AXIS_TEAM)
+        assert _mixed(_powers(played, 2, phase, AXIS_TEAM), AXIS_TEAM)
     # the joint combat: no battle before both have ended their combat move
     ends = [i for i, (_, ph, t) in enumerate(axis) if ph == "combat-move" and t == "end_phase"]
     first_battle = next(i for i, (_, ph, _) in enumerate(axis) if ph == "conduct-combat")

@@ -18,7 +18,7 @@ from aare.dice import ScriptedDice
 from aare.engine import Game
 from aare.game_log import GameLog
 from aare.game_setup import new_game
-from tests.aarhe.common import ALLIED_TEAM, AXIS_TEAM, GER, JAP, RUS, UK, US
+from tests.aarhe.common import ALLIED_TEAM, AXIS_TEAM, GER, JAP, RUS, UK, US, no_missions
 from tests.aarhe.team_play import battle_step, bought, planned
 from tests.server.conftest import LiveServer, Player
 
@@ -82,6 +82,9 @@ class SeatThread:
             member = state.get("members", {}).get(self.power)
             phase = member["phase"] if member else state["phase"]
             action = self._next(state["round"], phase, done)
+            if action is None:  # nothing to do yet (its team waits for the enemy's air missions)
+                time.sleep(POLL)
+                continue
             answer = _act(self.player, self.game_id, action, known, self.power)
             if answer.status_code == 409:  # its play changed since it last looked: look again
                 self.conflicts += 1
@@ -97,9 +100,11 @@ class SeatThread:
                 done[(state["round"], phase)] = done.get((state["round"], phase), 0) + 1
         self.problems.append(f"{self.power} did not see round 3 (or stopped on a problem)")
 
-    def _next(self, round_: int, phase: str, done: dict[tuple[int, str], int]) -> dict[str, Any]:
+    def _next(self, round_: int, phase: str, done: dict[tuple[int, str], int]) -> dict[str, Any] | None:
         if phase == "conduct-combat":
             legal = self.player.http.get(f"/games/{self.game_id}/legal", params={"power": self.power}).json()
+            if not legal["actions"]:
+                return None
             step = battle_step(legal["actions"])
             return step or END
         return planned(round_, self.power, phase, done.get((round_, phase), 0)) or END
@@ -205,7 +210,23 @@ def test_a_member_whose_joint_phase_started_since_must_look_again(players: dict[
     fight = {"type": "fight", "space": "Anglo Egypt"}
     stale = _act(alice, game_id, fight, seen, GER)  # Germany last saw itself waiting
     assert stale.status_code == 409 and stale.json()["version"] == seen + 1
-    assert _act(alice, game_id, fight, seen + 1, GER).status_code == 200
+    version = _no_missions(players, game_id, {RUS: "carol", UK: "dave"})
+    assert _act(alice, game_id, fight, version, GER).status_code == 200
+
+
+def _no_missions(players: dict[str, Player], game_id: str, holders: dict[str, str]) -> int:
+    """The powers asked for their air missions as the Axis combat starts (AARHE-DAS-declare) take their seats
+    and declare none; the version after."""
+    while True:
+        view = players["alice"].view(game_id)
+        asked = [m["pending"]["power"] for m in view["state"]["members"].values()
+                 if (m.get("pending") or {}).get("kind") == "air_missions"]
+        if not asked:
+            return int(view["version"])
+        _seat(players, game_id, {asked[0]: holders[asked[0]]})
+        answer = _act(players[holders[asked[0]]], game_id, {"type": "air_missions", "missions": ""},
+                      view["version"], asked[0])
+        assert answer.status_code == 200, answer.text
 
 
 def _move(units: str, *path: str) -> dict[str, Any]:
@@ -229,6 +250,7 @@ def _battles_owed_to_russia(germany_attacks: str) -> tuple[GameLog, int, dict[st
     g.apply(_move("1 infantry", "Manchuria", "Buryatia S.S.R."), power=JAP)
     for power in AXIS_TEAM:
         g.apply(END, power=power)
+    no_missions(g)  # the Allies fly no air missions (AARHE-DAS-declare)
     g.apply({"type": "fight", "space": "Buryatia S.S.R."}, power=JAP)
     assert g.actors().get(RUS) == JAP and g.state.members[JAP]["pending"]["power"] == RUS
     seen, answer = g.state.version, g.legal_actions(power=RUS)[0].to_json()
@@ -271,3 +293,26 @@ def test_a_defenders_answer_is_refused_when_another_members_battle_asks_it_first
     answer = _act(carol, game_id, legal[0], seen + 1, RUS)  # seen now: Germany's battle in Karelia asks first
     assert answer.status_code == 200, answer.text
     assert answer.json()["events"][0] == {"type": "member_focused", "power": GER}  # Karelia's battle
+
+
+@pytest.mark.rule("AARHE-DAS-declare", *TEAM_RULES)
+def test_a_defending_seat_declares_its_air_missions_during_the_enemy_turn(players: dict[str, Player]) -> None:
+    alice, bob, dave = players["alice"], players["bob"], players["dave"]
+    game_id = _axis_turn(players)
+    _seat(players, game_id, {UK: "dave"})
+    version = alice.view(game_id)["version"]
+    for who, power in ((alice, GER), (bob, JAP)) * 2:  # both end purchase and collect income
+        assert _act(who, game_id, END, version, power).status_code == 200
+        version += 1
+    assert _act(alice, game_id, _move("1 infantry", "Libya", "Anglo Egypt"), version, GER).status_code == 200
+    for who, power in ((alice, GER), (bob, JAP)):
+        assert _act(who, game_id, END, version + 1, power).status_code == 200
+        version += 1
+    version += 1
+    assert UK in dave.view(game_id)["acting"]  # the Axis turn waits for the British declaration
+    fight = _act(alice, game_id, {"type": "fight", "space": "Anglo Egypt"}, version, GER)
+    assert fight.status_code == 422
+    legal = dave.http.get(f"/games/{game_id}/legal", params={"power": UK}).json()["actions"]
+    assert legal[0] == {"type": "air_missions", "power": UK}  # none: the first answer offered
+    assert _act(dave, game_id, {"type": "air_missions", "missions": ""}, version, UK).status_code == 200
+    assert _act(alice, game_id, {"type": "fight", "space": "Anglo Egypt"}, version + 1, GER).status_code == 200

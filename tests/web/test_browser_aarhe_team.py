@@ -46,6 +46,20 @@ def _caught_up(page: Page, other: Page) -> None:
     expect(page.locator("#side .side-inner")).to_have_attribute("data-version", str(version))
 
 
+def _no_air_missions(page: Page, server: str, game_id: str) -> None:
+    """The player of `page` takes the seat of each power asked for its air missions and declares none."""
+    while True:
+        view = page.request.get(f"{server}/games/{game_id}").json()
+        asked = [m["pending"]["power"] for m in view["state"].get("members", {}).values()
+                 if (m.get("pending") or {}).get("kind") == "air_missions"]
+        if not asked:
+            return
+        if asked[0] != RUS:
+            _post(page, f"{server}/games/{game_id}/seats/{asked[0]}/take")
+        _post(page, f"{server}/games/{game_id}/actions", {"action": {"type": "air_missions", "power": asked[0]},
+                                                          "version": view["version"]})
+
+
 @pytest.mark.slow
 @pytest.mark.rule("AARHE-ORDER-round-one-soviet", "AARHE-ORDER-team-turns", "AARHE-ORDER-team-concurrency")
 def test_germany_and_japan_play_one_aarhe_team_turn_in_two_browsers(server: str, browser: Browser) -> None:
@@ -125,6 +139,7 @@ def test_germany_and_japan_play_one_aarhe_team_turn_in_two_browsers(server: str,
         expect(bob.locator("#your-move")).to_be_visible()
         _shot(alice, "aarhe-team-germany-waits")
         _end_phase(bob, "Conduct combat")
+        _no_air_missions(carol, server, game_id)  # the Allies asked first fly no mission (AARHE-DAS-declare)
         for page in (alice, bob):  # the joint combat starts for both
             expect(page.locator("#your-move")).to_be_visible()
             expect(page.locator("#turn .phase")).to_have_text("Conduct combat")

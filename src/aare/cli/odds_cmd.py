@@ -78,6 +78,8 @@ def survivors_svg(result: BattleOdds, width: int = 640) -> str:
 @click.option("--ool-sea-defender", default="", help="order of loss of the sea defender")
 @click.option("--ool-attacker", default="", help="attacker order of loss, e.g. infantry,artillery,armour")
 @click.option("--ool-defender", default="", help="defender order of loss")
+@click.option("--late-defender", default="", help="defending units that join from the second cycle (aircraft flying "
+              "in to support the defence)")
 @click.option("--retreat-after", type=int, default=None, help="attacker retreats after N cycles")
 @click.option("--retreat-at", "retreat_at", type=int, default=None, help="attacker retreats when down to K units")
 @click.option("--retreat-only-air", is_flag=True, help="attacker retreats when only aircraft remain")
@@ -149,6 +151,7 @@ def odds_command(
     ool_sea_defender: str,
     ool_attacker: str,
     ool_defender: str,
+    late_defender: str,
     retreat_after: int | None,
     retreat_at: int | None,
     retreat_only_air: bool,
@@ -193,6 +196,8 @@ def odds_command(
                                   ("other_zone_bombard", other_zone_bombard), ("ool_fleet", ool_fleet),
                                   ("ool_sea_defender", ool_sea_defender)) if v}
     extra: dict[str, Any] = {} if defender_aa is None else {"defender_aa": defender_aa}
+    if late_defender:
+        extra["late_defender"] = late_defender
     if terrain:
         extra["site_tags"] = frozenset({f"terrain:{terrain.strip().lower()}"})
     result = odds(

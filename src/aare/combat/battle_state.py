@@ -18,7 +18,10 @@ Side = Literal["attacker", "defender"]
 SIDES: tuple[Side, Side] = ("attacker", "defender")
 KINDS = ("land", "sea", "amphibious", "bombing")
 
-OUT_FLAGS = frozenset({"submerged", "retreated"})
+# a unit held back: off the battle board until the next cycle starts, when it joins its side (units arriving
+# late, e.g. aircraft flying in to support a defence); a battle over before then goes on without it
+JOINS_NEXT_CYCLE = "joins-next-cycle"
+OUT_FLAGS = frozenset({"submerged", "retreated", JOINS_NEXT_CYCLE})
 CASUALTY_FLAGS = frozenset({"casualty", "casualty:opening"})
 
 
@@ -289,3 +292,11 @@ class BattleState:
     @property
     def at_cycle_start(self) -> bool:
         return self.cursor == 0 and self.roll is None and not self.hits and self.pending is None and not self.rolled
+
+
+def joined(state: BattleState) -> BattleState:
+    """`state` with the units held back (`JOINS_NEXT_CYCLE`) joined to their sides: a new cycle starts."""
+    if not any(k.has(JOINS_NEXT_CYCLE) for k, _ in state.attacker + state.defender):
+        return state
+    return state.evolve(**{side: make_stacks((k.without(JOINS_NEXT_CYCLE), n) for k, n in state.units(side))
+                           for side in SIDES})

@@ -30,6 +30,7 @@ from aare.combat.battle_state import (
     UnitKey,
     add_units,
     hit_points,
+    joined,
     make_stacks,
     other,
     remove_units,
@@ -272,7 +273,7 @@ def run(
         if st.cursor >= len(seq):
             # marks named "cycle:..." last for one cycle
             notes = frozenset(n for n in st.notes if not n.startswith("cycle:"))
-            battle = battle.with_state(st.evolve(cycle=st.cycle + 1, cursor=0, notes=notes))
+            battle = battle.with_state(joined(st).evolve(cycle=st.cycle + 1, cursor=0, notes=notes))
             if stop_at_cycle_start:
                 return battle, events
             continue

@@ -78,9 +78,11 @@ def pending_battles(state: GameState, ruleset: Ruleset) -> list[BattleSite]:
 
 
 def _defenders(view: Situation, space: str) -> dict[str, tuple[Stack, ...]]:
+    """The enemy's units in `space` by owner, but those away on a mission (`flags.ELSEWHERE`)."""
     out: dict[str, list[Stack]] = {}
     for stack in view.enemies(space):
-        out.setdefault(stack.owner, []).append(stack)
+        if not flags.has(stack, flags.ELSEWHERE):
+            out.setdefault(stack.owner, []).append(stack)
     return {owner: tuple(stacks) for owner, stacks in sorted(out.items())}
 
 

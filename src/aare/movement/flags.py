@@ -22,6 +22,7 @@ BOARDED = "turn:boarded"  # =<cargo>: on a transport, units that boarded it this
 UNLOADED = "turn:unloaded"  # =<territory>: on a transport, where it unloaded this turn
 DROPPED = "turn:dropped"  # =<cargo>: on a transport, the units it unloaded this turn
 RETREATED = "turn:retreated"  # retreated into this sea zone from a battle: takes no part in a battle here
+ELSEWHERE = "turn:elsewhere"  # on a mission away from its space this turn: in no battle or raid there
 SUICIDE = "turn:suicide"  # a unit on a one-way mission (AARe Kaitens, Kamikazes): it is lost in its battle
 CARGO = "cargo"
 SUBMERGED = frozenset({"submerged", "turn:submerged"})

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from aare.combat.engine import start_battle
+from aare.combat.battle_state import JOINS_NEXT_CYCLE, make_stacks
+from aare.combat.engine import start_battle, to_stacks
 from aare.combat.policy import Policy
 from aare.combat.rules import CombatRules
 from aare.combat.sequences import lhtr_sequence
@@ -68,7 +69,12 @@ def build_battle(
         a, d, inputs = raid_inputs(kind, attacker, defender, rs.units, combat_rules, inputs)
         kind = "bombing"
     sequence = lhtr_sequence(kind) if base_sequence else rs.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
-    return start_battle(a, d, kind, units=rs.units, rules=combat_rules, sequence=sequence, **inputs)
+    late = inputs.pop("late_defender", "")
+    b = start_battle(a, d, kind, units=rs.units, rules=combat_rules, sequence=sequence, **inputs)
+    if not late:
+        return b
+    held = ((k.with_flag(JOINS_NEXT_CYCLE), n) for k, n in to_stacks(late, rs.units))
+    return b.with_state(b.state.evolve(defender=make_stacks((*b.state.defender, *held))))
 
 
 def odds(
@@ -130,6 +136,8 @@ def odds(
     from aare.odds import assault as amphibious  # imports this package
 
     assault = amphibious.take_assault_inputs(battle, inputs)
+    if assault is not None and inputs.get("late_defender"):
+        raise MalformedInput("late defenders join a land or sea battle, not a whole amphibious assault")
     b = build_battle(attacker, defender, rules, battle, options, **inputs)
     cat = b.setup.catalogue
 

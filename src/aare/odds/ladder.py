@@ -19,7 +19,7 @@ from math import lgamma
 import numpy as np
 
 from aare.combat import steps as s
-from aare.combat.battle_state import SIDES, BattleState, DiceGroup, Side, UnitKey, hit_points
+from aare.combat.battle_state import JOINS_NEXT_CYCLE, SIDES, BattleState, DiceGroup, Side, UnitKey, hit_points
 from aare.combat.casualties import order_rank
 from aare.combat.policy import Policy
 from aare.combat.sequences import LHTR_SEQUENCES
@@ -120,6 +120,8 @@ def fast_path_ok(battle: Battle, policy: Policy) -> bool:
     if battle.state.kind == "amphibious" and policy.retreats:
         return False
     units = battle.state.attacker + battle.state.defender
+    if any(k.has(JOINS_NEXT_CYCLE) for k, _ in units):
+        return False  # units joining at the next cycle: not modelled
     if rules.lone_defenceless_removed and any(s.defenceless(battle, k) for k, _ in units):
         return False  # defenceless units left alone are removed without rolls: not modelled
     subs = any(setup.unit(k).has("first_strike") for k, _ in units)

@@ -110,7 +110,9 @@ class PhaseExtension(PhaseHandler):
     of the phase first (those other extensions handle too) and may refuse it or emit events ahead of it,
     `after` follows every action applied. `candidates`, `can_end`, `on_enter` and `on_exit` run alongside the
     phase handler's own. While a decision is pending only its answers are accepted: the battle answers, or the
-    actions of an extension whose `answers` name the decision's kind.
+    actions of an extension whose `answers` name the decision's kind. A battle answer an extension lists in
+    `action_types` (e.g. ``choose_casualties`` for a decision of its own) is its to judge only while no decision is
+    pending or one of a kind it answers; a battle's own decision keeps its answers.
     """
 
     action_types: frozenset[str] = frozenset()

@@ -8,6 +8,7 @@ import aare.rulesets.lhtr  # noqa: F401  (AARHE plays on the Revised board of LH
 from aare.rules.registry import Family, register_family
 from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     air,
+    air_support,
     air_transport,
     amphibious,
     blockade,
