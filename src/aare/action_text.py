@@ -343,6 +343,13 @@ def format_decision(decision: Mapping[str, Any]) -> str:
     elif kind == "research_chart":
         what = f"{decision['power']} chooses the breakthrough chart of {decision['count']} new technolog" + (
             "y" if decision["count"] == 1 else "ies")
+    elif kind == "air_missions":
+        what = (f"{decision['power']} declares its air missions for this enemy turn: 'missions none', or e.g. "
+                "'missions 1 fighter from A -> B' (defensive air support), 'missions 1 bomber from A => B' "
+                "(interdiction)")
+    elif kind == "interdiction_casualties":
+        what = (f"{decision['power']} chooses {decision['hits']} casualt{'y' if decision['hits'] == 1 else 'ies'} "
+                f"of {decision.get('striker', 'the enemy')}'s interdiction strike")
     elif kind == "choose_option":
         what = f"{decision['power']} chooses: {' or '.join(decision['choices'])}"
     elif kind == "choose_targets":

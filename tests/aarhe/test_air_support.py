@@ -325,3 +325,12 @@ def test_support_at_sea_goes_to_a_zone_with_friendly_ships(ships: str, accepted:
         assert stacks(g, "SZ 4", RUS) == {"destroyer": 1, "fighter": 1}
     else:
         assert refused(g, action, RUS) == "AARHE-DAS-eligibility"
+
+
+@pytest.mark.rule("AARHE-DAS-declare")
+def test_the_declaration_reads_as_a_line_of_text() -> None:
+    from aare.action_text import format_decision
+
+    g = attack_karelia({KAR: "Russia: 1 infantry", ARC: "Russia: 1 fighter"}, [])
+    line = format_decision(g.state.pending)
+    assert line.startswith("Russia declares its air missions for this enemy turn") and "'missions none'" in line
