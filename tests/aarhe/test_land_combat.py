@@ -495,3 +495,20 @@ def test_bots_may_ask_for_an_estimate_where_no_fast_exact_solver_exists() -> Non
     base = odds("8 infantry, 4 armour, 2 fighter", "10 infantry, 2 armour", "lhtr-1.3")
     assert found.attacker_win == pytest.approx(base.attacker_win, abs=0.02)
     assert found.method == "exact"
+
+
+@pytest.mark.rule("AARHE-LANDRETREAT-lost-destination", "AARHE-ORDER-team-concurrency")
+def test_a_landing_in_a_territory_an_ally_took_meanwhile_has_no_battle_with_enemies_who_retreated_there() -> None:
+    """Found by self-play: the United States landed in Trans-Jordan, the United Kingdom took it first, and a German
+    infantry had retreated there from another battle; no battle is due (the German is lost as combat ends), so
+    the phase may end."""
+    from aare.phases.conduct_combat import open_battles
+    from aare.state.unit_stacks import Stack
+
+    stacks = [("Trans-Jordan", Stack("Germany", "infantry", 1, flags=("turn:retreated",))),
+              ("Trans-Jordan", Stack("United States", "infantry", 1, flags=("turn:combat",)))]
+    g = at("United States", "conduct-combat", {}, owners={"Trans-Jordan": "United Kingdom"}, stacks=stacks)
+    assert "Trans-Jordan" not in {b.space for b in open_battles(g.state, g.ruleset)}
+    g.apply({"type": "end_phase"})
+    held = at("United States", "conduct-combat", {}, owners={"Trans-Jordan": "Germany"}, stacks=stacks)
+    assert "Trans-Jordan" in {b.space for b in open_battles(held.state, held.ruleset)}  # enemy land: a battle

@@ -97,6 +97,24 @@ def test_units_board_in_the_black_sea_in_combat_move_only_for_an_assault_on_its_
     held_ncm.apply(load)  # no assault is asked of units loaded in non-combat move
 
 
+@pytest.mark.rule(R_BLACK, "LHTR-TRANSPORT-cm-load-must-assault")
+def test_units_board_outside_the_black_sea_in_combat_move_only_for_a_coast_reached_without_it() -> None:
+    """A transport by Trans-Jordan whose only enemy coast in reach lies on the Black Sea: without Turkey it cannot
+    get there, so units may not board it in combat move (found by self-play: the load was legal, then no move let
+    them ashore and combat move could not end)."""
+    from aare.movement.graph import graph_of
+
+    graph = graph_of(load_ruleset("aarhe").board)
+    near = {z for z, d in graph.ball("SZ 15", 2, lambda s: graph.sea_nbrs.get(s, ())).items() if z != "SZ 16"}
+    allied = {t: "United Kingdom" for z in near for t in graph.coast[z]}  # every coast but the Black Sea's
+    units = {"SZ 15": "United Kingdom: 1 transport", "Anglo Egypt": "United Kingdom: 1 infantry"}
+    load = {"type": "load", "units": "1 infantry", "territory": "Anglo Egypt", "sea_zone": "SZ 15"}
+    sealed = at("United Kingdom", "combat-move", units, owners=allied)  # Ukraine and the Caucasus: German
+    rejected(sealed, load, "LHTR-TRANSPORT-cm-load-must-assault", "no enemy coast")
+    open_straits = at("United Kingdom", "combat-move", units, owners={**allied, "Turkey": "United Kingdom"})
+    open_straits.apply(load)
+
+
 @pytest.mark.rule(R_MINI)
 def test_miniature_territory_holds_three_units_of_a_side() -> None:
     owners = {"Western Europe": "United Kingdom"}

@@ -158,6 +158,8 @@ def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
         # units that retreated into the territory from a battle this turn take no part in one here
         defenders = {o: kept for o, stacks in _defenders(view, space).items()
                      if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
+        if not defenders and not view.enemy_land(space):
+            continue  # a friendly territory (taken meanwhile by an ally) where only retreated enemies stand
         sites.append(BattleSite(
             space,
             "amphibious" if landed_from else "land",

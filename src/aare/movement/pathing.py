@@ -90,9 +90,13 @@ def blitzed(view: Situation, path: tuple[str, ...]) -> tuple[str, ...]:
 
 def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> frozenset[str]:
     """Sea zones a ship can reach in `steps`, never through a zone whose enemy ships block it, through a canal
-    only when open; such zones count as ends only if `end_hostile`."""
+    only when open; such zones count as ends only if `end_hostile`. A sealed zone (`Situation.sealed_seas`) is
+    never entered, and a ship in one goes nowhere."""
     graph = view.graph
     seen = {start}
+    if start in view.sealed_seas:
+        return frozenset(seen)
+    seen |= view.sealed_seas  # never entered (taken out again below)
     frontier = _joined(view, [start], seen, start, end_hostile)
     for _ in range(steps):
         nxt_frontier = []
@@ -108,7 +112,7 @@ def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> fro
                 seen.add(nxt)
                 nxt_frontier.append(nxt)
         frontier = _joined(view, nxt_frontier, seen, start, end_hostile)
-    return frozenset(seen)
+    return frozenset(seen - view.sealed_seas)
 
 
 def _joined(view: Situation, zones: list[str], seen: set[str], start: str, end_hostile: bool) -> list[str]:

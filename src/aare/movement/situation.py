@@ -71,6 +71,10 @@ class Situation:
         self.enemy_factories = frozenset(factories)
         self.enemy_occupied = frozenset(occupied)
         self.enemy_fighting = frozenset(fighting)
+        # sea zones the mover's ships may neither enter nor leave now (the `sealed_seas` hook, e.g. a sea behind
+        # straits its side does not hold): the reach of ships and transports passes them over
+        self.sealed_seas: frozenset[str] = frozenset(ruleset.modify("sealed_seas", frozenset(), state=state,
+                                                                    power=self.power))
         self.cache: dict[Any, Any] = {}
 
     # --- powers and control --------------------------------------------------------------------------------

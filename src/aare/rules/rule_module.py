@@ -73,6 +73,9 @@ HOOKS: dict[str, str] = {
     "movement_rules": "the movement rule switches (aare.movement.rules.MovementRules)",
     "move_events": "the events of a move or unload with what rule modules add (list of Event), e.g. a fee paid on "
     "entering a space, context: view (Situation), combat, path",
+    "sealed_seas": "sea zones the power's ships may neither enter nor leave now (frozenset of str), e.g. a sea "
+    "behind straits its side does not hold; the reach of ships and transports passes them over, context: state, "
+    "power",
     "air_closed": "spaces aircraft may neither fly over nor enter now (frozenset of str), e.g. neutrals; air routes "
     "and landing ranges go around them, context: view (Situation)",
     "entry_refusals": "{territory: (reason, rule id)} of the enemy territories the power to move may not enter with "

@@ -89,6 +89,18 @@ def miniature(leg: Leg) -> Violation | None:
                      f"({there} there, {coming} moving in)", R_MINIATURE)
 
 
+def _sealed_seas(sealed: frozenset[str], state: Any = None, power: str = "", ruleset: Any = None,
+                 **_: Any) -> frozenset[str]:
+    """AARHE-TERRAIN-black-sea: the Black Sea is sealed to ships of a side that does not control Turkey (what
+    their reach judges, e.g. whether a transport loading in combat move can still make an assault)."""
+    if state is None or ruleset is None or BLACK_SEA not in ruleset.board.spaces:
+        return sealed
+    holder = state.owners.get(STRAITS)
+    if holder is not None and ruleset.board.side_of(holder) == ruleset.board.side_of(power):
+        return sealed
+    return sealed | {BLACK_SEA}
+
+
 def black_sea(leg: Leg) -> Violation | None:
     """AARHE-TERRAIN-black-sea: ships enter or leave SZ 16 only while their side controls Turkey."""
     view = leg.view
@@ -136,7 +148,7 @@ AARHE_TERRAIN = register_module(
         id="aarhe_terrain",
         title="AARHE special terrain in movement",
         rule_ids=(R_TABLE, R_STOP, R_NO_BLITZ, R_EXTREME, R_BALKANS, R_BLACK_SEA, R_MINIATURE),
-        hooks={"move_checks": _move_checks, "moved_flags": _moved_flags,
+        hooks={"move_checks": _move_checks, "moved_flags": _moved_flags, "sealed_seas": _sealed_seas,
                "phase_actions": by_phase(BlackSeaLoads())},
     )
 )
