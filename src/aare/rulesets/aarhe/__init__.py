@@ -17,6 +17,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     economy,
     income,
     lend_lease,
+    national_builds,
     naval,
     naval_fighter,
     naval_retreats,

@@ -26,6 +26,7 @@ from aare.phases.base import PhaseExtension, TurnContext, phase_handler
 from aare.phases.purchase import check_capital
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe import national_builds as nb
 from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.victory import is_minor, points
 from aare.state.unit_stacks import Stack
@@ -122,6 +123,8 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
     allowed."""
     board = ruleset.board
     territory = board.resolve(territory)
+    bought = list(record(state, power).get(nb.NATIONAL, []))
+    found = nb.package_for(state, ruleset, power, units, territory, bought)
     if set(units) == {INFANTRY}:
         n = units[INFANTRY]
         vcp = points(territory)
@@ -137,6 +140,12 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
         for k in range(n):
             price, rule = infantry_cost(state, ruleset, power, territory, already + k)
             cost += price
+        if found is not None:
+            cost, rule = found[0].cost, found[0].rule
+    elif found is not None:
+        if state.owners.get(territory) != power:
+            raise IllegalAction(f"{power} does not control {territory}", found[0].rule)
+        cost, rule = found[0].cost, found[0].rule
     elif set(units) == {FACTORY} and units[FACTORY] == 1:
         if state.owners.get(territory) != power or not board.spaces[territory].is_land:
             raise IllegalAction(f"{power} does not control {territory}", R_IC_COST)
@@ -144,8 +153,8 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
             raise IllegalAction(f"{territory} already has an industrial complex (one per territory)", R_IC_COST)
         cost, rule = ic_cost(territory), R_IC_COST
     else:
-        raise IllegalAction("only infantry (at a victory city) or one industrial complex are bought at a place",
-                            R_INF_AT_VC)
+        raise IllegalAction("only infantry (at a victory city), one industrial complex or a national build are "
+                            "bought at a place", R_INF_AT_VC)
     check_capital(state, ruleset, power)
     bank = state.banks.get(power, 0)
     text = format_units(units, ruleset.units)
@@ -158,10 +167,11 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
         have[unit] = have.get(unit, 0) + n
         here[unit] = here.get(unit, 0) + n
     orders[territory] = here
-    placed_rule = R_INF_AT_VC if INFANTRY in units else R_IC_COST
+    placed_rule = found[0].rule if found is not None else R_INF_AT_VC if INFANTRY in units else R_IC_COST
+    national = {nb.NATIONAL: [*bought, found[1]]} if found is not None else {}
     return [BankChanged(power, -cost, f"rule: {text} bought at {territory}", rule),
             pool_event(state, power, have, placed_rule),
-            _record_event(state, power, placed_rule, orders=dict(sorted(orders.items())))]
+            _record_event(state, power, placed_rule, orders=dict(sorted(orders.items())), **national)]
 
 
 class Recruiting(PhaseExtension):
@@ -183,6 +193,7 @@ class Recruiting(PhaseExtension):
             if owner == power and space in (None, territory) and ic_cost(territory) <= bank \
                     and not has_complex(state, ruleset, territory) and not _ordered(state, power, territory, FACTORY):
                 out.append(Purchase(units="1 industrial complex", at=territory))
+        out += _national_candidates(state, ruleset, power, space, bank)
         marked = record(state, power)["scorched"]
         for territory in sorted(t for t, o in state.owners.items() if o == power and t not in marked):
             if space in (None, territory) and has_complex(state, ruleset, territory, power):
@@ -205,6 +216,18 @@ class Recruiting(PhaseExtension):
             raise IllegalAction("an industrial complex is bought for the territory it will stand in "
                                 "(buy 1 industrial complex at Persia)", R_IC_COST)
         phase_handler(self.name).events_for(ctx, action)
+
+
+def _national_candidates(state: Any, ruleset: Any, power: str, space: str | None, bank: int) -> list[Any]:
+    """The national build `power` may still buy, at each place it may be bought for."""
+    package = nb.PACKAGES.get(power)
+    if not nb.enabled(ruleset) or package is None or package.cost > bank:
+        return []
+    places = [package.place] if package.place is not None else sorted(producers(state, ruleset, power))
+    bought = record(state, power).get(nb.NATIONAL, [])
+    text = format_units(dict(package.units), ruleset.units)
+    return [Purchase(units=text, at=t) for t in places if space in (None, t) and state.owners.get(t) == power
+            and (package.name if package.place is not None else f"{package.name}@{t}") not in bought]
 
 
 def scorch_events(state: Any, ruleset: Any, power: str, action: Designate) -> list[Event]:
@@ -251,13 +274,46 @@ class Deploying(PhaseExtension):
             return
         if FACTORY in units and units[FACTORY] > _ordered(state, power, space, FACTORY):
             raise IllegalAction(f"{power} bought no industrial complex for {space}", R_IC_COST)
+        national = _national_placement(state, ruleset, power, units, space)
         spent = _spend(state, ruleset, power, units, space)
         phase_handler(self.name).events_for(ctx, action)
         if spent is not None:
             ctx.emit(_record_event(ctx.state, power, R_IC_CAP, spent=spent))
+        if national is not None:
+            ctx.emit(_record_event(ctx.state, power, nb.R_UK, placed_at=national))
 
     def on_enter(self, ctx: TurnContext) -> None:
         ctx.emit(*scorched_earth_events(ctx.state, ctx.ruleset, ctx.power))
+
+
+def _national_placement(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str
+                        ) -> dict[str, dict[str, int]] | None:
+    """National builds: units bought for a place are mobilised there; what is placed in `space` counts for the
+    places it serves (the territory, or the territories on a sea zone); the updated `placed_at`, None when no
+    national build is concerned. IllegalAction when the placement would leave too few for their places."""
+    rec = record(state, power)
+    orders = {t: {u: n for u, n in o.items() if u not in (INFANTRY, FACTORY)} for t, o in rec["orders"].items()}
+    if not any(orders.values()):
+        return None
+    board = ruleset.board
+    here = {space} if board.spaces[space].is_land else set(board.spaces[space].neighbors)
+    placed = {t: dict(p) for t, p in (rec.get("placed_at") or {}).items()}
+    have = pool(state, power)
+    for unit, n in units.items():
+        nb.check_warship(power, orders, ruleset.units[unit], here)
+        reserved = nb.reserved_elsewhere(orders, placed, unit, here)
+        if have.get(unit, 0) - n < reserved:
+            places = sorted(t for t in orders if t not in here and orders[t].get(unit))
+            raise IllegalAction(f"{reserved} {ruleset.units[unit].display_plural} bought as a national build wait "
+                                f"to be mobilised at {', '.join(places)}", nb.PACKAGES[power].rule)
+        left = n
+        for territory in sorted(here):
+            due = int(orders.get(territory, {}).get(unit, 0)) - int(placed.get(territory, {}).get(unit, 0))
+            take = min(left, max(due, 0))
+            if take:
+                placed.setdefault(territory, {})[unit] = placed.get(territory, {}).get(unit, 0) + take
+                left -= take
+    return dict(sorted(placed.items()))
 
 
 def raise_events(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str) -> list[Event]:
@@ -336,7 +392,7 @@ def _placement_rules(rules: set[str], **_: Any) -> set[str]:
 
 def _free_pool_rules(rules: set[str], **_: Any) -> set[str]:
     """Units bought at a place are paid by a `rule:` payment at their own price."""
-    return {*rules, R_INF_AT_VC, R_IC_COST}
+    return {*rules, R_INF_AT_VC, R_IC_COST, *(package.rule for package in nb.PACKAGES.values())}
 
 
 AARHE_PRODUCTION = register_module(
