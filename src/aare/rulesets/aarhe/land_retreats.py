@@ -186,7 +186,8 @@ def air_destinations(state: GameState, ruleset: Ruleset, site: BattleSite, power
                         and _friendly(ruleset, owners, power, t)))
 
 
-def _defender(state: GameState, ruleset: Ruleset, site: BattleSite) -> str:
+def defender_power(state: GameState, ruleset: Ruleset, site: BattleSite) -> str:
+    """The power that decides for the defender of the battle at `site`."""
     from aare.combat.board_battle import deciding_power
 
     return deciding_power(state, ruleset, site, "defender")
@@ -197,7 +198,7 @@ def battle_inputs(inputs: dict[str, Any], ruleset: Ruleset, state: GameState, si
     """Where the defender's land units and aircraft may retreat; the types that cannot."""
     if site.kind not in ("land", "amphibious"):
         return inputs
-    power = _defender(state, ruleset, site)
+    power = defender_power(state, ruleset, site)
     land = land_destinations(state, ruleset, site, power)
     air = air_destinations(state, ruleset, site, power)
     units = ruleset.units
@@ -235,7 +236,7 @@ def retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, si
     if any(named[u] > going[u] for u in named):
         raise IllegalAction(f"the {side} has not that many units able to retreat", R_ATTACKER if side == "attacker"
                             else R_DEFENDER)
-    power = site.attacker if side == "attacker" else _defender(state, ruleset, site)
+    power = site.attacker if side == "attacker" else defender_power(state, ruleset, site)
     land_ok = tuple(site.retreat_to) if side == "attacker" else land_destinations(state, ruleset, site, power)
     air_ok = air_destinations(state, ruleset, site, power)
     out: list[tuple[str, str, int]] = []

@@ -129,12 +129,6 @@ BREAK_OFF_STEP = Step("break off", _break_off, lambda b: _fighting(b) and broken
 # ---------------------------------------------------------------- destinations
 
 
-def _defender(state: GameState, ruleset: Ruleset, site: BattleSite) -> str:
-    from aare.combat.board_battle import deciding_power
-
-    return deciding_power(state, ruleset, site, "defender")
-
-
 def sea_destinations(state: GameState, ruleset: Ruleset, site: BattleSite, power: str) -> tuple[str, ...]:
     """Adjacent friendly sea zones of `power`: no enemy ships but submerged submarines, not across a canal closed
     to its side (AARHE-NAVALRETREAT-attacker, AARHE-NAVALRETREAT-defender)."""
@@ -190,7 +184,7 @@ def battle_inputs(inputs: dict[str, Any], ruleset: Ruleset, state: GameState, si
     """Where each side's units may retreat from a sea battle; the defending types that cannot."""
     if site.kind != "sea":
         return inputs
-    power = _defender(state, ruleset, site)
+    power = land_retreats.defender_power(state, ruleset, site)
     ships = sea_destinations(state, ruleset, site, power)
     air = air_destinations(state, ruleset, site, power)
     units = ruleset.units
@@ -235,7 +229,7 @@ def retreat_routes(routes: Routes | None, ruleset: Ruleset, state: GameState, si
     if any(named[u] > going[u] for u in named):
         rule = R_ATTACKER if side == "attacker" else R_DEFENDER
         raise IllegalAction(f"the {side} has not that many units able to retreat", rule)
-    power = site.attacker if side == "attacker" else _defender(state, ruleset, site)
+    power = site.attacker if side == "attacker" else land_retreats.defender_power(state, ruleset, site)
     ships_ok = sea_destinations(state, ruleset, site, power)
     land_ok = land_retreats.air_destinations(state, ruleset, site, power)
     out: list[tuple[str, str, int]] = []

@@ -19,11 +19,9 @@ from aare.events import UnitsChanged
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
-from aare.rules.ruleset import Ruleset
 from aare.rulesets.aarhe.combat_values import TANK
 from aare.rulesets.aarhe.hooks import by_phase
-from aare.rulesets.aarhe.victory import CITIES
-from aare.state.game_state import GameState
+from aare.rulesets.aarhe.unit_values import bases
 
 R_TABLE = "AARHE-OPTUNIT-table"
 R_TWO_HITS = "AARHE-OPTUNIT-harm-two-hits"
@@ -68,12 +66,6 @@ def _units(catalogue: UnitCatalogue, ruleset: Any = None, **_: Any) -> UnitCatal
     return UnitCatalogue(out) if len(out) != len(list(catalogue)) else catalogue
 
 
-def _bases(state: GameState, ruleset: Ruleset) -> set[str]:
-    """Territories with an industrial complex or a victory city."""
-    units = ruleset.units
-    return {t for t in state.units if t in CITIES or any(units[s.unit].has("factory") for s in state.stacks(t))}
-
-
 class HeavyTankRepairs(PhaseExtension):
     """AARHE-OPTUNIT-harm-repair: as a turn begins (its purchase phase), every damaged heavy tank, whoever's, in a
     territory its side holds with an industrial complex or a victory city is set upright."""
@@ -84,12 +76,9 @@ class HeavyTankRepairs(PhaseExtension):
         state, ruleset = ctx.state, ctx.ruleset
         if HEAVY_TANK not in ruleset.units:
             return
-        board = ruleset.board
-        for space in sorted(_bases(state, ruleset)):
-            owner = state.owners.get(space)
+        for space in sorted(state.units):
             for stack in state.stacks(space):
-                if stack.unit == HEAVY_TANK and stack.damage and owner is not None and \
-                        board.side_of(owner) == board.side_of(stack.owner):
+                if stack.unit == HEAVY_TANK and stack.damage and space in bases(state, ruleset, stack.owner):
                     ctx.emit(UnitsChanged(space, stack, replace(stack, damage=0)))
 
 

@@ -46,17 +46,19 @@ def _units(catalogue: UnitCatalogue, **_: Any) -> UnitCatalogue:
     return catalogue.with_overrides(changes)
 
 
-def _friendly(ruleset: Ruleset, state: GameState, power: str, territory: str) -> bool:
-    owner = state.owners.get(territory)
-    return owner is not None and ruleset.board.side_of(owner) == ruleset.board.side_of(power)
+def bases(state: GameState, ruleset: Ruleset, power: str) -> set[str]:
+    """Territories `power`'s side holds with an industrial complex or a victory city (where its damaged units are
+    repaired)."""
+    board, units = ruleset.board, ruleset.units
+    side = board.side_of(power)
+    return {t for t, owner in state.owners.items() if board.side_of(owner) == side and board.spaces[t].is_land and (
+        t in CITIES or any(units[s.unit].has("factory") for s in state.stacks(t)))}
 
 
 def ports(state: GameState, ruleset: Ruleset, power: str) -> set[str]:
     """Sea zones next to a territory of `power`'s side with an industrial complex or a victory city."""
-    graph, units = graph_of(ruleset.board), ruleset.units
-    bases = {t for t in graph.land if _friendly(ruleset, state, power, t) and (
-        t in CITIES or any(units[s.unit].has("factory") for s in state.stacks(t)))}
-    return {z for t in bases for z in graph.sea_nbrs.get(t, ())}
+    graph = graph_of(ruleset.board)
+    return {z for t in bases(state, ruleset, power) for z in graph.sea_nbrs.get(t, ())}
 
 
 class Repairs(PhaseExtension):
