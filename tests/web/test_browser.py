@@ -298,18 +298,22 @@ def _bots_reply_live(page: Page) -> int:
     """The bots' turns arrive over server-sent events (no reload): play passes on, their log entries show, and
     the turn comes back to us in round 2. When a bot attacks us, we choose our casualties as the defender.
     Returns the number of decisions we answered meanwhile."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     expect(page.locator("#waiting")).to_be_visible()
     answered = 0
     deadline = time.monotonic() + BOTS_WAIT / 1000
     while time.monotonic() < deadline:
         if page.locator("#your-move").count() and page.locator("#turn .round", has_text="Round 2").count():
             break
-        if page.locator("#casualty-form").count():
-            page.locator("#confirm-casualties").click()
-            answered += 1
-        elif page.locator("#decision .decision-buttons button").count():
-            page.locator("#decision .decision-buttons button").first.click()
-            answered += 1
+        # a live update may replace the panel between finding a button and clicking it: look again then
+        with contextlib.suppress(PlaywrightTimeoutError):
+            if page.locator("#casualty-form").count():
+                page.locator("#confirm-casualties").click(timeout=3000)
+                answered += 1
+            elif page.locator("#decision .decision-buttons button").count():
+                page.locator("#decision .decision-buttons button").first.click(timeout=3000)
+                answered += 1
         page.wait_for_timeout(300)
     expect(page.locator("#turn .round")).to_have_text("Round 2")
     expect(page.locator("#your-move")).to_be_visible()
