@@ -18,6 +18,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     income,
     lend_lease,
     national_builds,
+    national_victory,
     naval,
     naval_fighter,
     naval_retreats,
