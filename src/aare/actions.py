@@ -259,7 +259,8 @@ class DeclareTargets(_Action):
 
 class Choose(_Action):
     """Answer a battle decision that offers named options (AARHE's break off: ``press-on``, ``break-off``,
-    ``remain``, ``chase``)."""
+    ``remain``, ``chase``), or make a choice before play (AARHE's national goals: ``sea-lion, barbarossa,
+    defend-fatherland``)."""
 
     type: Literal["choose"] = "choose"
     option: str
