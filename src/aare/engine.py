@@ -258,9 +258,9 @@ class Game:
         if state.pending is not None and action.type not in DECISION_ACTIONS and not any(
             action.type in e.action_types and state.pending.get("kind") in e.answers for e in extensions
         ):
-            raise IllegalAction(
+            raise IllegalAction(  # a decision may name the rule under which play waits for it (`refusal_rule`)
                 f"{state.pending.get('power', 'a player')} must first answer: {state.pending.get('kind')}",
-                "LHTR-COMBAT-owner-chooses-casualties",
+                str(state.pending.get("refusal_rule", "LHTR-COMBAT-owner-chooses-casualties")),
             )
         if isinstance(action, EndPhase):
             handler.can_end(ctx)

@@ -91,14 +91,17 @@ def test_goals_are_chosen_one_power_after_another_before_play() -> None:
     assert (g.state.round, g.state.nation, g.state.phase) == (0, RUS, "national-goals")
     offered = g.legal_actions()
     assert len(offered) == 10 and all(a.type == "choose" for a in offered)  # 3 of the Soviet Union's 5 goals
+    assert g.state.pending == {"kind": "national_goals", "power": RUS, "count": 3, "refusal_rule": R + "selection"}
     assert refused(g, {"type": "end_phase"}) == R + "selection"
     assert refused(g, {"type": "choose", "option": "race-to-berlin, east-asia"}) == R + "selection"
     assert refused(g, {"type": "choose", "option": "race-to-berlin, east-asia, sea-lion"}) == R + "selection"
     assert refused(g, {"type": "choose", "option": "east-asia, east-asia, race-to-berlin"}) == R + "selection"
     g.apply({"type": "choose", "option": CHOICES[RUS]})
     assert refused(g, {"type": "choose", "option": CHOICES[RUS]}) == R + "selection"
+    assert g.state.pending is None
     g.apply({"type": "end_phase"})
     assert (g.state.round, g.state.nation, g.state.phase) == (0, GER, "national-goals")
+    assert g.state.pending is not None and g.state.pending["power"] == GER
     g = chosen_game()
     assert (g.state.round, g.state.nation, g.state.phase) == (1, RUS, "purchase")
     assert g.state.extra[KEY][GER] == ["lebensraum", "barbarossa", "defend-fatherland"]
@@ -182,6 +185,7 @@ def test_collections_are_recorded_as_they_are_made() -> None:
 @pytest.mark.rule(R + "ussr-race-to-berlin")
 def test_a_capture_in_play_is_recorded() -> None:
     g = at(RUS, "combat-move", {"Eastern Europe": "Russia: 2 armour"}, owners={"Eastern Europe": RUS}, options=OPTIONS)
+    g = Game(GameLog(replace(g.state, pending=None)))  # a position of round 1: the goals were chosen
     move(g, "2 armour", "Eastern Europe", "Germany")
     fight_all(g)
     assert g.state.owners["Germany"] == RUS

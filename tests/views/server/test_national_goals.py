@@ -99,6 +99,8 @@ def test_event_stream_sends_the_choice_to_its_seat_only(
 def test_game_page_and_side_panel_show_the_choice_to_its_seat_only(
         server: LiveServer, player: Player, other_player: Player, anonymous: httpx.Client) -> None:
     game_id = seated_game(player, other_player)
+    offered = html.unescape(player.http.get(f"/play/{game_id}/side").text)
+    assert "eastern-europe-buffer, race-to-berlin, heavy-industry" in offered  # the seat's choices, as buttons
     chosen(player, game_id)
     for path in (f"/play/{game_id}", f"/play/{game_id}/side"):
         own = html.unescape(player.http.get(path).text)

@@ -2,7 +2,8 @@
 or defeat, a power wins as a nation by achieving three of its national goals (AARHE-NATVICTORY-*).
 
 - Selection: before play (the `national-goals` phase of round 0) each power with goals chooses three of them in
-  secret (`choose sea-lion, barbarossa, defend-fatherland`), one power after the other in turn order. The choice is
+  secret (`choose sea-lion, barbarossa, defend-fatherland`), one power after the other in turn order, play waiting
+  for its decision (`national_goals`, so the table offers the choices). The choice is
   recorded in `extra["national_goals"][power]`, a hidden field only that power sees (`hidden_fields`): every view
   (CLI, API, event stream, pages, exports before the end) shows the others `hidden` there, and the action that
   made it shows only its type.
@@ -26,7 +27,7 @@ from aare.actions import Choose
 from aare.economy.bids import bidders
 from aare.economy.production import has_complex
 from aare.errors import IllegalAction
-from aare.events import BankChanged, ExtraSet, PhaseEntered
+from aare.events import BankChanged, DecisionPending, ExtraSet, PhaseEntered
 from aare.phases.base import PhaseExtension, PhaseHandler, TurnContext, register_phase
 from aare.rules.hidden import Hidden
 from aare.rules.options import OptionSpec
@@ -134,6 +135,11 @@ def judged(ruleset: Any, state: Any, round_: int) -> dict[str, Any]:
 # -- the selection phase --------------------------------------------------------------------------------------
 
 
+def decision(ruleset: Any, power: str) -> dict[str, Any]:
+    """The decision play waits for while `power` chooses (how many; its choices are the legal actions)."""
+    return {"kind": "national_goals", "power": power, "count": to_choose(ruleset, power), "refusal_rule": R_SELECTION}
+
+
 def parse_choice(text: str) -> list[str]:
     return [part.strip().lower() for part in text.split(",") if part.strip()]
 
@@ -167,7 +173,11 @@ class GoalSelection(PhaseHandler):
                                 R_SELECTION)
         if len(set(ids)) != n or len(ids) != n:
             raise IllegalAction(f"{power} chooses {n} different national goals, not {len(set(ids))}", R_SELECTION)
-        ctx.emit(ExtraSet(KEY, {**record, power: ids}, R_SELECTION))
+        ctx.emit(ExtraSet(KEY, {**record, power: ids}, R_SELECTION), DecisionPending(None))
+
+    def on_enter(self, ctx: TurnContext) -> None:
+        if ctx.power not in chosen(ctx.state) and ctx.state.pending is None:
+            ctx.emit(DecisionPending(decision(ctx.ruleset, ctx.power)))
 
     def can_end(self, ctx: TurnContext) -> None:
         if ctx.power not in chosen(ctx.state):
@@ -238,7 +248,8 @@ def _start(state: Any, ruleset: Any, **_: Any) -> Any:
     extra = {**state.extra, KEY: {}, FACTS: {}}
     state = replace(state, extra=extra)
     extra = {**extra, FACTS: observed(ruleset, state)}
-    return replace(state, round=0, nation=choosers(ruleset)[0], phase=PHASE, extra=extra)
+    first = choosers(ruleset)[0]
+    return replace(state, round=0, nation=first, phase=PHASE, extra=extra, pending=decision(ruleset, first))
 
 
 def _hidden(found: list[Hidden], ruleset: Any, state: Any, **_: Any) -> list[Hidden]:
