@@ -33,9 +33,9 @@ CHOICES = {
 RULESET = load_ruleset("aarhe", OPTIONS)
 
 
-def chosen_game(choices: dict[str, str] | None = None) -> Game:
+def chosen_game(choices: dict[str, str] | None = None, options: dict[str, Any] | None = None) -> Game:
     """A game with national victory in which every power has chosen its goals (round 1 about to begin)."""
-    g = game(OPTIONS)
+    g = game(options or OPTIONS)
     for power in (RUS, GER, UK, JAP, US):
         assert (g.state.round, g.state.nation, g.state.phase) == (0, power, "national-goals")
         g.apply({"type": "choose", "option": (choices or CHOICES)[power]})
@@ -124,6 +124,23 @@ def test_a_choice_is_seen_only_by_its_own_power_teammates_included() -> None:
     assert "Russia's national goals: Race to Berlin (not met), Protect Heavy Industry (met), East Asia Influence " \
            "(not met)" in texts and "Germany's national goals: hidden" in texts
     assert not any("Berlin" in t for t in (r["text"] for r in summary_view(g.state, GER)["victory"]["standing"]))
+
+
+@pytest.mark.rule(R + "selection")
+@pytest.mark.rule(R + "win")
+def test_more_goals_may_be_chosen_by_option_three_of_them_still_win() -> None:
+    g = game({**OPTIONS, "national_goals_chosen": 4})
+    assert refused(g, {"type": "choose", "option": CHOICES[RUS]}) == R + "selection"
+    assert len(g.legal_actions()) == 5  # 4 of 5
+    four = {RUS: "eastern-europe-buffer, race-to-berlin, heavy-industry, east-asia",
+            GER: "lebensraum, barbarossa, defend-fatherland, sea-lion",
+            UK: "colonial-empire, race-to-berlin, contain-communism, battle-for-britain",
+            JAP: "conquer-china, co-prosperity, secure-oil, north-wind-rain",
+            US: "contain-communism, protect-americas, public-support, race-to-berlin"}
+    state = chosen_game(four, {**OPTIONS, "national_goals_chosen": 4}).state
+    ended = GameEnded("Allies", "test").apply(owning(state, GER, "Russia"))
+    assert national_victors(RULESET, ended) == [GER]  # three of four
+    assert national_victors(RULESET, GameEnded("Allies", "test").apply(state)) == []
 
 
 # -- win and reveal ------------------------------------------------------------------------------------------
