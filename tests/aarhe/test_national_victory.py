@@ -11,7 +11,7 @@ import pytest
 from aare.engine import Game
 from aare.events import GameEnded
 from aare.game_log import GameLog
-from aare.player_view import HIDDEN, player_view, summary_view
+from aare.player_view import HIDDEN, player_view, summary_view, view_hash
 from aare.rules.ruleset import load_ruleset
 from aare.rulesets.aarhe.national_goals import FACTS, goal_met
 from aare.rulesets.aarhe.national_victory import KEY, collected, national_victors, observed, revealed
@@ -141,6 +141,17 @@ def test_more_goals_may_be_chosen_by_option_three_of_them_still_win() -> None:
     ended = GameEnded("Allies", "test").apply(owning(state, GER, "Russia"))
     assert national_victors(RULESET, ended) == [GER]  # three of four
     assert national_victors(RULESET, GameEnded("Allies", "test").apply(state)) == []
+
+
+@pytest.mark.rule(R + "selection")
+def test_what_others_see_is_the_same_whatever_was_chosen() -> None:
+    one = chosen_game().state
+    other = chosen_game({**CHOICES, RUS: "eastern-europe-buffer, expand-communism, east-asia"}).state
+    assert one.hash() != other.hash()
+    for viewer in (GER, UK, None):
+        assert view_hash(one, viewer) == view_hash(other, viewer)
+        assert player_view(one, viewer) == player_view(other, viewer)
+    assert view_hash(one, RUS) != view_hash(other, RUS)
 
 
 # -- win and reveal ------------------------------------------------------------------------------------------
