@@ -38,7 +38,6 @@ OPTION = "national_victory"
 COUNT = "national_goals_chosen"
 KEY = "national_goals"
 PHASE = "national-goals"
-HIDDEN = "hidden"  # what a choice hidden from the reader reads as (aare.player_view.HIDDEN)
 R_SELECTION = "AARHE-NATVICTORY-selection"
 R_WIN = "AARHE-NATVICTORY-win"
 R_REVEAL = "AARHE-NATVICTORY-reveal"
@@ -60,7 +59,7 @@ def choosers(ruleset: Any) -> list[str]:
 
 
 def chosen(state: Any) -> dict[str, Any]:
-    """Each power's chosen goal ids (a list, or HIDDEN in a view that may not see them)."""
+    """Each power's chosen goal ids (a list; in a view that may not see them, the marker `hidden`)."""
     raw = state.extra.get(KEY)
     return dict(raw) if isinstance(raw, Mapping) else {}
 
