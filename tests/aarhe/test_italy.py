@@ -11,6 +11,7 @@ from aare.economy.summary import base_income, territory_income
 from aare.engine import Game
 from aare.rules.ruleset import load_ruleset
 from aare.rules.turns import Turn
+from aare.rulesets.aarhe.national_builds import PACKAGES
 from aare.rulesets.aarhe.victory import city_points, points
 from tests.aarhe.common import GER, JAP, RUS, UK, US, end_turn, game, refused, status
 from tests.aarhe.move_common import at
@@ -130,3 +131,46 @@ def test_only_italian_units_are_bought_for_and_placed_in_italian_territories() -
     italy.apply({"type": "place", "units": "1 armour", "space": "Southern Europe"})
     italy.apply({"type": "place", "units": "1 destroyer", "space": "SZ 14"})
     assert {s.owner for s in italy.state.stacks("SZ 14")} == {ITA}
+
+
+def buy(g: Game, units: str, place: str = "") -> int:
+    """Buy; the IPCs it cost."""
+    before = g.state.banks[g.state.nation]
+    g.apply({"type": "purchase", "units": units, **({"at": place} if place else {})})
+    return before - g.state.banks[g.state.nation]
+
+
+BUILDS = {**ON, "national_builds": True}
+
+
+@pytest.mark.rule("AARHE-NATBUILD-italy-regia-marina")
+def test_regia_marina_one_surface_warship_a_turn_for_two_less() -> None:
+    g = at(ITA, "purchase", {"Italy": "Italy: 1 factory"}, banks={ITA: 60}, options=BUILDS)
+    price = {u: load_ruleset("aarhe", BUILDS).unit_cost(u).value for u in ("battleship", "destroyer", "carrier")}
+    assert buy(g, "1 battleship", "Italy") == price["battleship"] - 2 == 18
+    assert buy(g, "1 battleship") == 20  # the second at its price
+    assert refused(g, {"type": "purchase", "units": "1 destroyer", "at": "Italy"}) == \
+        "AARHE-NATBUILD-italy-regia-marina"  # once a turn, whichever ship
+    for unit in ("destroyer", "carrier"):
+        other = at(ITA, "purchase", {"Italy": "Italy: 1 factory"}, banks={ITA: 60}, options=BUILDS)
+        assert buy(other, f"1 {unit}", "Italy") == price[unit] - 2
+    # a submarine or transport is no surface warship; without the option no package at all
+    fresh = at(ITA, "purchase", {"Italy": "Italy: 1 factory"}, banks={ITA: 60}, options=BUILDS)
+    assert refused(fresh, {"type": "purchase", "units": "1 submarine", "at": "Italy"}) == "AARHE-PURCH-inf-at-vc"
+    off = at(ITA, "purchase", {"Italy": "Italy: 1 factory"}, banks={ITA: 60}, options=ON)
+    assert refused(off, {"type": "purchase", "units": "1 battleship", "at": "Italy"}) == "AARHE-PURCH-inf-at-vc"
+    # bots are offered it
+    offered = {a.units for a in fresh.legal_actions() if getattr(a, "at", "") == "Italy"}
+    assert {"1 battleship", "1 destroyer", "1 carrier"} <= offered
+
+
+@pytest.mark.rule("AARHE-ITALY-na-parity")
+def test_italy_has_a_national_build_of_its_own_like_every_power() -> None:
+    board = load_ruleset("aarhe", BUILDS).board
+    assert set(PACKAGES) == {p.name for p in board.powers}
+    italian = PACKAGES[ITA]
+    assert all(set(units) <= {"battleship", "destroyer", "carrier"} for units in italian.choices)
+    # it affects only Italian units: Germany buys no Regia Marina ship
+    g = at(GER, "purchase", {"Germany": "Germany: 1 factory"}, banks={GER: 60}, options=BUILDS)
+    assert buy(g, "1 battleship") == 20
+    assert refused(g, {"type": "purchase", "units": "1 battleship", "at": "Germany"}) == "AARHE-PURCH-inf-at-vc"

@@ -141,11 +141,11 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
             price, rule = infantry_cost(state, ruleset, power, territory, already + k)
             cost += price
         if found is not None:
-            cost, rule = found[0].cost, found[0].rule
+            cost, rule = found[2], found[0].rule
     elif found is not None:
         if state.owners.get(territory) != power:
             raise IllegalAction(f"{power} does not control {territory}", found[0].rule)
-        cost, rule = found[0].cost, found[0].rule
+        cost, rule = found[2], found[0].rule
     elif set(units) == {FACTORY} and units[FACTORY] == 1:
         if state.owners.get(territory) != power or not board.spaces[territory].is_land:
             raise IllegalAction(f"{power} does not control {territory}", R_IC_COST)
@@ -221,13 +221,18 @@ class Recruiting(PhaseExtension):
 def _national_candidates(state: Any, ruleset: Any, power: str, space: str | None, bank: int) -> list[Any]:
     """The national build `power` may still buy, at each place it may be bought for."""
     package = nb.PACKAGES.get(power)
-    if not nb.enabled(ruleset) or package is None or package.cost > bank:
+    if not nb.enabled(ruleset) or package is None:
         return []
     places = [package.place] if package.place is not None else sorted(producers(state, ruleset, power))
     bought = record(state, power).get(nb.NATIONAL, [])
-    text = format_units(dict(package.units), ruleset.units)
-    return [Purchase(units=text, at=t) for t in places if space in (None, t) and state.owners.get(t) == power
-            and (package.name if package.place is not None else f"{package.name}@{t}") not in bought]
+    out: list[Any] = []
+    for units in package.choices or (package.units,):
+        if package.price(ruleset, units) > bank:
+            continue
+        text = format_units(dict(units), ruleset.units)
+        out += [Purchase(units=text, at=t) for t in places if space in (None, t) and state.owners.get(t) == power
+                and package.key(t) not in bought]
+    return out
 
 
 def scorch_events(state: Any, ruleset: Any, power: str, action: Designate) -> list[Event]:
