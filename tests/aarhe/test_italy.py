@@ -174,3 +174,11 @@ def test_italy_has_a_national_build_of_its_own_like_every_power() -> None:
     g = at(GER, "purchase", {"Germany": "Germany: 1 factory"}, banks={GER: 60}, options=BUILDS)
     assert buy(g, "1 battleship") == 20
     assert refused(g, {"type": "purchase", "units": "1 battleship", "at": "Germany"}) == "AARHE-PURCH-inf-at-vc"
+
+
+@pytest.mark.rule("AARHE-AXISCOOP-separation")
+def test_japanese_units_keep_apart_from_italian_ones_too() -> None:
+    g = at(JAP, "non-combat-move", {"Persia": "Japan: 1 infantry", "Trans-Jordan": "Italy: 1 infantry"},
+           owners={"Persia": JAP, "Trans-Jordan": ITA}, options=ON)
+    move = {"type": "move", "units": "1 infantry", "path": ["Persia", "Trans-Jordan"]}
+    assert refused(g, move) == "AARHE-AXISCOOP-separation"

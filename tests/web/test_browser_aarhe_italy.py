@@ -2,8 +2,8 @@
 looks at Italy, Southern Europe and Malta on the map, sends the Libyan army into Anglo Egypt and waits for his
 Axis partners at the joint combat.
 
-Runs the server in this process with Debian's Chromium, at 100 % zoom on a 1366×768 screen.
-Screenshots go to artifacts/screenshots/aarhe-italy-*.png.
+The app is served in-process (`in_process`); the pages are a 1366×768 laptop's at 100 %. The screenshots of the map
+are kept as artifacts/screenshots/aarhe-italy-*.png.
 """
 
 from __future__ import annotations
