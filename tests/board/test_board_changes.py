@@ -113,3 +113,47 @@ def test_a_canal_of_the_board_is_replaced_by_name(tmp_path: Path, board: Board, 
     other = next(n for n in board.spaces[canal.seas[0]].neighbors if board.spaces[n].is_sea and n != canal.seas[1])
     fails(tmp_path, board, units, f'[[canal]]\nname = "{canal.name}"\nseas = ["{canal.seas[0]}", "{other}"]\n'
           f'requires = [{needs}]\n', f"canal.{canal.name}.seas", "joins")
+
+
+POWER = '[[power]]\nname = "Borduria"\nside = "Axis"\ncapital = "North March"\ncolour = "#9fb7d9"\nink = "#23446e"\n'
+MARCH = '[[land]]\nname = "North March"\nipc = 4\nowner = "Borduria"\nneighbors = ["Norway", "SZ 3"]\n'
+
+
+def test_a_map_variant_adds_a_power_territories_and_transfers(tmp_path: Path, board: Board,
+                                                              units: UnitCatalogue) -> None:
+    new = changed(tmp_path, board, units, '[board]\nid = "revised-borduria"\nname = "With Borduria"\n' + POWER + MARCH
+                  + '[[land]]\nname = "Norway"\nipc = 5\nowner = "Borduria"\n'
+                  'neighbors = ["Karelia S.S.R.", "North March", "SZ 3"]\n\n[bank]\nBorduria = 9\n\n'
+                  '[[transfer]]\nspace = "Norway"\nfrom = "Germany"\n'
+                  'to = "Borduria"\nunits = "1 infantry"\ninto = "North March"\n'
+                  '\n[[transfer]]\nspace = "Norway"\nfrom = "Germany"\nto = "Borduria"\n')
+    assert (new.id, new.name) == ("revised-borduria", "With Borduria")
+    assert [p.name for p in new.powers][-1] == "Borduria" and new.powers[-1].order == len(board.powers)
+    assert new.capital_of("Borduria") == "North March" and new.bank["Borduria"] == 9
+    norway = new.spaces["Norway"]
+    assert (norway.ipc, norway.owner, new.owners["Norway"]) == (5, "Borduria", "Borduria")
+    assert set(norway.neighbors) == {"Karelia S.S.R.", "North March", "SZ 3"}  # rewired both ways
+    for gone in set(board.spaces["Norway"].neighbors) - set(norway.neighbors):
+        assert "Norway" not in new.spaces[gone].neighbors
+    assert new.adjacent("SZ 3", "North March") and new.spaces["Norway"].victory_city == board.spaces[
+        "Norway"].victory_city
+    start = {(s.space, s.power): dict(s.units) for s in new.setup}
+    before = next(dict(s.units) for s in board.setup if s.space == "Norway" and s.power == "Germany")
+    assert start["North March", "Borduria"] == {"infantry": 1} and ("Norway", "Germany") not in start
+    assert start["Norway", "Borduria"] == {**before, "infantry": before["infantry"] - 1}
+    # a changed territory keeps what it does not give; `clear` takes a field away
+    kept = changed(tmp_path, board, units, '[[land]]\nname = "Germany"\nipc = 20\nclear = ["victory_city"]\n')
+    assert kept.spaces["Germany"].neighbors == board.spaces["Germany"].neighbors
+    assert (kept.spaces["Germany"].ipc, kept.spaces["Germany"].victory_city) == (20, None)
+
+
+def test_bad_variant_entries_name_the_key(tmp_path: Path, board: Board, units: UnitCatalogue) -> None:
+    fails(tmp_path, board, units, POWER + MARCH, "bank", "no starting bank for Borduria")
+    fails(tmp_path, board, units, '[[transfer]]\nspace = "Norway"\nfrom = "Japan"\nto = "Germany"\n', "transfer[0]",
+          "Japan does not start with units in Norway")
+    fails(tmp_path, board, units, '[[transfer]]\nspace = "Norway"\nfrom = "Germany"\nto = "Germany"\n'
+          'into = "Russia"\n', "transfer[0].into", "cannot start with units in Russia")
+    fails(tmp_path, board, units, MARCH.replace("Borduria", "Germany") + '[[land]]\nname = "Norway"\nipc = 3\n'
+          'neighbors = ["Karelia S.S.R.", "SZ 3"]\n', "land.North March.neighbors",
+          "Norway is changed too and does not list")
+    fails(tmp_path, board, units, '[[land]]\nname = "SZ 3"\nipc = 3\n', "land.SZ 3", "a sea zone")

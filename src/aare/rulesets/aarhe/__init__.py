@@ -16,6 +16,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     combat,
     economy,
     income,
+    italy,
     lend_lease,
     national_builds,
     national_victory,
