@@ -87,3 +87,17 @@ def test_minor_axis_allies() -> None:
     assert met(state, "minor-axis-allies")
     assert not met(owning(state, None, "Turkey"), "minor-axis-allies")  # Turkey still neutral
     assert not met(owning(state, UK, "Kenya"), "minor-axis-allies")
+
+
+@pytest.mark.rule(R + "ita-novum-imperium")
+@pytest.mark.rule(R + "ger-lebensraum")
+@pytest.mark.rule(R + "uk-contain-communism")
+def test_on_the_italy_map_southern_europe_in_a_goal_is_italy_and_southern_europe() -> None:
+    state = owning(start(), ITA, "Trans-Jordan", "Anglo Egypt", "Algeria")
+    assert not met(owning(state, UK, "Italy"), "novum-imperium")
+    rules = load_ruleset("aarhe", OPTIONS)
+    assert goal_met(rules, start(), GER, "lebensraum")  # Italy's own territories count for Germany
+    assert not goal_met(rules, owning(start(), UK, "Italy"), GER, "lebensraum")
+    allied = owning(start(), UK, "Western Europe", "Southern Europe", "Norway")
+    assert not goal_met(rules, allied, UK, "contain-communism")
+    assert goal_met(rules, owning(allied, US, "Italy"), UK, "contain-communism")

@@ -25,9 +25,9 @@ AFRICA = frozenset({
     "Union of South Africa",
 })
 CONTINENTAL_EUROPE = frozenset({
-    "Western Europe", "Germany", "Southern Europe", "Eastern Europe", "Balkans", "Norway", "Sweden", "Switzerland",
-    "Spain", "Gibraltar", "Karelia S.S.R.", "Archangel", "West Russia", "Belorussia", "Ukraine S.S.R.", "Russia",
-    "Caucasus",
+    "Western Europe", "Germany", "Southern Europe", "Italy", "Eastern Europe", "Balkans", "Norway", "Sweden",
+    "Switzerland", "Spain", "Gibraltar", "Karelia S.S.R.", "Archangel", "West Russia", "Belorussia", "Ukraine S.S.R.",
+    "Russia", "Caucasus",
 })
 MAINLAND_ASIA = frozenset({
     "Afghanistan", "Buryatia S.S.R.", "China", "Evenki National Okrug", "French Indochina", "Himalaya", "India",
@@ -42,7 +42,6 @@ WESTERN_HEMISPHERE = frozenset({
 })
 BUFFER = ("West Russia", "Belorussia", "Ukraine S.S.R.", "Eastern Europe")
 CHINA_AND_NEIGHBOURS = ("Sinkiang", "China", "Manchuria", "Kwangtung", "French Indochina")
-CONTAINED = ("Western Europe", "Southern Europe", "Norway")
 
 
 @dataclass(frozen=True)
@@ -129,6 +128,11 @@ def originals(ruleset: Any, power: str) -> list[str]:
     return sorted(s.name for s in ruleset.board.spaces.values() if s.is_land and s.owner == power)
 
 
+def southern_europe(ruleset: Any) -> list[str]:
+    """What the goals call Southern Europe: on the Italy map (Italy split from it) both Italy and Southern Europe."""
+    return on_board(ruleset, ["Southern Europe", "Italy"])
+
+
 def collected(facts: Facts, power: str) -> int:
     return int(facts.collected.get(power, 0))
 
@@ -142,7 +146,7 @@ def _grossdeutschland(ruleset: Any, state: Any, facts: Facts) -> bool:
 
 
 def _lebensraum(ruleset: Any, state: Any, facts: Facts) -> bool:
-    core = ["Western Europe", "Germany", "Southern Europe", "Norway", "Eastern Europe", "Balkans"]
+    core = ["Western Europe", "Germany", *southern_europe(ruleset), "Norway", "Eastern Europe", "Balkans"]
     return held(state, [*core, *unless_neutral(state, ["Switzerland", "Spain"])], (GERMANY, ITALY))
 
 
@@ -168,7 +172,7 @@ def _reich(ruleset: Any, state: Any, facts: Facts) -> bool:
 
 
 def _novum_imperium(ruleset: Any, state: Any, facts: Facts) -> bool:
-    lands = ["Southern Europe", "Balkans", "Trans-Jordan", "Anglo Egypt", "Libya", "Algeria"]
+    lands = [*southern_europe(ruleset), "Balkans", "Trans-Jordan", "Anglo Egypt", "Libya", "Algeria"]
     return held(state, [*lands, *unless_neutral(state, ["Spain"])], (ITALY,))
 
 
@@ -238,8 +242,12 @@ def _colonial_empire(ruleset: Any, state: Any, facts: Facts) -> bool:
     return held(state, [*originals(ruleset, UK), "Solomon Islands", "Borneo"], (UK,))
 
 
+def contained(ruleset: Any) -> list[str]:
+    return ["Western Europe", *southern_europe(ruleset), "Norway"]
+
+
 def _contain_communism(ruleset: Any, state: Any, facts: Facts) -> bool:
-    return held(state, CONTAINED, (UK, US))
+    return held(state, contained(ruleset), (UK, US))
 
 
 def _battle_for_britain(ruleset: Any, state: Any, facts: Facts) -> bool:
@@ -251,7 +259,7 @@ def _military_might(ruleset: Any, state: Any, facts: Facts) -> bool:
 
 
 def _contain_europe(ruleset: Any, state: Any, facts: Facts) -> bool:
-    return held(state, CONTAINED, (UK, US)) and count_held(state, CHINA_AND_NEIGHBOURS, (UK, US)) >= 3
+    return held(state, contained(ruleset), (UK, US)) and count_held(state, CHINA_AND_NEIGHBOURS, (UK, US)) >= 3
 
 
 def _protect_americas(ruleset: Any, state: Any, facts: Facts) -> bool:
