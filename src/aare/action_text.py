@@ -213,6 +213,11 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "declare_targets", "targets": rest}
     if verb == "missions":
         return {"type": "air_missions", "missions": "" if rest.strip().lower() == "none" else rest.strip()}
+    if verb == "give":
+        tech, sep, to = rest.rpartition(" to ")
+        if not sep or not tech.strip():
+            raise MalformedInput("give takes a technology and an ally: 'give heavy bomber to POWER'")
+        return {"type": "give_tech", "tech": tech.strip(), "to": ruleset.board.resolve_power(to.strip())}
     if verb == "choose":
         if not rest:
             raise MalformedInput("choose needs one of the decision's options: 'choose OPTION'")
@@ -309,6 +314,8 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"targets {action['targets']}"
     if kind == "air_missions":
         return f"missions {action.get('missions') or 'none'}"
+    if kind == "give_tech":
+        return f"give {action['tech']} to {action['to']}"
     if kind == "choose_chart":
         return f"chart {action['chart']}"
     if kind == "choose":

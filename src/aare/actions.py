@@ -292,11 +292,19 @@ class AirMissions(_Action):
     missions: str = ""
 
 
+class GiveTech(_Action):
+    """Transfer a technology the power has to an ally (`to`) (AARHE's technology deployment, develop weapons)."""
+
+    type: Literal["give_tech"] = "give_tech"
+    tech: str
+    to: str
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
     | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Choose | Concede
-    | ChooseChart | Repair | LendLease | AirMissions,
+    | ChooseChart | Repair | LendLease | AirMissions | GiveTech,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -304,7 +312,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions,
+    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions, GiveTech,
 )
 
 
