@@ -9,7 +9,11 @@ from typing import Any
 
 import pytest
 
+from aare.combat.decisions import PressOrRetreat
+from aare.combat.engine import advance
 from aare.combat.events import DiceRolled
+from aare.combat.policy import DEFAULT_POLICY
+from aare.dice import ScriptedDice
 from aare.economy.complex_damage import complex_damage
 from aare.engine import Game
 from aare.odds import build_battle
@@ -123,3 +127,67 @@ def test_advanced_submarines_attack_and_defend_one_higher() -> None:
 
     assert hit_on("attacker", subs) == hit_on("attacker", frozenset()) + 1
     assert hit_on("defender", subs) == hit_on("defender", frozenset()) + 1
+
+
+def sea_rolls(attacker: str, defender: str, dice: list[int], **techs: frozenset[str]) -> list[DiceRolled]:
+    b = build_battle(attacker, defender, RULES, "sea", **techs)
+
+    def policy(bt: Any, decision: Any) -> Any:  # stop at the first press-or-retreat
+        return None if isinstance(decision, PressOrRetreat) else DEFAULT_POLICY(bt, decision)
+
+    _, events = advance(b, ScriptedDice(dice), policy)
+    return [e for e in events if isinstance(e, DiceRolled)]
+
+
+def asw(found: list[DiceRolled], step: str) -> list[tuple[int, int]]:
+    """(hit on, dice) of each ASW roll of `step`."""
+    return [(r.hit_on, r.count * r.per_unit) for r in found if r.step == step]
+
+
+@pytest.mark.rule("AARHE-TECH-advanced-submarine-stealth")
+def test_asw_searches_an_advanced_submarine_one_lower() -> None:
+    stealthy = frozenset({"super_submarines"})
+    found = sea_rolls("1 submarine", "1 destroyer", [6] * 12, attacker_techs=stealthy)
+    assert asw(found, "defender asw search") == [(2, 1)]
+    assert asw(sea_rolls("1 submarine", "1 destroyer", [6] * 12), "defender asw search") == [(3, 1)]
+    g = with_techs(passing(), GER, "super_submarines")
+    g.apply({"type": "move", "units": "1 submarine", "path": ["SZ 5", "SZ 6", "SZ 7"]})
+    assert g.state.pending is not None and g.state.pending["kind"] == "sub_passage"  # a 2 misses: searching at 1
+
+
+@pytest.mark.rule("AARHE-TECH-advanced-asw")
+def test_advanced_asw_searches_and_attacks_one_higher() -> None:
+    asw_tech = frozenset({"advanced_asw"})
+    found = sea_rolls("1 submarine", "1 destroyer", [6, 1, 6, 6, 6, 6, 6], defender_techs=asw_tech)
+    assert asw(found, "defender asw search") == [(4, 1)]
+    assert asw(found, "defender asw attack") == [(3, 1)]
+    g = with_techs(passing(dice=[3]), UK, "advanced_asw")
+    g.apply({"type": "move", "units": "1 submarine", "path": ["SZ 5", "SZ 6", "SZ 7"]})
+    assert g.state.pending is None  # detected on a 3: it stops in SZ 6
+    assert any(s.unit == "submarine" for s in g.state.stacks("SZ 6"))
+
+
+@pytest.mark.rule("AARHE-TECH-advanced-asw-air")
+def test_with_advanced_asw_aircraft_hunt_submarines_without_the_bonus() -> None:
+    asw_tech = frozenset({"advanced_asw"})
+    found = sea_rolls("1 submarine", "1 fighter, 1 transport", [6, 1, 6, 6, 6, 6, 6, 6], defender_techs=asw_tech)
+    assert asw(found, "defender asw search") == [(3, 1)]
+    assert asw(found, "defender asw attack") == [(2, 1)]
+    assert not asw(sea_rolls("1 submarine", "1 fighter, 1 transport", [6] * 12), "defender asw search")
+
+
+def passing(dice: Iterable[int] = (2,)) -> Game:
+    """A German submarine in SZ 5 to sail past a British destroyer in SZ 6."""
+    return at(GER, "combat-move", {"SZ 5": f"{GER}: 1 submarine", "SZ 6": f"{UK}: 1 destroyer, 1 battleship",
+                                   "SZ 7": f"{UK}: 1 transport"}, dice=list(dice))
+
+
+@pytest.mark.rule("AARHE-TECH-advanced-radar")
+def test_advanced_radar_ids_detect_on_two() -> None:
+    radar = frozenset({"advanced_radar"})
+    b = build_battle("1 fighter, 1 infantry", "1 aa_gun, 1 infantry", RULES, defender_techs=radar)
+    _, events = fire(b, [2, 1, 6, 6, 6])  # a 2 detects, the attack's 1 destroys
+    assert [(r.step, r.hit_on, r.hits) for r in rolls(events, "id search")] == [("id search", 2, 1)]
+    assert rolls(events, "id attack")[0].hit_on == 1
+    _, events = fire(build_battle("1 fighter, 1 infantry", "1 aa_gun, 1 infantry", RULES), [2, 6, 6, 6])
+    assert rolls(events, "id search")[0].hit_on == 1 and not rolls(events, "id attack")
