@@ -14,10 +14,13 @@ from aare.combat.engine import advance
 from aare.combat.events import DiceRolled
 from aare.combat.policy import DEFAULT_POLICY
 from aare.dice import ScriptedDice
-from aare.economy.complex_damage import complex_damage
+from aare.economy.complex_damage import complex_damage, complex_stack
+from aare.economy.summary import income
 from aare.engine import Game
 from aare.odds import build_battle
+from aare.rulesets.aarhe.income import ATTACKED, interrupted
 from aare.scenario import scenario
+from aare.state.unit_stacks import Stack
 from tests.aarhe.common import GER, RULES, UK, end_phase, refused
 from tests.aarhe.move_common import at
 from tests.aarhe.test_land_combat import fire
@@ -191,3 +194,55 @@ def test_advanced_radar_ids_detect_on_two() -> None:
     assert rolls(events, "id attack")[0].hit_on == 1
     _, events = fire(build_battle("1 fighter, 1 infantry", "1 aa_gun, 1 infantry", RULES), [2, 6, 6, 6])
     assert rolls(events, "id search")[0].hit_on == 1 and not rolls(events, "id attack")
+
+
+@pytest.mark.rule("AARHE-TECH-underground-factory-interruption")
+def test_an_underground_factory_suffers_no_production_interruption() -> None:
+    g = scenario(RULES, nation=GER, phase="purchase", round=2)
+    g.log.state = replace(g.state, extra={**g.state.extra, ATTACKED: {GER: {"Southern Europe": 4}}})
+    assert interrupted(g.state, g.ruleset, GER) == {"Southern Europe": 2}
+    cut = income(g.state, g.ruleset, GER)
+    with_techs(g, GER, "underground_factory")
+    assert interrupted(g.state, g.ruleset, GER) == {}
+    assert income(g.state, g.ruleset, GER) == cut + 2
+
+
+def _bombed(*techs: str) -> int:
+    """What Germany collects with 6 damage (its whole value) on the complex in Southern Europe."""
+    g = scenario(RULES, nation=GER, phase="purchase", round=2)
+    stack = complex_stack(g.state, g.ruleset, "Southern Europe")
+    assert stack is not None
+    g.log.state = g.state.with_stacks("Southern Europe", [replace(stack, damage=6) if s == stack else s
+                                                          for s in g.state.stacks("Southern Europe")])
+    with_techs(g, GER, *techs)
+    bank = g.state.banks[GER]
+    end_phase(g)
+    return g.state.banks[GER] - bank
+
+
+@pytest.mark.rule("AARHE-TECH-underground-factory-bombing")
+def test_an_underground_factory_keeps_its_interruption_amount_against_raids() -> None:
+    assert _bombed("underground_factory") == _bombed() + 2  # Southern Europe (6) keeps 2
+
+
+def rocketeer(*techs: str, dice: Iterable[int] = (4, 3)) -> Game:
+    """Germany's conduct combat: two deployed IDs and an undeployed one in Western Europe."""
+    lying = Stack(GER, "aa_gun", 1, flags=("undeployed",))
+    units = {"Western Europe": "Germany: 2 aa_gun", "United Kingdom": "United Kingdom: 1 factory"}
+    g = at(GER, "conduct-combat", units, {"Western Europe": GER},
+           stacks=[("Western Europe", lying)], dice=list(dice))
+    return with_techs(g, GER, *techs)
+
+
+@pytest.mark.rule("AARHE-TECH-rockets")
+def test_each_deployed_id_fires_an_undefended_rocket_at_a_complex_within_three() -> None:
+    shot = {"type": "rocket", "launcher": "Western Europe", "target": "United Kingdom"}
+    assert refused(rocketeer(), shot) == "AARHE-TECH-rockets"
+    g = rocketeer("rockets")
+    g.apply(shot)
+    assert complex_damage(g.state, g.ruleset, "United Kingdom") == 4  # one die, no defence rolled
+    g.apply(shot)  # the second ID, at the same complex
+    assert complex_damage(g.state, g.ruleset, "United Kingdom") == 7
+    assert [e.type for e in g.log.entries[-1].events].count("dice_rolled") == 1
+    assert refused(g, shot) == "AARHE-TECH-rockets"  # the undeployed one does not fire
+    assert refused(rocketeer("rockets"), {**shot, "target": "Russia"}) == "AARHE-TECH-rockets"  # out of range

@@ -24,6 +24,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     optional_units,
     production,
     research,
+    rockets,
     sea_transport,
     spheres,
     straits,

@@ -10,6 +10,10 @@ bomb `aarhe_atomic`).
   game option on, every power may buy it without the technology.
 - Advanced Submarine: submarines attack and defend at +1 (the core's tech bonus, AARHE-TECH-advanced-submarine).
 - Advanced Production: FTR, SS, AP 1 IPC less; DD, CA, BMR 2 less; BB, CV 3 less (AARHE-TECH-advanced-production).
+- Underground Factory: no production interruption (`aarhe_income`); of the raid and rocket damage on a territory's
+  complex, the territory keeps its interruption amount (a named income bonus at collection).
+- Advanced ASW, Advanced Submarine's stealth: `aarhe_naval` and `aarhe_sub_passage`; Advanced Radar:
+  `infrastructure`.
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ from aare.board.units import UnitCatalogue
 from aare.combat.rules import CombatRules
 from aare.errors import IllegalAction
 from aare.phases.base import PhaseExtension, TurnContext
+from aare.rules.bonuses import IncomeBonus
 from aare.rules.effects import Context, Effect
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe import optional_units as opt
 from aare.rulesets.aarhe import research as r
 from aare.rulesets.aarhe.hooks import by_phase
+from aare.rulesets.aarhe.income import interruption_loss
+from aare.state.game_state import GameState
 
 R_LONG_RANGE = "AARHE-TECH-long-range-aircraft"
 R_HEAVY_BOMBER = "AARHE-TECH-heavy-bomber"
@@ -37,6 +44,8 @@ R_HEAVY_TANK = "AARHE-TECH-heavy-tank"
 R_ADVANCED_SUB = "AARHE-TECH-advanced-submarine"
 R_PRODUCTION = "AARHE-TECH-advanced-production"
 R_PRODUCTION_TABLE = "AARHE-TECH-advanced-production-table"
+R_UNDERGROUND = "AARHE-TECH-underground-factory-interruption"
+R_PROTECTED = "AARHE-TECH-underground-factory-bombing"
 
 # the units a technology lets a power build, with its rule
 TECH_UNITS: dict[str, tuple[str, str]] = {
@@ -92,6 +101,29 @@ class TechUnitsOnly(PhaseExtension):
                                     f"{ctx.ruleset.units[unit].plural}", rule)
 
 
+def protected_income(state: GameState, ruleset: Any, power: str) -> int:
+    """Underground Factory: the IPCs of `power`'s territories that raid and rocket damage standing on their
+    complexes would take but cannot, each territory keeping its production-interruption amount
+    (AARHE-TECH-underground-factory-bombing)."""
+    if not r.has_tech(state, power, r.UNDERGROUND):
+        return 0
+    kept = 0
+    for space, stacks in state.units.items():
+        damage = sum(s.damage * s.count for s in stacks
+                     if s.owner == power and ruleset.units[s.unit].has("bombing_target"))
+        if damage and state.owners.get(space) == power:
+            value = ruleset.board.spaces[space].ipc
+            kept += max(0, min(damage, value) - (value - interruption_loss(value)))
+    return kept
+
+
+def _income_bonuses(found: list[IncomeBonus], ruleset: Any, power: str, state: GameState | None = None,
+                    **_: Any) -> list[IncomeBonus]:
+    """The income an Underground Factory keeps from raids and rockets."""
+    kept = protected_income(state, ruleset, power) if state is not None else 0
+    return [*found, IncomeBonus(kept, "Underground Factory", R_PROTECTED)] if kept else found
+
+
 def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
     """Heavy Bomber: two dice that each may hit, attacking and defending; a raid's damage is their sum."""
     return replace(rules, heavy_bomber_dice=2, heavy_bomber_best_of=False, heavy_bombers_on_defense=True,
@@ -103,11 +135,12 @@ AARHE_TECHNOLOGIES = register_module(
         id="aarhe_technologies",
         title="AARHE technologies: their effects",
         rule_ids=(R_LONG_RANGE, R_HEAVY_BOMBER, R_HEAVY_ARTILLERY, R_HEAVY_TANK, R_ADVANCED_SUB, R_PRODUCTION,
-                  R_PRODUCTION_TABLE),
+                  R_PRODUCTION_TABLE, R_UNDERGROUND, R_PROTECTED),
         hooks={
             "unit_catalogue": _units,
             "phase_actions": by_phase(TechUnitsOnly()),
             "combat_rules": _combat_rules,
+            "income_bonuses": _income_bonuses,
         },
         effects=EFFECTS,
         requires=("aarhe_research",),
