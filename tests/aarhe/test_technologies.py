@@ -229,7 +229,7 @@ def rocketeer(*techs: str, dice: Iterable[int] = (4, 3)) -> Game:
     """Germany's conduct combat: two deployed IDs and an undeployed one in Western Europe."""
     lying = Stack(GER, "aa_gun", 1, flags=("undeployed",))
     units = {"Western Europe": "Germany: 2 aa_gun", "United Kingdom": "United Kingdom: 1 factory"}
-    g = at(GER, "conduct-combat", units, {"Western Europe": GER},
+    g = at(GER, "conduct-combat", units, owners={"Western Europe": GER},
            stacks=[("Western Europe", lying)], dice=list(dice))
     return with_techs(g, GER, *techs)
 
