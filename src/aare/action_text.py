@@ -213,6 +213,20 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "declare_targets", "targets": rest}
     if verb == "missions":
         return {"type": "air_missions", "missions": "" if rest.strip().lower() == "none" else rest.strip()}
+    if verb == "atomic":
+        step, _, where = rest.partition(" ")
+        where = where.strip()
+        if step.lower() == "buy" and not where:
+            return {"type": "atomic", "step": "buy"}
+        if step.lower() == "load" and where.lower().startswith("in "):
+            return {"type": "atomic", "step": "load", "space": ruleset.board.resolve(where[3:].strip())}
+        target, sep, origin = where.partition(" from ")
+        origin, found, group = origin.rpartition(" group ")
+        if step.lower() == "strike" and sep and found and _number(group.strip()):
+            return {"type": "atomic", "step": "strike", "target": ruleset.board.resolve(target.strip()),
+                    "space": ruleset.board.resolve(origin.strip()), "group": int(group.strip())}
+        raise MalformedInput("atomic takes 'atomic buy', 'atomic load in SPACE' or "
+                             "'atomic strike TARGET from SPACE group N'")
     if verb == "give":
         tech, sep, to = rest.rpartition(" to ")
         if not sep or not tech.strip():
@@ -314,6 +328,12 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"targets {action['targets']}"
     if kind == "air_missions":
         return f"missions {action.get('missions') or 'none'}"
+    if kind == "atomic":
+        if action["step"] == "load":
+            return f"atomic load in {action['space']}"
+        if action["step"] == "strike":
+            return f"atomic strike {action['target']} from {action['space']} group {action['group']}"
+        return "atomic buy"
     if kind == "give_tech":
         return f"give {action['tech']} to {action['to']}"
     if kind == "choose_chart":

@@ -300,11 +300,23 @@ class GiveTech(_Action):
     to: str
 
 
+class Atomic(_Action):
+    """AARHE's atomic bomb: `buy` one (purchase); `load` a ready one onto a bomber of the power in `space`
+    (non-combat move); `strike` the territory `target` with an armed bomber from `space`, destroying in the group
+    numbered `group` (from 1) of its units (conduct combat)."""
+
+    type: Literal["atomic"] = "atomic"
+    step: Literal["buy", "load", "strike"]
+    space: str = ""
+    target: str = ""
+    group: int = Field(default=0, ge=0, le=99)
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
     | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Choose | Concede
-    | ChooseChart | Repair | LendLease | AirMissions | GiveTech,
+    | ChooseChart | Repair | LendLease | AirMissions | GiveTech | Atomic,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -312,7 +324,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions, GiveTech,
+    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions, GiveTech, Atomic,
 )
 
 

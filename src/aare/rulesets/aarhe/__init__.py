@@ -11,6 +11,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     air_support,
     air_transport,
     amphibious,
+    atomic,
     blockade,
     build,
     combat,
