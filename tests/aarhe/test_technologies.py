@@ -17,7 +17,7 @@ from aare.dice import ScriptedDice
 from aare.economy.complex_damage import complex_damage, complex_stack
 from aare.economy.summary import income
 from aare.engine import Game
-from aare.odds import build_battle
+from aare.odds import build_battle, odds
 from aare.rulesets.aarhe.income import ATTACKED, interrupted
 from aare.scenario import scenario
 from aare.state.unit_stacks import Stack
@@ -246,3 +246,14 @@ def test_each_deployed_id_fires_an_undefended_rocket_at_a_complex_within_three()
     assert [e.type for e in g.log.entries[-1].events].count("dice_rolled") == 1
     assert refused(g, shot) == "AARHE-TECH-rockets"  # the undeployed one does not fire
     assert refused(rocketeer("rockets"), {**shot, "target": "Russia"}) == "AARHE-TECH-rockets"  # out of range
+
+
+@pytest.mark.rule("AARHE-TECH-advanced-asw", "AARHE-TECH-heavy-bomber")
+def test_the_calculator_takes_the_technologies() -> None:
+    def win(attacker: str, defender: str, kind: str = "land", **techs: frozenset[str]) -> float:
+        return odds(attacker, defender, RULES, battle=kind, **techs).attacker_win
+
+    subs = ("2 submarine", "1 destroyer, 1 fighter", "sea")
+    assert win(*subs, defender_techs=frozenset({"advanced_asw"})) < win(*subs)
+    raid = ("1 bomber, 2 infantry", "3 infantry")
+    assert win(*raid, attacker_techs=frozenset({"heavy_bombers"})) > win(*raid) + 0.2
