@@ -119,7 +119,7 @@ class BuyBomb(PhaseExtension):
         bank = state.banks.get(power, 0)
         if cost > bank:
             raise IllegalAction(f"an atomic bomb costs {cost} IPCs; {power} has {bank}", R_PURCHASE)
-        ctx.emit(BankChanged(power, -cost, "atomic bomb", R_PURCHASE))
+        ctx.emit(BankChanged(power, -cost, "purchase: atomic bomb", R_PURCHASE))
         ctx.emit(_record_event(state, power, {**record, "bought": [*record["bought"], state.round]}, R_BUILD))
 
 
