@@ -10,6 +10,7 @@ import pytest
 
 from aare.engine import Game
 from aare.game_setup import new_game
+from aare.rules.ruleset import load_ruleset
 from aare.rulesets.aarhe.research import progress
 from tests.aarhe.common import GER, JAP, RUS, UK, US, end_phase, refused
 from tests.aarhe.move_common import at
@@ -44,6 +45,8 @@ def test_a_new_game_starts_with_the_tables_ticks() -> None:
     assert progress(state, RUS, "heavy_artillery") == 1
     assert progress(state, UK, "advanced_radar") == 1
     assert all(progress(state, JAP, t) == 0 for t in ("jet_fighters", "rockets", "atomic_weaponry"))
+    shown = load_ruleset("aarhe").modify("nation_records", {}, state=state, power=GER)["research"]
+    assert "Jet Plane 1/4" in shown and "Atomic Weaponry 2/10" in shown
 
 
 @pytest.mark.rule("AARHE-RESEARCH-roll")
