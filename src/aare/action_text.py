@@ -220,13 +220,16 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
             return {"type": "atomic", "step": "buy"}
         if step.lower() == "load" and where.lower().startswith("in "):
             return {"type": "atomic", "step": "load", "space": ruleset.board.resolve(where[3:].strip())}
+        if step.lower() == "groups" and where:
+            return {"type": "atomic", "step": "groups", "groups": where}
+        if step.lower() == "group" and _number(where):
+            return {"type": "atomic", "step": "target", "group": int(where)}
         target, sep, origin = where.partition(" from ")
-        origin, found, group = origin.rpartition(" group ")
-        if step.lower() == "strike" and sep and found and _number(group.strip()):
+        if step.lower() == "strike" and sep:
             return {"type": "atomic", "step": "strike", "target": ruleset.board.resolve(target.strip()),
-                    "space": ruleset.board.resolve(origin.strip()), "group": int(group.strip())}
-        raise MalformedInput("atomic takes 'atomic buy', 'atomic load in SPACE' or "
-                             "'atomic strike TARGET from SPACE group N'")
+                    "space": ruleset.board.resolve(origin.strip())}
+        raise MalformedInput("atomic takes 'atomic buy', 'atomic load in SPACE', 'atomic strike TARGET from SPACE', "
+                             "'atomic groups UNITS / UNITS / ...' or 'atomic group N'")
     if verb == "give":
         tech, sep, to = rest.rpartition(" to ")
         if not sep or not tech.strip():
@@ -332,7 +335,11 @@ def _format_action(action: Mapping[str, Any]) -> str:
         if action["step"] == "load":
             return f"atomic load in {action['space']}"
         if action["step"] == "strike":
-            return f"atomic strike {action['target']} from {action['space']} group {action['group']}"
+            return f"atomic strike {action['target']} from {action['space']}"
+        if action["step"] == "groups":
+            return f"atomic groups {action['groups']}"
+        if action["step"] == "target":
+            return f"atomic group {action['group']}"
         return "atomic buy"
     if kind == "give_tech":
         return f"give {action['tech']} to {action['to']}"
@@ -377,6 +384,11 @@ def format_decision(decision: Mapping[str, Any]) -> str:
     elif kind == "interdiction_casualties":
         what = (f"{decision['power']} chooses {decision['hits']} casualt{'y' if decision['hits'] == 1 else 'ies'} "
                 f"of {decision.get('striker', 'the enemy')}'s interdiction strike")
+    elif kind == "atomic_groups":
+        what = (f"{decision['power']} divides its units struck by the atomic bomb into {decision['count']} groups: "
+                "'atomic groups 2 infantry / 1 armour, 1 infantry / ...'")
+    elif kind == "atomic_target":
+        what = f"{decision['power']} names the group its atomic bomb strikes: 'atomic group N'"
     elif kind == "choose_option":
         what = f"{decision['power']} chooses: {' or '.join(decision['choices'])}"
     elif kind == "choose_targets":

@@ -302,14 +302,16 @@ class GiveTech(_Action):
 
 class Atomic(_Action):
     """AARHE's atomic bomb: `buy` one (purchase); `load` a ready one onto a bomber of the power in `space`
-    (non-combat move); `strike` the territory `target` with an armed bomber from `space`, destroying in the group
-    numbered `group` (from 1) of its units (conduct combat)."""
+    (non-combat move); `strike` the territory `target` with an armed bomber from `space` (conduct combat); the
+    struck territory's holder divides its units into `groups` (``"2 infantry, 1 armour / 4 infantry"``); the
+    attacker names the group (`group`, from 1) its bomb destroys in."""
 
     type: Literal["atomic"] = "atomic"
-    step: Literal["buy", "load", "strike"]
+    step: Literal["buy", "load", "strike", "groups", "target"]
     space: str = ""
     target: str = ""
     group: int = Field(default=0, ge=0, le=99)
+    groups: str = ""
 
 
 Action = Annotated[

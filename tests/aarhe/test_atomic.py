@@ -88,12 +88,14 @@ def test_an_armed_bomber_takes_no_part_in_an_attack_until_after_its_strike() -> 
     attack = {"type": "move", "units": "1 bomber", "path": ["United Kingdom", "SZ 7", "Western Europe"]}
     g.apply(attack)  # the plain one
     assert refused(g, attack) == "AARHE-TECH-atomic-bomber-lockout"
-    g = armed_at(US, "United Kingdom", "conduct-combat", units, dice=[2, 6])
-    g.apply({"type": "atomic", "step": "strike", "space": "United Kingdom", "target": "Western Europe", "group": 1})
+    g = armed_at(US, "United Kingdom", "conduct-combat", units, dice=[2])
+    g.apply({"type": "atomic", "step": "strike", "space": "United Kingdom", "target": "Western Europe"})
+    g.apply({"type": "atomic", "step": "groups", "groups": "1 infantry / none"})  # Western Europe (6): 2 groups
+    g.apply({"type": "atomic", "step": "target", "group": 2})
     spent = [s for s in g.state.stacks("United Kingdom") if s.owner == US]
     assert not any(ARMED in s.flags for s in spent)  # disarmed: a bomber like any other from its next turn
-    assert refused(g, {"type": "atomic", "step": "strike", "space": "United Kingdom", "target": "Western Europe",
-                       "group": 1}) == "AARHE-TECH-atomic-attack-income"
+    assert refused(g, {"type": "atomic", "step": "strike", "space": "United Kingdom", "target": "Western Europe"}) ==\
+        "AARHE-TECH-atomic-attack-income"
 
 
 @pytest.mark.rule("AARHE-TECH-atomic-attack-income")
@@ -101,28 +103,39 @@ def test_a_nuclear_attack_lowers_the_territorys_income_for_good() -> None:
     g = armed_at(US, "Eastern Europe", "conduct-combat", {"Germany": "Germany: 1 factory"}, dice=[5],
                  owners={"Eastern Europe": US})
     before = income(g.state, g.ruleset, GER)
-    g.apply({"type": "atomic", "step": "strike", "space": "Eastern Europe", "target": "Germany", "group": 1})
+    g.apply({"type": "atomic", "step": "strike", "space": "Eastern Europe", "target": "Germany"})  # 5 off: 10 -> 5
     assert g.state.extra["aarhe_nuked"] == {"Germany": 5}
     assert income(g.state, g.ruleset, GER) == before - 5
     rolled = [e.purpose for e in g.log.entries[-1].events if e.type == "dice_rolled"]
     assert rolled == ["nuclear attack on Germany: income lost"]  # no fire against the bomber
     far = armed_at(US, "Eastern United States", "conduct-combat", {"Germany": "Germany: 1 factory"}, dice=[5])
-    assert refused(far, {"type": "atomic", "step": "strike", "space": "Eastern United States", "target": "Germany",
-                         "group": 1}) == "AARHE-TECH-atomic-attack-income"
+    strike = {"type": "atomic", "step": "strike", "space": "Eastern United States", "target": "Germany"}
+    assert refused(far, strike) == "AARHE-TECH-atomic-attack-income"
 
 
 @pytest.mark.rule("AARHE-TECH-atomic-attack-units")
-def test_one_group_of_the_territorys_units_is_struck_each_destroyed_on_five_or_less() -> None:
+def test_the_defender_divides_its_units_the_attacker_picks_a_group_each_destroyed_on_five_or_less() -> None:
     units = {"Germany": "Germany: 1 factory, 6 infantry, 3 armour"}  # Germany (10): 3 groups
-    g = armed_at(US, "Eastern Europe", "conduct-combat", units, dice=[1, 5, 6, 2, 3], owners={"Eastern Europe": US})
-    dealt = groups(g.state, g.ruleset, US, "Germany")
-    assert [sorted(s.unit for s in group) for group in dealt] == [
-        ["armour", "infantry", "infantry"], ["armour", "infantry", "infantry"], ["armour", "infantry", "infantry"]]
-    assert refused(g, {"type": "atomic", "step": "strike", "space": "Eastern Europe", "target": "Germany",
-                       "group": 4}) == "AARHE-TECH-atomic-attack-units"
-    g.apply({"type": "atomic", "step": "strike", "space": "Eastern Europe", "target": "Germany", "group": 2})
-    left = {s.unit: s.count for s in g.state.stacks("Germany")}
-    assert left == {"factory": 1, "infantry": 5, "armour": 2}  # 5, 6, 2 on armour, infantry, infantry: 2 lost
-    small = armed_at(JAP, "Manchuria", "conduct-combat", {"China": "United States: 2 infantry"}, dice=[1, 1, 1],
+    g = armed_at(US, "Eastern Europe", "conduct-combat", units, dice=[5, 5, 6, 2, 3, 1, 4],
+                 owners={"Eastern Europe": US})
+    assert [sorted(group.items()) for group in groups(g.state, g.ruleset, US, "Germany")] == [
+        [("armour", 1), ("infantry", 2)]] * 3  # the plain division offered first
+    g.apply({"type": "atomic", "step": "strike", "space": "Eastern Europe", "target": "Germany"})  # 5 off: 10 -> 5
+    assert g.state.pending["kind"] == "atomic_groups" and g.to_act() == [GER]
+    offered = [a for a in g.legal_actions() if a.type == "atomic"]
+    assert [a.groups for a in offered] == [" / ".join(["2 infantry, 1 armour"] * 3)]
+    assert refused(g, {"type": "atomic", "step": "groups", "groups": "6 infantry / 3 armour"}) == \
+        "AARHE-TECH-atomic-attack-units"  # two groups, not three
+    assert refused(g, {"type": "atomic", "step": "groups", "groups": "5 infantry / 3 armour / none"}) == \
+        "AARHE-TECH-atomic-attack-units"  # every unit in a group
+    g.apply({"type": "atomic", "step": "groups", "groups": "6 infantry / 3 armour / none"})
+    assert g.state.pending["kind"] == "atomic_target" and g.to_act() == [US]
+    assert refused(g, {"type": "atomic", "step": "target", "group": 4}) == "AARHE-TECH-atomic-attack-units"
+    g.apply({"type": "atomic", "step": "target", "group": 1})  # six dice: 5, 6, 2, 3, 1, 4
+    assert g.state.pending is None
+    assert {s.unit: s.count for s in g.state.stacks("Germany")} == {"factory": 1, "infantry": 1, "armour": 3}
+    small = armed_at(JAP, "Manchuria", "conduct-combat", {"China": "United States: 2 infantry"}, dice=[1, 6, 5],
                      owners={"Manchuria": JAP})
-    assert len(groups(small.state, small.ruleset, JAP, "China")) == 1  # worth 2: one group
+    small.apply({"type": "atomic", "step": "strike", "space": "Manchuria", "target": "China"})  # worth 2: one group
+    assert small.state.pending is None
+    assert {s.unit: s.count for s in small.state.stacks("China")} == {"infantry": 1}

@@ -6,12 +6,13 @@
 - Non-combat move: `atomic load in SPACE` arms one of the nation's bombers there with a ready bomb, only with Heavy
   Bomber (AARHE-TECH-atomic-loading). An armed bomber (stack flag `atomic`) moves in non-combat move only: it takes
   no part in an attack (AARHE-TECH-atomic-bomber-lockout).
-- Conduct combat: `atomic strike TARGET from SPACE group N`: an armed bomber that has not moved this turn strikes a
+- Conduct combat: `atomic strike TARGET from SPACE`: an armed bomber that has not moved this turn strikes a
   hostile territory within half its movement, no fire against it; one die permanently lowers the territory's
-  income (never below 0; AARHE-TECH-atomic-attack-income); the units there (not industrial complexes) are dealt
-  into max(1, value // 3) groups, the dearest first, one to each group in turn, and each unit of group N is
-  destroyed on a 5 or less (AARHE-TECH-atomic-attack-units). The bomber is disarmed and stays where it is this
-  turn; it fights again from its next turn.
+  income (never below 0; AARHE-TECH-atomic-attack-income). The territory's holder divides the enemy units there
+  (not industrial complexes) into max(1, value // 3) groups (`atomic groups 2 infantry / 1 armour / none`,
+  decision ``atomic_groups``), the attacker names one (`atomic group N`, decision ``atomic_target``) and each of
+  its units is destroyed on a 5 or less (AARHE-TECH-atomic-attack-units). The bomber is disarmed and stays where
+  it is this turn; it fights again from its next turn.
 
 State: ``extra["aarhe_atomic"] = {power: {"bought": [rounds], "used": n}}`` and ``extra["aarhe_nuked"] =
 {territory: IPCs of income lost for good}``.
@@ -23,8 +24,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from aare.actions import Atomic
+from aare.board.notation import format_units, parse_units
 from aare.errors import IllegalAction
-from aare.events import BankChanged, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.events import BankChanged, DecisionPending, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.movement import flags
 from aare.movement.graph import graph_of
 from aare.movement.move_checks import Check, Leg, Violation
@@ -48,6 +50,7 @@ ARMED = "atomic"  # the stack flag of a bomber carrying an atomic bomb
 DESTROYS_ON = 5
 GROUP_VALUE = 3  # a territory's units make one group per 3 IPCs of its value
 DEFAULT_COST = 20
+GROUPS, TARGET = "atomic_groups", "atomic_target"  # the decisions of the struck holder and of the attacker
 
 
 def _record(state: GameState, power: str) -> dict[str, Any]:
@@ -74,20 +77,34 @@ def armed(stack: Stack) -> bool:
     return ARMED in stack.flags
 
 
-def groups(state: GameState, ruleset: Any, power: str, target: str) -> list[list[Stack]]:
-    """The units in `target` struck by `power`'s bomb, one unit per stack, dealt into the territory's groups."""
+def struck(state: GameState, ruleset: Any, power: str, target: str) -> dict[str, int]:
+    """{unit: count} of the units in `target` that `power`'s bomb strikes: the enemy's, complexes aside."""
     board, units = ruleset.board, ruleset.units
     side = board.side_of(power)
-    value = max(0, board.spaces[target].ipc - income_lost(state, target))
-    count = max(1, value // GROUP_VALUE)
-    struck = sorted((s for s in state.stacks(target) if board.side_of(s.owner) != side
-                     and not units[s.unit].has("bombing_target")),
-                    key=lambda s: (-units[s.unit].cost, units.order(s.unit), s.owner))
-    out: list[list[Stack]] = [[] for _ in range(count)]
+    out: dict[str, int] = {}
+    for s in state.stacks(target):
+        if board.side_of(s.owner) != side and not units[s.unit].has("bombing_target"):
+            out[s.unit] = out.get(s.unit, 0) + s.count
+    return out
+
+
+def group_count(state: GameState, ruleset: Any, target: str) -> int:
+    """The groups `target`'s units make: one per 3 IPCs of its value (before this strike), at least one."""
+    value = int(ruleset.board.spaces[target].ipc) - income_lost(state, target)
+    return max(1, max(0, value) // GROUP_VALUE)
+
+
+def groups(state: GameState, ruleset: Any, power: str, target: str, count: int = 0) -> list[dict[str, int]]:
+    """A plain division of the struck units into the territory's groups (`count`, default: as the territory's
+    value stands): one at a time, dearest first, to each group in turn (what the defender is offered first)."""
+    units = ruleset.units
+    out: list[dict[str, int]] = [{} for _ in range(count or group_count(state, ruleset, target))]
     i = 0
-    for stack in struck:
-        for _ in range(stack.count):
-            out[i % count].append(stack.with_count(1))
+    for unit, n in sorted(struck(state, ruleset, power, target).items(),
+                          key=lambda kv: (-units[kv[0]].cost, units.order(kv[0]))):
+        for _ in range(n):
+            group = out[i % len(out)]
+            group[unit] = group.get(unit, 0) + 1
             i += 1
     return out
 
@@ -171,17 +188,33 @@ class BombLoadedOnlyInNonCombat(PhaseExtension):
 
 
 class Strike(PhaseExtension):
+    """Conduct combat: the nuclear attack, the struck territory's holder dividing its units, the attacker naming
+    the group (decisions ``atomic_groups`` and ``atomic_target``)."""
+
     name = "conduct-combat"
     action_types = frozenset({"atomic"})
+    answers = frozenset({GROUPS, TARGET})
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
-        if space is not None or state.pending is not None:
+        pending = state.pending
+        if space is not None:
+            return
+        if pending is not None and pending.get("kind") == GROUPS:
+            attacker = str(pending["attacker"])
+            plain = groups(state, ruleset, attacker, str(pending["space"]), int(pending["count"]))
+            yield Atomic(step="groups", groups=" / ".join(format_units(g, ruleset.units) or "none" for g in plain))
+            return
+        if pending is not None and pending.get("kind") == TARGET:
+            for i, _ in enumerate(pending["groups"]):
+                yield Atomic(step="target", group=i + 1)
+            return
+        if pending is not None:
             return
         for where, stacks in sorted(state.units.items()):
             if any(s.owner == power and armed(s) and not flags.turn_flags(s) for s in stacks):
                 for target in self.targets(state, ruleset, power, where):
-                    yield Atomic(step="strike", space=where, target=target, group=1)
+                    yield Atomic(step="strike", space=where, target=target)
 
     @staticmethod
     def targets(state: GameState, ruleset: Any, power: str, origin: str) -> list[str]:
@@ -192,10 +225,23 @@ class Strike(PhaseExtension):
                 and board.side_of(state.owners[t]) != side]
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
-        state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
-        if not isinstance(action, Atomic) or action.step != "strike":
+        if not isinstance(action, Atomic) or action.step not in ("strike", "groups", "target"):
             _refuse_armed(action, R_INCOME)
             return
+        pending = ctx.state.pending
+        wanted = {"groups": GROUPS, "target": TARGET}.get(action.step)
+        if (pending or {}).get("kind") != wanted:
+            asked = f"'{(pending or {}).get('kind')}' is to be answered" if pending else "no atomic decision is pending"
+            raise IllegalAction(f"atomic {action.step} now: {asked}", R_UNITS)
+        if action.step == "strike":
+            self._strike(ctx, action)
+        elif action.step == "groups":
+            self._divide(ctx, action)
+        else:
+            self._destroy(ctx, action)
+
+    def _strike(self, ctx: TurnContext, action: Atomic) -> None:
+        state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
         board = ruleset.board
         origin, target = board.resolve(action.space), board.resolve(action.target)
         bomber = next((s for s in state.stacks(origin) if s.owner == power and armed(s) and not flags.turn_flags(s)),
@@ -205,20 +251,64 @@ class Strike(PhaseExtension):
         if target not in self.targets(state, ruleset, power, origin):
             raise IllegalAction(f"{target} is no target of a nuclear attack from {origin}: a hostile territory within "
                                 f"{strike_range(state, ruleset, power)} spaces", R_INCOME)
-        dealt = groups(state, ruleset, power, target)
-        if not 1 <= action.group <= len(dealt):
-            raise IllegalAction(f"{target}'s units make {len(dealt)} group(s): choose one from 1", R_UNITS)
+        count = group_count(state, ruleset, target)
+        hit = struck(state, ruleset, power, target)
         [lost] = ctx.roll(1, f"nuclear attack on {target}: income lost")
         table = {**(state.extra.get(NUKED) or {}), target: income_lost(state, target) + lost}
         ctx.emit(ExtraSet(NUKED, dict(sorted(table.items())), R_INCOME))
-        chosen = dealt[action.group - 1]
-        if chosen:
-            rolled = ctx.roll(len(chosen), f"nuclear attack on {target}: group {action.group}")
-            for stack, die in zip(chosen, rolled, strict=True):
-                if die <= DESTROYS_ON:
-                    ctx.emit(UnitsRemoved(target, stack, R_UNITS))
         one = bomber.with_count(1)
         ctx.emit(UnitsChanged(origin, one, flags.with_flags(one, [flags.COMBAT], [ARMED])))
+        if not hit:
+            return
+        if count == 1:
+            self._roll(ctx, target, hit, 1)
+            return
+        ctx.emit(DecisionPending({"kind": GROUPS, "power": state.owners[target], "space": target, "count": count,
+                                  "attacker": power, "rule": R_UNITS}))
+
+    def _divide(self, ctx: TurnContext, action: Atomic) -> None:
+        state, ruleset = ctx.state, ctx.ruleset
+        pending = dict(state.pending or {})
+        target, count = str(pending["space"]), int(pending["count"])
+        parts = [parse_units(part, ruleset.units) for part in action.groups.split("/")]
+        if len(parts) != count:
+            raise IllegalAction(f"{target}'s units make {count} groups, not {len(parts)} ('/' between groups)", R_UNITS)
+        total: dict[str, int] = {}
+        for part in parts:
+            for unit, n in part.items():
+                total[unit] = total.get(unit, 0) + n
+        hit = struck(state, ruleset, str(pending["attacker"]), target)
+        if {u: n for u, n in total.items() if n} != hit:
+            raise IllegalAction(f"the groups must hold exactly the units struck in {target}: "
+                                f"{format_units(hit, ruleset.units)}", R_UNITS)
+        ctx.emit(DecisionPending({"kind": TARGET, "power": pending["attacker"], "space": target,
+                                  "groups": [dict(p) for p in parts], "rule": R_UNITS}))
+
+    def _destroy(self, ctx: TurnContext, action: Atomic) -> None:
+        pending = dict(ctx.state.pending or {})
+        chosen: list[dict[str, int]] = list(pending["groups"])
+        if not 1 <= action.group <= len(chosen):
+            raise IllegalAction(f"choose a group from 1 to {len(chosen)}", R_UNITS)
+        ctx.emit(DecisionPending(None))
+        self._roll(ctx, str(pending["space"]), chosen[action.group - 1], action.group)
+
+    @staticmethod
+    def _roll(ctx: TurnContext, target: str, group: dict[str, int], number: int) -> None:
+        """A die for each unit of `group` in `target`: 5 or less destroys it."""
+        size = sum(group.values())
+        if not size:
+            return
+        rolled = iter(ctx.roll(size, f"nuclear attack on {target}: group {number}"))
+        side = ctx.ruleset.board.side_of(ctx.state.owners.get(target, ""))
+        for unit, n in group.items():
+            lost = sum(1 for _ in range(n) if next(rolled) <= DESTROYS_ON)
+            for stack in [s for s in ctx.state.stacks(target) if s.unit == unit
+                          and ctx.ruleset.board.side_of(s.owner) == side]:
+                if lost <= 0:
+                    break
+                take = min(lost, stack.count)
+                ctx.emit(UnitsRemoved(target, stack.with_count(take), R_UNITS))
+                lost -= take
 
 
 def armed_stays(leg: Leg) -> Violation | None:
