@@ -512,3 +512,20 @@ def test_a_landing_in_a_territory_an_ally_took_meanwhile_has_no_battle_with_enem
     g.apply({"type": "end_phase"})
     held = at("United States", "conduct-combat", {}, owners={"Trans-Jordan": "Germany"}, stacks=stacks)
     assert "Trans-Jordan" in {b.space for b in open_battles(held.state, held.ruleset)}  # enemy land: a battle
+
+
+@pytest.mark.rule("AARHE-DAS-return", "AARHE-ORDER-team-concurrency")
+def test_a_landing_in_a_territory_an_ally_took_meanwhile_has_no_battle_with_enemy_aircraft_on_support() -> None:
+    """Found by self-play: German fighters flew defensive air support to Western Europe, the United States took it,
+    and the United Kingdom's landing there then faced only the fighters in an ally's territory; no battle is due
+    (the fighters land elsewhere as the Allies' combat ends), so the phase may end."""
+    from aare.phases.conduct_combat import open_battles
+    from aare.state.unit_stacks import Stack
+
+    stacks = [("Western Europe", Stack("Germany", "fighter", 2, flags=("turn:das=Germany",))),
+              ("Western Europe", Stack("United Kingdom", "infantry", 1, flags=("turn:combat",)))]
+    g = at("United Kingdom", "conduct-combat", {}, owners={"Western Europe": "United States"}, stacks=stacks)
+    assert "Western Europe" not in {b.space for b in open_battles(g.state, g.ruleset)}
+    g.apply({"type": "end_phase"})
+    held = at("United Kingdom", "conduct-combat", {}, owners={"Western Europe": "Germany"}, stacks=stacks)
+    assert "Western Europe" in {b.space for b in open_battles(held.state, held.ruleset)}  # enemy land: a battle

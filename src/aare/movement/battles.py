@@ -189,11 +189,15 @@ def _land_site(view: Situation, space: str, sea_battle: Callable[[str], bool]) -
     bombard = tuple(
         (z, s) for z in landed_from if not sea_battle(z) for s in view.own(z) if _bombards(view, s)
     )
-    # units that retreated into the territory from a battle this turn take no part in one here
+    # units that retreated into the territory from a battle this turn take no part in one here; in a territory
+    # friendly to the mover (taken meanwhile by an ally), enemy aircraft (there on a mission) hold nothing and
+    # fight no battle: they land elsewhere when their mission ends
+    enemy_land = view.enemy_land(space)
     defenders = {o: kept for o, stacks in _defenders(view, space).items()
-                 if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
-    if not defenders and not view.enemy_land(space):
-        return None  # a friendly territory (taken meanwhile by an ally) where only retreated enemies stand
+                 if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)
+                                   and (enemy_land or view.unit(s).domain != "air")))}
+    if not defenders and not enemy_land:
+        return None  # a friendly territory where only retreated enemies or enemy aircraft stand
     return BattleSite(
         space,
         "amphibious" if landed_from else "land",
