@@ -520,6 +520,22 @@ class _Loader:
             found.append((where, first, second))
         return found
 
+    def open_neutrals(self, raw: Mapping[str, Any], spaces: Mapping[str, Space]) -> dict[str, int]:
+        """The `open_neutrals` table of a changes file: impassable neutrals by canonical name, each with its value."""
+        value = raw.get("open_neutrals", {})
+        if not isinstance(value, dict):
+            self.fail("open_neutrals", f"expected a table of territory = value, got {value!r}")
+        found: dict[str, int] = {}
+        for key, ipc in value.items():
+            where = f"open_neutrals.{key}"
+            name = self.resolve(self.space_index, key, where, "space")
+            if not spaces[name].neutral:
+                self.fail(where, f"{name} is not an impassable neutral")
+            if not isinstance(ipc, int) or isinstance(ipc, bool) or ipc < 0:
+                self.fail(where, f"expected a value of 0 or more, got {ipc!r}")
+            found[name] = ipc
+        return found
+
     def chosen_setup(self, raw: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:
         """The set-up table to load and its key: the plain `[setup]`, or `[setup.<scenario>]` of a file with
         several set-ups (then `load_board(..., setup=<scenario>)` names it)."""
@@ -678,7 +694,7 @@ class _Loader:
 
 # --- board changes ---------------------------------------------------------------------------------------------
 
-_CHANGES_TOP = ("remove", "add", "no_transport", "canal", "units")
+_CHANGES_TOP = ("remove", "add", "no_transport", "canal", "units", "open_neutrals")
 
 
 def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
@@ -690,7 +706,8 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
     units are not affected), `[[canal]]` tables as in a board file (with `into`, a strait barring only entry into
     that sea zone; with `joins`, two zones counted as one; one named like a canal of the board replaces it) and
     `[[units]]` tables as in a set-up (added to the set-up, in territories the unit's side
-    holds at the start)."""
+    holds at the start) and `[open_neutrals]` (impassable neutral territory -> its value: it becomes passable land
+    with no owner, worth that value once a power controls it)."""
     loader = _Loader(Path(path), units, board.scenario)
     try:
         raw = tomllib.loads(loader.path.read_text(encoding="utf-8"))
@@ -720,6 +737,8 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
             loader.fail(where, f"{a} and {b} are not an adjacent territory and sea zone")
         closed.add(frozenset((a, b)))
     spaces = {name: replace(space, neighbors=tuple(neighbors[name])) for name, space in board.spaces.items()}
+    for name, ipc in loader.open_neutrals(raw, spaces).items():
+        spaces[name] = replace(spaces[name], neutral=False, ipc=ipc)
     canals = list(board.canals)
     for canal in loader.canals(raw, spaces):
         same = next((i for i, c in enumerate(canals) if c.name == canal.name), None)

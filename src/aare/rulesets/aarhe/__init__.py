@@ -14,6 +14,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     blockade,
     build,
     combat,
+    diplomacy,
     economy,
     income,
     lend_lease,
