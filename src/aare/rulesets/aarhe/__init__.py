@@ -18,6 +18,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     economy,
     income,
     lend_lease,
+    national_attacks,
     national_builds,
     naval,
     naval_fighter,
