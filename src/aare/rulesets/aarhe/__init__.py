@@ -16,6 +16,7 @@ from aare.rulesets.aarhe import (  # noqa: F401  (each registers its module)
     combat,
     diplomacy,
     economy,
+    heavy_artillery,
     income,
     lend_lease,
     national_attacks,
