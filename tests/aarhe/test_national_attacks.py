@@ -12,11 +12,12 @@ from click.testing import CliRunner
 
 from aare.cli.main import cli
 from aare.combat.board_battle import build_battle as board_battle
-from aare.combat.decisions import Press
-from aare.combat.engine import decide
+from aare.combat.decisions import ChooseOption, Option, Press
+from aare.combat.engine import advance, decide
 from aare.combat.setup import Battle
+from aare.dice import ScriptedDice
 from aare.movement.battles import pending_battles
-from aare.odds import build_battle
+from aare.odds import build_battle, odds
 from aare.rulesets.aarhe.national_attacks import (
     BLITZKRIEG,
     HOME_DEFENCE,
@@ -88,6 +89,22 @@ def test_lance_torpedo_fighters_attack_at_four_at_sea_only() -> None:
         battle("1 fighter, 1 destroyer", "1 destroyer", "sea", attacker_techs={LANCE_TORPEDO}), 5)
     assert ("attacker air fire", "fighter", 1, 3) in fired(
         battle("1 fighter, 1 infantry", "2 infantry", attacker_techs={LANCE_TORPEDO}), 6)
+
+
+@pytest.mark.rule("AARHE-NATATTACK-japan-lance-torpedo")
+def test_lance_torpedo_destroyers_fire_in_the_opening_fire_of_the_first_cycle() -> None:
+    # their two hits are removed before the enemy's main round: the defending destroyers never fire
+    b = battle("2 destroyer", "2 destroyer", "sea", attacker_techs={LANCE_TORPEDO})
+    _, events = fire(b, [1, 1])
+    assert [(r.step, r.count) for r in rolls(events)] == [("attacker lance torpedo fire", 2)]
+    _, events = fire(battle("2 destroyer", "2 destroyer", "sea"), [1, 1, 6, 6])
+    assert [(r.step, r.count) for r in rolls(events)] == [("attacker sea fire", 2), ("defender sea fire", 2)]
+    b, _ = fire(battle("2 destroyer", "2 destroyer", "sea", attacker_techs={LANCE_TORPEDO}), [6, 6, 6, 6])
+    stay = lambda _b, d: Option(d.options[0]) if isinstance(d, ChooseOption) else None  # noqa: E731  (press on)
+    _, events = advance(decide(b, Press()), ScriptedDice([6] * 4), stay)  # the second cycle: the main round
+    assert [(r.step, r.count) for r in rolls(events)] == [("attacker sea fire", 2), ("defender sea fire", 2)]
+    lance = odds("2 destroyer", "2 destroyer", "aarhe", battle="sea", options=ON, attacker_techs={LANCE_TORPEDO})
+    assert lance.attacker_win > odds("2 destroyer", "2 destroyer", "aarhe", battle="sea", options=ON).attacker_win
 
 
 @pytest.mark.rule("AARHE-NATATTACK-ussr-shock-troops")

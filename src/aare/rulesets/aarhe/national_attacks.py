@@ -7,14 +7,15 @@ change the values:
   (the lift of air supremacy, never twice: `combat_values.land_groups`).
 - Italy, home defence: Italian and German infantry defend at +1 in the first cycle in a territory Italy held at
   the start of the game (the board's original owner "Italy": the Italy player's map).
-- Japan, lance torpedo: its fighters attack at +1 in sea battles.
+- Japan, lance torpedo: its fighters attack at +1 in sea battles, and its destroyers fire in the opening fire
+  (with the battleships) in the first cycle of a sea battle, not in the main round.
 - the Soviet Union, shock troops: in the first cycle of up to 3 of its attacks a turn (the first it fights), one
   infantry attacks at +1.
 - the United Kingdom, radar: its fighters defend at +1 (combat and dogfight values) in the United Kingdom,
   Canada, India and Australia.
 - the United States, marine: its infantry attack at +1 in the first cycle of an amphibious assault.
 
-Japan's destroyers' and the shock troops' opening fire are not modelled: they fire in the main round."""
+The shock troops' opening fire is not modelled: the shock troop fires in the main round."""
 
 from __future__ import annotations
 
@@ -26,13 +27,14 @@ from aare.combat.battle_state import Side, UnitKey, make_stacks, other
 from aare.combat.rules import CombatRules, TechBonus
 from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
-from aare.combat.steps import Step, StepResult
+from aare.combat.steps import Step, StepResult, roll
 from aare.combat.values import present
 from aare.errors import UnknownName
 from aare.movement.battles import BattleSite
 from aare.phases.conduct_combat import combat_record
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe import naval_values as nv
 
 R_BLITZ = "AARHE-NATATTACK-germany-blitzkrieg"
 R_HOME = "AARHE-NATATTACK-italy-home-defence"
@@ -157,10 +159,47 @@ def mark_shock_troop(battle: Battle) -> StepResult:
 SHOCK_STEP = Step("shock troops", mark_shock_troop, _unmarked_shock_troops, cycles=1, rule=R_SHOCK)
 
 
+DESTROYER = ("destroyer",)
+MAIN_ROUND = ("carrier", *nv.ESCORT, *nv.TRANSPORT)  # the ships of the sea battle's main round
+
+
+def lance_destroyers(battle: Battle, side: Side) -> bool:
+    """Japan's destroyers fire in the opening fire: the first cycle of a sea battle, `side` with the ability."""
+    return battle.state.kind == "sea" and battle.state.cycle == 1 and any(
+        LANCE_TORPEDO in battle.setup.techs(side, k) for k, _ in nv.units_of(battle, side, DESTROYER))
+
+
+def _lance_fire(side: Side) -> Step:
+    name = f"{side} lance torpedo fire"
+
+    def run(battle: Battle) -> StepResult:
+        return roll(battle, name, nv.fire_groups(battle, side, DESTROYER, "opening"))
+
+    return Step(name, run, lambda b: lance_destroyers(b, side), cycles=1, rule=R_LANCE)
+
+
+def _main_fire(step: Step, side: Side) -> Step:
+    """The main round without the destroyers that fired in the opening fire."""
+
+    def run(battle: Battle) -> StepResult:
+        if not lance_destroyers(battle, side):
+            return step.run(battle)
+        tags = tuple(t for t in MAIN_ROUND if t not in DESTROYER)
+        return roll(battle, step.name, nv.fire_groups(battle, side, tags, "cycle"))
+
+    return replace(step, run=run)
+
+
 def _sequence(sequence: Sequence, kind: str, **_: Any) -> Sequence:
-    """The shock troop is chosen as a land battle or amphibious assault starts."""
+    """The shock troop is chosen as a land battle or amphibious assault starts; in a sea battle Japan's
+    destroyers fire with the battleships in the first cycle."""
     if kind in ("land", "amphibious") and "jets" in sequence.names:
         return sequence.insert_after("jets", SHOCK_STEP)
+    if kind == "sea" and "defender battleship fire" in sequence.names and "attacker sea fire" in sequence.names:
+        mains: dict[str, Side] = {"attacker sea fire": "attacker", "defender sea fire": "defender"}
+        steps = tuple(_main_fire(st, mains[st.name]) if st.name in mains else st for st in sequence.steps)
+        sequence = Sequence(sequence.kind, steps).insert_after("defender battleship fire", _lance_fire("defender"))
+        return sequence.insert_after("defender battleship fire", _lance_fire("attacker"))
     return sequence
 
 
