@@ -109,8 +109,14 @@ def test_lance_torpedo_destroyers_fire_in_the_opening_fire_of_the_first_cycle() 
 
 @pytest.mark.rule("AARHE-NATATTACK-ussr-shock-troops")
 def test_one_shock_troop_attacks_at_two_in_the_first_cycle_of_three_battles_a_turn() -> None:
-    assert fired(battle("3 infantry", "3 infantry", attacker_techs={SHOCK_TROOPS}), 6, "attacker") == [
-        ("attacker land fire", "infantry", 2, 1), ("attacker land fire", "infantry", 1, 2)]
+    b = battle("3 infantry", "3 infantry", attacker_techs={SHOCK_TROOPS})
+    _, events = fire(b, [2, 6, 6, 6, 6])  # its hit is removed before the defenders fire: two are left
+    assert [(r.step, r.count, r.hit_on) for r in rolls(events)] == [
+        ("shock troop fire", 1, 2), ("attacker land fire", 2, 1), ("defender land fire", 2, 2)]
+    b, _ = fire(b, [6] * 6)
+    _, events = fire(decide(b, Press()), [6] * 6)  # the second cycle: all in the main round, at 1
+    assert [(r.step, r.count, r.hit_on) for r in rolls(events, "attacker land fire")] == [
+        ("attacker land fire", 3, 1)]
     units = {"Caucasus": f"{RUS}: 2 infantry"}
     path = ("Caucasus", "Ukraine S.S.R.")
     attacker, _ = board_techs(RUS, units, path, "2 infantry", owners={"Ukraine S.S.R.": GER})

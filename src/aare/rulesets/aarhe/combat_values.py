@@ -12,7 +12,7 @@ from aare.combat.decisions import ChooseTargets, declared_targets
 from aare.combat.rules import TechBonus
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, present, supports
-from aare.rulesets.aarhe.national_attacks import blitzkrieg, radar
+from aare.rulesets.aarhe.national_attacks import blitzkrieg, radar, shock_troop_early
 
 R_OPENING = "AARHE-AIRCOMBAT-opening-fire"
 R_DOGFIGHT = "AARHE-AIRCOMBAT-dogfight-values"
@@ -195,7 +195,7 @@ def land_groups(battle: Battle, side: Side, keep: Callable[[UnitType], bool] | N
     cat = setup.catalogue
     units = sorted(((k, n) for k, n in present(battle, side)
                     if setup.unit(k).domain == "land" and not setup.unit(k).has("not_casualty")
-                    and (keep is None or keep(setup.unit(k)))),
+                    and (keep is None or keep(setup.unit(k))) and not shock_troop_early(battle, side, k)),
                    key=lambda kn: (cat.order(kn[0].type), kn[0]))
     support = sum(n * supports(battle, side, k) for k, n in units) if side == "attacker" else 0
     lifting = supremacy(battle, side) or blitzkrieg(battle, side)  # one lift a tank, never two

@@ -10,12 +10,10 @@ change the values:
 - Japan, lance torpedo: its fighters attack at +1 in sea battles, and its destroyers fire in the opening fire
   (with the battleships) in the first cycle of a sea battle, not in the main round.
 - the Soviet Union, shock troops: in the first cycle of up to 3 of its attacks a turn (the first it fights), one
-  infantry attacks at +1.
+  infantry attacks at +1 in the opening fire (after the aircraft), not in the main round.
 - the United Kingdom, radar: its fighters defend at +1 (combat and dogfight values) in the United Kingdom,
   Canada, India and Australia.
-- the United States, marine: its infantry attack at +1 in the first cycle of an amphibious assault.
-
-The shock troops' opening fire is not modelled: the shock troop fires in the main round."""
+- the United States, marine: its infantry attack at +1 in the first cycle of an amphibious assault."""
 
 from __future__ import annotations
 
@@ -23,12 +21,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from aare.combat.battle_state import Side, UnitKey, make_stacks, other
+from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, make_stacks, other
 from aare.combat.rules import CombatRules, TechBonus
 from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
 from aare.combat.steps import Step, StepResult, roll
-from aare.combat.values import present
+from aare.combat.values import base_value, present
 from aare.errors import UnknownName
 from aare.movement.battles import BattleSite
 from aare.phases.conduct_combat import combat_record
@@ -159,6 +157,25 @@ def mark_shock_troop(battle: Battle) -> StepResult:
 SHOCK_STEP = Step("shock troops", mark_shock_troop, _unmarked_shock_troops, cycles=1, rule=R_SHOCK)
 
 
+def shock_troop_early(battle: Battle, side: Side, key: UnitKey) -> bool:
+    """The shock troop fires in the first cycle's opening fire, not in its main round."""
+    return side == "attacker" and battle.state.cycle == 1 and key.has(SHOCK_FLAG) \
+        and SHOCK_TROOPS in battle.setup.techs(side, key)
+
+
+def _shock_fire(battle: Battle) -> StepResult:
+    """The shock troop's die at its value (+1), its hit on a land unit, removed with the opening fire's."""
+    found = [(k, n) for k, n in present(battle, "attacker") if shock_troop_early(battle, "attacker", k)]
+    groups = [DiceGroup("attacker", k.type, n, base_value(battle, "attacker", k), SHOCK_HITS, "opening")
+              for k, n in found]
+    return roll(battle, "shock troop fire", groups)
+
+
+SHOCK_HITS = Target(exclude_domains=("air", "sea"), rule=R_SHOCK)
+SHOCK_FIRE = Step("shock troop fire", _shock_fire, lambda b: any(
+    shock_troop_early(b, "attacker", k) for k, _ in present(b, "attacker")), cycles=1, rule=R_SHOCK)
+
+
 DESTROYER = ("destroyer",)
 MAIN_ROUND = ("carrier", *nv.ESCORT, *nv.TRANSPORT)  # the ships of the sea battle's main round
 
@@ -194,7 +211,8 @@ def _sequence(sequence: Sequence, kind: str, **_: Any) -> Sequence:
     """The shock troop is chosen as a land battle or amphibious assault starts; in a sea battle Japan's
     destroyers fire with the battleships in the first cycle."""
     if kind in ("land", "amphibious") and "jets" in sequence.names:
-        return sequence.insert_after("jets", SHOCK_STEP)
+        sequence = sequence.insert_after("jets", SHOCK_STEP)
+        return sequence.insert_before("remove opening fire casualties", SHOCK_FIRE)
     if kind == "sea" and "defender battleship fire" in sequence.names and "attacker sea fire" in sequence.names:
         mains: dict[str, Side] = {"attacker sea fire": "attacker", "defender sea fire": "defender"}
         steps = tuple(_main_fire(st, mains[st.name]) if st.name in mains else st for st in sequence.steps)
