@@ -113,3 +113,19 @@ def test_a_canal_of_the_board_is_replaced_by_name(tmp_path: Path, board: Board, 
     other = next(n for n in board.spaces[canal.seas[0]].neighbors if board.spaces[n].is_sea and n != canal.seas[1])
     fails(tmp_path, board, units, f'[[canal]]\nname = "{canal.name}"\nseas = ["{canal.seas[0]}", "{other}"]\n'
           f'requires = [{needs}]\n', f"canal.{canal.name}.seas", "joins")
+
+
+def test_opened_neutrals_become_passable_land_worth_their_value(tmp_path: Path, board: Board,
+                                                                  units: UnitCatalogue) -> None:
+    neutral = next(s for s in board.land() if s.neutral and any(board.spaces[n].is_land for n in s.neighbors))
+    other = next(s.name for s in board.land() if s.neutral and s.name != neutral.name)
+    new = changed(tmp_path, board, units, f'[open_neutrals]\n"{neutral.name}" = 4\n')
+    assert not new.spaces[neutral.name].neutral and new.spaces[neutral.name].ipc == 4
+    assert new.spaces[neutral.name].owner is None and new.spaces[other].neutral
+    land = next(n for n in neutral.neighbors if board.spaces[n].is_land)
+    assert neutral.name in Graph(new).land_nbrs[land] and neutral.name not in Graph(board).land_nbrs[land]
+    plain = next(s.name for s in board.land() if not s.neutral)
+    fails(tmp_path, board, units, f'[open_neutrals]\n"{plain}" = 1\n', f"open_neutrals.{plain}",
+          "not an impassable neutral")
+    fails(tmp_path, board, units, f'[open_neutrals]\n"{neutral.name}" = -1\n', f"open_neutrals.{neutral.name}",
+          "0 or more")
