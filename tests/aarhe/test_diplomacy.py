@@ -15,7 +15,7 @@ from aare.game_setup import new_game
 from aare.rulesets.aarhe.diplomacy import RECORD, modifiers, position
 from tests.aarhe.common import no_missions, refused
 from tests.aarhe.move_common import at
-from tests.movement.helpers import end, move, mv, rejected, turn_began_with, units_in
+from tests.movement.helpers import boat, end, move, mv, rejected, turn_began_with, units_in
 
 GER, JAP, RUS, UK, US = "Germany", "Japan", "Russia", "United Kingdom", "United States"
 
@@ -141,6 +141,15 @@ def test_an_attacked_neutral_joins_the_other_side_and_its_army_defends() -> None
     g = at(UK, "combat-move", {"Persia": f"{UK}: 1 infantry", "Norway": f"{UK}: 1 infantry"}, owners={"Norway": UK})
     move(g, "1 infantry", "Norway", "Sweden")
     assert position(g.state, "Sweden") == -5 and g.state.owners["Sweden"] == GER
+
+
+@pytest.mark.rule("AARHE-DIPLO-attack", "AARHE-DIPLO-neutral-army")
+def test_an_assault_from_the_sea_attacks_a_neutral_too() -> None:
+    g = at(UK, "combat-move", {}, stacks=[("SZ 12", boat(UK, f"{UK}:infantry"))])
+    move(g, "1 infantry", "SZ 12", "Spain")
+    assert position(g.state, "Spain") == -5 and g.state.owners["Spain"] == GER
+    assert units_in(g, "Spain", GER)["infantry"] == 5 and units_in(g, "Spain", UK) == {"infantry": 1}
+    assert units_in(g, "SZ 13", GER) == {"destroyer": 1, "transport": 1}  # SZ 12 holds the British transport
 
 
 @pytest.mark.rule("AARHE-DIPLO-attack")
