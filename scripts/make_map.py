@@ -5,6 +5,7 @@
 .venv/bin/python scripts/make_map.py --ruleset lhtr-1.3   # only the board of that ruleset
 .venv/bin/python scripts/make_map.py --check    # exit 1 if a committed file is out of date
 .venv/bin/python scripts/make_map.py --ruleset lhtr-1.3 --svg /tmp/map.svg   # also render the start position
+.venv/bin/python scripts/make_map.py --ruleset aarhe --option italy=true   # a map variant an option plays on
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ def map_rulesets() -> list[str]:
     return sorted(found.values())
 
 
-def make(ruleset: str, out: Path | None, check: bool, svg: Path | None) -> int:
-    board = load_ruleset(ruleset).board
+def make(ruleset: str, out: Path | None, check: bool, svg: Path | None, options: dict[str, str] | None = None
+         ) -> int:
+    board = load_ruleset(ruleset, options or {}).board
     started = time.perf_counter()
     geometry = build_map(board)
     text = dumps(geometry)
@@ -64,7 +66,7 @@ def make(ruleset: str, out: Path | None, check: bool, svg: Path | None) -> int:
         from aare.web.map_geometry import MapGeometry
         from aare.web.map_svg import render_map
 
-        state = new_game(ruleset, {}, seed=1).state
+        state = new_game(ruleset, options or {}, seed=1).state
         svg.write_text(render_map(state, board, geometry=MapGeometry.from_json(geometry)), encoding="utf-8")
         print(f"wrote {svg}")
     return status
@@ -76,11 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="output file (default: the board's map file in <family>/data/map)")
     parser.add_argument("--check", action="store_true", help="only compare with the existing file")
     parser.add_argument("--svg", type=Path, help="also write an SVG of the starting position here")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a ruleset option (a map variant it plays on); with --ruleset")
     args = parser.parse_args(argv)
     rulesets = [args.ruleset] if args.ruleset else map_rulesets()
-    if len(rulesets) != 1 and (args.out or args.svg):
-        parser.error("--out and --svg need --ruleset")
-    return max((make(r, args.out, args.check, args.svg) for r in rulesets), default=0)
+    if len(rulesets) != 1 and (args.out or args.svg or args.option):
+        parser.error("--out, --svg and --option need --ruleset")
+    options = dict(o.split("=", 1) for o in args.option)
+    return max((make(r, args.out, args.check, args.svg, options) for r in rulesets), default=0)
 
 
 if __name__ == "__main__":

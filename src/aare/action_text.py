@@ -213,6 +213,28 @@ def _parse_action_text(text: str, ruleset: Ruleset) -> dict[str, Any]:
         return {"type": "declare_targets", "targets": rest}
     if verb == "missions":
         return {"type": "air_missions", "missions": "" if rest.strip().lower() == "none" else rest.strip()}
+    if verb == "atomic":
+        step, _, where = rest.partition(" ")
+        where = where.strip()
+        if step.lower() == "buy" and not where:
+            return {"type": "atomic", "step": "buy"}
+        if step.lower() == "load" and where.lower().startswith("in "):
+            return {"type": "atomic", "step": "load", "space": ruleset.board.resolve(where[3:].strip())}
+        if step.lower() == "groups" and where:
+            return {"type": "atomic", "step": "groups", "groups": where}
+        if step.lower() == "group" and _number(where):
+            return {"type": "atomic", "step": "target", "group": int(where)}
+        target, sep, origin = where.partition(" from ")
+        if step.lower() == "strike" and sep:
+            return {"type": "atomic", "step": "strike", "target": ruleset.board.resolve(target.strip()),
+                    "space": ruleset.board.resolve(origin.strip())}
+        raise MalformedInput("atomic takes 'atomic buy', 'atomic load in SPACE', 'atomic strike TARGET from SPACE', "
+                             "'atomic groups UNITS / UNITS / ...' or 'atomic group N'")
+    if verb == "give":
+        tech, sep, to = rest.rpartition(" to ")
+        if not sep or not tech.strip():
+            raise MalformedInput("give takes a technology and an ally: 'give heavy bomber to POWER'")
+        return {"type": "give_tech", "tech": tech.strip(), "to": ruleset.board.resolve_power(to.strip())}
     if verb == "choose":
         if not rest:
             raise MalformedInput("choose needs one of the decision's options: 'choose OPTION'")
@@ -309,6 +331,18 @@ def _format_action(action: Mapping[str, Any]) -> str:
         return f"targets {action['targets']}"
     if kind == "air_missions":
         return f"missions {action.get('missions') or 'none'}"
+    if kind == "atomic":
+        if action["step"] == "load":
+            return f"atomic load in {action['space']}"
+        if action["step"] == "strike":
+            return f"atomic strike {action['target']} from {action['space']}"
+        if action["step"] == "groups":
+            return f"atomic groups {action['groups']}"
+        if action["step"] == "target":
+            return f"atomic group {action['group']}"
+        return "atomic buy"
+    if kind == "give_tech":
+        return f"give {action['tech']} to {action['to']}"
     if kind == "choose_chart":
         return f"chart {action['chart']}"
     if kind == "choose":
@@ -350,6 +384,11 @@ def format_decision(decision: Mapping[str, Any]) -> str:
     elif kind == "interdiction_casualties":
         what = (f"{decision['power']} chooses {decision['hits']} casualt{'y' if decision['hits'] == 1 else 'ies'} "
                 f"of {decision.get('striker', 'the enemy')}'s interdiction strike")
+    elif kind == "atomic_groups":
+        what = (f"{decision['power']} divides its units struck by the atomic bomb into {decision['count']} groups: "
+                "'atomic groups 2 infantry / 1 armour, 1 infantry / ...'")
+    elif kind == "atomic_target":
+        what = f"{decision['power']} names the group its atomic bomb strikes: 'atomic group N'"
     elif kind == "choose_option":
         what = f"{decision['power']} chooses: {' or '.join(decision['choices'])}"
     elif kind == "choose_targets":

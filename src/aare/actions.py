@@ -292,11 +292,33 @@ class AirMissions(_Action):
     missions: str = ""
 
 
+class GiveTech(_Action):
+    """Transfer a technology the power has to an ally (`to`) (AARHE's technology deployment, develop weapons)."""
+
+    type: Literal["give_tech"] = "give_tech"
+    tech: str
+    to: str
+
+
+class Atomic(_Action):
+    """AARHE's atomic bomb: `buy` one (purchase); `load` a ready one onto a bomber of the power in `space`
+    (non-combat move); `strike` the territory `target` with an armed bomber from `space` (conduct combat); the
+    struck territory's holder divides its units into `groups` (``"2 infantry, 1 armour / 4 infantry"``); the
+    attacker names the group (`group`, from 1) its bomb destroys in."""
+
+    type: Literal["atomic"] = "atomic"
+    step: Literal["buy", "load", "strike", "groups", "target"]
+    space: str = ""
+    target: str = ""
+    group: int = Field(default=0, ge=0, le=99)
+    groups: str = ""
+
+
 Action = Annotated[
     EndPhase | Research | Purchase | Move | Load | Fight | Rocket | ChooseCasualties | Retreat | Press | Submerge
     | Place | DeclareAdvantage | PlaceFree | Bid | BidCash | TreatyInfantry | DeclareDDay | AirTransport
     | SevereWinter | Lend | Convert | MoveFactory | CoastalDefence | Designate | DeclareTargets | Choose | Concede
-    | ChooseChart | Repair | LendLease | AirMissions,
+    | ChooseChart | Repair | LendLease | AirMissions | GiveTech | Atomic,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
@@ -304,7 +326,7 @@ ACTION_TYPES: tuple[type[_Action], ...] = (
     EndPhase, Research, Purchase, Move, Load, Fight, Rocket, ChooseCasualties, Retreat, Press, Submerge, Place,
     DeclareAdvantage, PlaceFree, Bid, BidCash, TreatyInfantry, DeclareDDay, AirTransport, SevereWinter, Lend, Convert,
     MoveFactory, CoastalDefence,
-    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions,
+    Designate, DeclareTargets, Choose, Concede, ChooseChart, Repair, LendLease, AirMissions, GiveTech, Atomic,
 )
 
 

@@ -46,6 +46,13 @@ def test_germany_and_the_us_roll_twice_a_turn_the_others_once() -> None:
         assert not [a for a in g.legal_actions() if a.type == "choose"]
 
 
+@pytest.mark.rule("AARHE-DIPLO-rolls-table")
+def test_italy_has_no_diplomacy_roll() -> None:
+    g = diplomacy("Italy", options={"italy": True}, dice=[1])
+    assert not [a for a in g.legal_actions() if a.type == "choose"]
+    assert refused(g, {"type": "choose", "option": "Switzerland"}) == "AARHE-DIPLO-rolls-table"
+
+
 @pytest.mark.rule("AARHE-DIPLO-target")
 def test_a_roll_names_a_neutral_between_minus_two_and_plus_two() -> None:
     g = diplomacy(GER, dice=[6], extra=placed({"Sweden": -2}))

@@ -10,8 +10,10 @@ import pytest
 from aare.combat.board_battle import build_battle
 from aare.combat.setup import Battle
 from aare.movement.battles import pending_battles
+from aare.odds import build_battle as build_assault
 from tests.aarhe.common import no_missions
 from tests.aarhe.move_common import at
+from tests.aarhe.test_amphibious import cycle
 from tests.aarhe.test_land_combat import fire, rolls
 from tests.movement.helpers import end, move, units_in
 
@@ -27,7 +29,7 @@ def battle_at(g: Any, space: str) -> Battle:
 
 def shots(b: Battle, dice: list[int]) -> list[tuple[str, str, int, int]]:
     _, events = fire(b, dice)
-    return [(r.step, r.unit, r.count, r.hit_on) for r in rolls(events) if "heavy artillery" in r.step]
+    return [(r.step, r.unit, r.count, r.hit_on) for r in rolls(events) if r.unit == "heavy_artillery"]
 
 
 def german_attack(dice: list[int] | None = None, **units: str) -> Any:
@@ -42,7 +44,7 @@ def german_attack(dice: list[int] | None = None, **units: str) -> Any:
 @pytest.mark.rule(R_FIRE)
 def test_heavy_artillery_fires_into_an_adjacent_attack_at_two() -> None:
     g = german_attack(**{"Eastern Europe": f"{GER}: 1 heavy artillery"})
-    assert shots(battle_at(g, "Karelia S.S.R."), [6] * 6) == [("attacker heavy artillery fire", "heavy_artillery",
+    assert shots(battle_at(g, "Karelia S.S.R."), [6] * 6) == [("attacker land fire", "heavy_artillery",
                                                                1, 2)]
     far = german_attack(**{"Germany": f"{GER}: 1 heavy artillery"})  # not adjacent to Karelia
     assert shots(battle_at(far, "Karelia S.S.R."), [6] * 4) == []
@@ -55,7 +57,7 @@ def test_heavy_artillery_defends_next_door_unless_its_own_territory_is_attacked(
     owners = {"Karelia S.S.R.": GER, "Archangel": RUS, "Belorussia": RUS}
     g = at(RUS, "combat-move", units, owners=owners, options=ON)
     move(g, "2 infantry", "Archangel", "Karelia S.S.R.")
-    assert shots(battle_at(g, "Karelia S.S.R."), [6] * 6) == [("defender heavy artillery fire", "heavy_artillery",
+    assert shots(battle_at(g, "Karelia S.S.R."), [6] * 6) == [("defender land fire", "heavy_artillery",
                                                                1, 1)]
     move(g, "1 infantry", "Belorussia", "Eastern Europe")  # now its own territory is under attack
     assert shots(battle_at(g, "Karelia S.S.R."), [6] * 4) == []
@@ -74,3 +76,12 @@ def test_it_stays_home_is_never_hit_and_fires_into_one_battle_a_turn() -> None:
     assert units_in(g, "Karelia S.S.R.") == {} and g.state.pending is None
     assert units_in(g, "Eastern Europe") == {"heavy_artillery": 1}
     assert shots(battle_at(g, "Ukraine S.S.R."), [6] * 4) == []  # spent on Karelia this turn
+
+
+@pytest.mark.rule(R_FIRE)
+def test_it_fires_in_the_landings_first_cycle_too() -> None:
+    tags = frozenset({"hart-from:attacker:United Kingdom@Gibraltar=2"})
+    b = build_assault("2 infantry", "2 infantry", "aarhe", "amphibious", options=ON, site_tags=tags)
+    _, events = cycle(b, [6] * 6)
+    assert [(r.step, r.count, r.hit_on) for r in rolls(events) if r.unit == "heavy_artillery"] == [
+        ("attacking infantry fire", 2, 2)]

@@ -83,6 +83,24 @@ def test_home_defence_infantry_defend_at_three_in_the_first_cycle() -> None:
     assert fired(decide(b, Press()), 4, "defender") == [("defender land fire", "infantry", 2, 2)]
 
 
+@pytest.mark.rule("AARHE-NATATTACK-italy-home-defence")
+def test_home_defence_counts_in_italys_original_territories_on_the_italy_map() -> None:
+    units = {"Anglo Egypt": f"{UK}: 2 infantry", "Libya": "Italy: 1 infantry; Germany: 1 infantry"}
+    options = {**ON, "italy": True}
+    g = at(UK, "combat-move", units, options=options)
+    move(g, "2 infantry", "Anglo Egypt", "Libya")
+    site = next(s for s in pending_battles(g.state, g.ruleset) if s.space == "Libya")
+    b = board_battle(g.state, g.ruleset, site)
+    assert HOME_DEFENCE in b.setup.owner_techs["Italy"] and HOME_DEFENCE in b.setup.owner_techs[GER]
+    assert sorted((r.unit, r.count, r.hit_on) for r in rolls(fire(b, [6] * 4)[1], "defender land fire")) == [
+        ("infantry", 2, 3)]
+    units = {"Libya": f"{UK}: 2 infantry", "Anglo Egypt": "Italy: 1 infantry"}
+    g = at(UK, "combat-move", units, options=options, owners={"Libya": UK, "Anglo Egypt": "Italy"})
+    move(g, "2 infantry", "Libya", "Anglo Egypt")  # not an original Italian territory
+    site = next(s for s in pending_battles(g.state, g.ruleset) if s.space == "Anglo Egypt")
+    assert HOME_DEFENCE not in board_battle(g.state, g.ruleset, site).setup.owner_techs["Italy"]
+
+
 @pytest.mark.rule("AARHE-NATATTACK-japan-lance-torpedo")
 def test_lance_torpedo_fighters_attack_at_four_at_sea_only() -> None:
     assert ("attacker air fire", "fighter", 1, 4) in fired(

@@ -16,7 +16,7 @@ from aare.rules.ruleset import load_ruleset
 from aare.rulesets.aarhe import combat_values as v
 from aare.rulesets.aarhe import naval_values as nv
 from aare.state.unit_stacks import Stack, add_stack
-from tests.aarhe.common import GER, JAP, UK, end_turn, game
+from tests.aarhe.common import GER, JAP, UK, end_turn, game, refused
 
 RULES = "aarhe"
 ALL = {"cruiser": True, "dive_bomber": True, "heavy_tank": True, "heavy_artillery": True}
@@ -31,10 +31,11 @@ def test_each_option_adds_its_unit_with_the_seeds_values() -> None:
                      "heavy_artillery": (5, 1, 3, 2, 1)}
     assert [units.resolve(n) for n in ("CA", "DIV", "H.ARM", "H.ART")] == list(table)
     plain = load_ruleset(RULES).units
-    for name in table:
+    for name in ("cruiser", "dive_bomber"):
         assert name not in plain
     assert "cruiser" in load_ruleset(RULES, {"cruiser": True}).units
-    assert "heavy_tank" not in load_ruleset(RULES, {"cruiser": True}).units
+    assert "dive_bomber" not in load_ruleset(RULES, {"cruiser": True}).units
+    # the heavy tank and heavy artillery are listed without their options: their technologies unlock them
 
 
 @pytest.mark.rule("AARHE-OPTUNIT-table")
@@ -88,9 +89,8 @@ def _tank_damage(g: Game, space: str) -> int:
 @pytest.mark.parametrize("on", [True, False])
 def test_a_damaged_heavy_tank_is_repaired_as_any_turn_begins_at_a_complex_or_city(on: bool) -> None:
     g = game({"heavy_tank": True})
-    if not on:  # without the option there is no heavy tank to repair
-        with pytest.raises(AareError):
-            load_ruleset(RULES).units.resolve("heavy_tank")
+    if not on:  # without the option (or the Heavy Tank technology) there is no heavy tank to repair
+        assert refused(game({}), {"type": "purchase", "units": "1 heavy tank"}) == "AARHE-TECH-heavy-tank"
         return
     end_turn(g)  # round 1: the Soviet Union alone
     g = _damaged_tanks(g)

@@ -42,7 +42,8 @@ EIGHT = ["purchase", "collect-income", "combat-move", "conduct-combat", "non-com
 def test_the_lhtr_module_plays_first_on_the_revised_board_and_rules_what_the_variant_leaves_alone() -> None:
     aarhe, lhtr = load_ruleset(RULES), load_ruleset("lhtr-1.3")
     assert aarhe.modules[0].id == "lhtr" and aarhe.board.id == lhtr.board.id == "revised"
-    own = {"destroyer", "carrier", "battleship"}  # the variant's unit table (AARHE-UNIT-table)
+    # the variant's unit table (AARHE-UNIT-table) and the units its technologies unlock
+    own = {"destroyer", "carrier", "battleship", "heavy_tank", "heavy_artillery"}
     assert {u.id: (u.cost, u.attack, u.defense, u.move) for u in aarhe.units if u.id not in own} == {
         u.id: (u.cost, u.attack, u.defense, u.move) for u in lhtr.units if u.id not in own}
     assert new_game(RULES, {}, seed=1).state.banks == new_game("lhtr-1.3", {}, seed=1).state.banks
@@ -232,8 +233,8 @@ def test_research_and_diplomacy_are_skipped_while_the_capital_was_enemy_held_at_
     taken = scenario(RULES, nation=RUS, phase=phase, owners={"Russia": GER}, banks={RUS: 30},
                      extra=_turn_record(owners))
     if phase == "develop-weapons":
-        taken.apply(research)
-        assert taken.state.banks[RUS] == 25
+        taken.apply(research)  # the Soviet Union's free research die
+        assert taken.state.extra["aarhe_research_rolled"] == {RUS: 1}
     else:
         assert refused(taken, research) == "LHTR-TURN-phase-sequence"
 

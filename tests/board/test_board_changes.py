@@ -115,17 +115,45 @@ def test_a_canal_of_the_board_is_replaced_by_name(tmp_path: Path, board: Board, 
           f'requires = [{needs}]\n', f"canal.{canal.name}.seas", "joins")
 
 
-def test_opened_neutrals_become_passable_land_worth_their_value(tmp_path: Path, board: Board,
-                                                                  units: UnitCatalogue) -> None:
-    neutral = next(s for s in board.land() if s.neutral and any(board.spaces[n].is_land for n in s.neighbors))
-    other = next(s.name for s in board.land() if s.neutral and s.name != neutral.name)
-    new = changed(tmp_path, board, units, f'[open_neutrals]\n"{neutral.name}" = 4\n')
-    assert not new.spaces[neutral.name].neutral and new.spaces[neutral.name].ipc == 4
-    assert new.spaces[neutral.name].owner is None and new.spaces[other].neutral
-    land = next(n for n in neutral.neighbors if board.spaces[n].is_land)
-    assert neutral.name in Graph(new).land_nbrs[land] and neutral.name not in Graph(board).land_nbrs[land]
-    plain = next(s.name for s in board.land() if not s.neutral)
-    fails(tmp_path, board, units, f'[open_neutrals]\n"{plain}" = 1\n', f"open_neutrals.{plain}",
-          "not an impassable neutral")
-    fails(tmp_path, board, units, f'[open_neutrals]\n"{neutral.name}" = -1\n', f"open_neutrals.{neutral.name}",
-          "0 or more")
+POWER = '[[power]]\nname = "Borduria"\nside = "Axis"\ncapital = "North March"\ncolour = "#9fb7d9"\nink = "#23446e"\n'
+MARCH = '[[land]]\nname = "North March"\nipc = 4\nowner = "Borduria"\nneighbors = ["Norway", "SZ 3"]\n'
+
+
+def test_a_map_variant_adds_a_power_territories_and_transfers(tmp_path: Path, board: Board,
+                                                              units: UnitCatalogue) -> None:
+    new = changed(tmp_path, board, units, '[board]\nid = "revised-borduria"\nname = "With Borduria"\n' + POWER + MARCH
+                  + '[[land]]\nname = "Norway"\nipc = 5\nowner = "Borduria"\n'
+                  'neighbors = ["Karelia S.S.R.", "North March", "SZ 3"]\n\n[bank]\nBorduria = 9\n\n'
+                  '[[transfer]]\nspace = "Norway"\nfrom = "Germany"\n'
+                  'to = "Borduria"\nunits = "1 infantry"\ninto = "North March"\n'
+                  '\n[[transfer]]\nspace = "Norway"\nfrom = "Germany"\nto = "Borduria"\n')
+    assert (new.id, new.name) == ("revised-borduria", "With Borduria")
+    assert [p.name for p in new.powers][-1] == "Borduria" and new.powers[-1].order == len(board.powers)
+    assert new.capital_of("Borduria") == "North March" and new.bank["Borduria"] == 9
+    norway = new.spaces["Norway"]
+    assert (norway.ipc, norway.owner, new.owners["Norway"]) == (5, "Borduria", "Borduria")
+    assert set(norway.neighbors) == {"Karelia S.S.R.", "North March", "SZ 3"}  # rewired both ways
+    for gone in set(board.spaces["Norway"].neighbors) - set(norway.neighbors):
+        assert "Norway" not in new.spaces[gone].neighbors
+    assert new.adjacent("SZ 3", "North March") and new.spaces["Norway"].victory_city == board.spaces[
+        "Norway"].victory_city
+    start = {(s.space, s.power): dict(s.units) for s in new.setup}
+    before = next(dict(s.units) for s in board.setup if s.space == "Norway" and s.power == "Germany")
+    assert start["North March", "Borduria"] == {"infantry": 1} and ("Norway", "Germany") not in start
+    assert start["Norway", "Borduria"] == {**before, "infantry": before["infantry"] - 1}
+    # a changed territory keeps what it does not give; `clear` takes a field away
+    kept = changed(tmp_path, board, units, '[[land]]\nname = "Germany"\nipc = 20\nclear = ["victory_city"]\n')
+    assert kept.spaces["Germany"].neighbors == board.spaces["Germany"].neighbors
+    assert (kept.spaces["Germany"].ipc, kept.spaces["Germany"].victory_city) == (20, None)
+
+
+def test_bad_variant_entries_name_the_key(tmp_path: Path, board: Board, units: UnitCatalogue) -> None:
+    fails(tmp_path, board, units, POWER + MARCH, "bank", "no starting bank for Borduria")
+    fails(tmp_path, board, units, '[[transfer]]\nspace = "Norway"\nfrom = "Japan"\nto = "Germany"\n', "transfer[0]",
+          "Japan does not start with units in Norway")
+    fails(tmp_path, board, units, '[[transfer]]\nspace = "Norway"\nfrom = "Germany"\nto = "Germany"\n'
+          'into = "Russia"\n', "transfer[0].into", "cannot start with units in Russia")
+    fails(tmp_path, board, units, MARCH.replace("Borduria", "Germany") + '[[land]]\nname = "Norway"\nipc = 3\n'
+          'neighbors = ["Karelia S.S.R.", "SZ 3"]\n', "land.North March.neighbors",
+          "Norway is changed too and does not list")
+    fails(tmp_path, board, units, '[[land]]\nname = "SZ 3"\nipc = 3\n', "land.SZ 3", "a sea zone")

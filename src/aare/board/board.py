@@ -342,8 +342,8 @@ class _Loader:
 
     # --- sections ------------------------------------------------------------------------------------------
 
-    def power_entries(self, raw: Mapping[str, Any]) -> list[dict[str, Any]]:
-        entries = self.tables(raw, "power")
+    def power_entries(self, raw: Mapping[str, Any], required: bool = True) -> list[dict[str, Any]]:
+        entries = self.tables(raw, "power", required)
         for i, entry in enumerate(entries):
             key = self.key("power", entry, i)
             self.check(entry, key, _POWER)
@@ -520,21 +520,107 @@ class _Loader:
             found.append((where, first, second))
         return found
 
-    def open_neutrals(self, raw: Mapping[str, Any], spaces: Mapping[str, Space]) -> dict[str, int]:
-        """The `open_neutrals` table of a changes file: impassable neutrals by canonical name, each with its value."""
-        value = raw.get("open_neutrals", {})
-        if not isinstance(value, dict):
-            self.fail("open_neutrals", f"expected a table of territory = value, got {value!r}")
-        found: dict[str, int] = {}
-        for key, ipc in value.items():
-            where = f"open_neutrals.{key}"
-            name = self.resolve(self.space_index, key, where, "space")
-            if not spaces[name].neutral:
-                self.fail(where, f"{name} is not an impassable neutral")
-            if not isinstance(ipc, int) or isinstance(ipc, bool) or ipc < 0:
-                self.fail(where, f"expected a value of 0 or more, got {ipc!r}")
-            found[name] = ipc
-        return found
+    def changed_lands(self, raw: Mapping[str, Any], spaces: dict[str, Space], neighbors: dict[str, list[str]],
+                      owners: dict[str, str]) -> None:
+        """A changes file's `[[land]]` tables applied to `spaces`, `neighbors` and `owners` (all updated): new
+        territories, and the board's territories with the fields given replaced."""
+        entries = self.tables(raw, "land", required=False)
+        drafts: list[tuple[str, dict[str, Any]]] = []
+        given: dict[str, set[str]] = {}
+        for i, entry in enumerate(entries):
+            key = self.key("land", entry, i)
+            if isinstance(entry.get("name"), str):
+                given[entry["name"]] = set(entry)
+            name = entry.get("name")
+            known = self.space_index.get(_norm(name)) if isinstance(name, str) else None
+            if known is not None and known == name:
+                self.check(entry, key, _LAND_CHANGE)
+                old = spaces[name]
+                if not old.is_land:
+                    self.fail(key, f"{name} is a sea zone")
+                for label in (name, *old.aliases):
+                    self.space_index.pop(_norm(label), None)
+                cleared = set(entry.get("clear", ()))
+                if cleared - set(_CLEARABLE):
+                    self.fail(f"{key}.clear", f"only {list(_CLEARABLE)} may be cleared")
+                merged: dict[str, Any] = {"name": name, "ipc": old.ipc, "neighbors": list(neighbors[name]),
+                                          "neutral": old.neutral}
+                merged |= {k: v for k, v in (("owner", old.owner), ("victory_city", old.victory_city),
+                                             ("aliases", list(old.aliases))) if v and k not in cleared}
+                merged |= {k: v for k, v in entry.items() if k != "clear"}
+                entry = merged
+            else:
+                self.check(entry, key, _LAND)
+            self.register(self.space_index, entry["name"], tuple(entry.get("aliases", ())), key, "space")
+            drafts.append((key, entry))
+        for key, entry in drafts:
+            name = entry["name"]
+            if "neighbors" in given[name]:
+                self.rewire(drafts, given, key, entry, neighbors)
+            owner = None
+            if "owner" in entry:
+                owner = self.resolve(self.power_index, entry["owner"], f"{key}.owner", "power")
+            if "owner" in given[name] or owner is None:
+                owners.pop(name, None)
+                if owner is not None:
+                    owners[name] = owner
+            spaces[name] = Space(name, "land", tuple(neighbors[name]), ipc=entry["ipc"], owner=owner,
+                                 victory_city=entry.get("victory_city"), neutral=entry.get("neutral", False),
+                                 aliases=tuple(entry.get("aliases", ())))
+
+    def rewire(self, drafts: list[tuple[str, dict[str, Any]]], given: Mapping[str, set[str]], key: str,
+               entry: Mapping[str, Any], neighbors: dict[str, list[str]]) -> None:
+        """The territory of `entry` joined to the neighbours it lists, both ways, and to no others."""
+        name = entry["name"]
+        listed = self.neighbors(entry, key)
+        for other in listed:
+            if "neighbors" in given.get(other, ()) and name not in self.listed(drafts, other):
+                self.fail(f"{key}.neighbors", f"{other} is changed too and does not list {name}")
+        for other in neighbors.get(name, ()):
+            if other not in listed:
+                neighbors[other].remove(name)
+        neighbors[name] = list(listed)
+        for other in listed:
+            if name not in neighbors[other]:
+                neighbors[other].append(name)
+
+    def listed(self, drafts: list[tuple[str, dict[str, Any]]], name: str) -> set[str]:
+        """The neighbours the changed territory `name` lists, resolved."""
+        entry = next(e for _, e in drafts if e["name"] == name)
+        return {self.space_index.get(_norm(ref), ref) for ref in entry["neighbors"]}
+
+    def transfers(self, raw: Mapping[str, Any], setup: tuple[SetupUnits, ...], spaces: Mapping[str, Space],
+                  owners: Mapping[str, str], powers: tuple[Power, ...]) -> tuple[SetupUnits, ...]:
+        """The set-up after a changes file's `[[transfer]]` tables: units of one power handed to another, all of
+        them or those named, moved into another space if `into` is given."""
+        held = {(s.space, s.power): dict(s.units) for s in setup}
+        side = {p.name: p.side for p in powers}
+        for i, entry in enumerate(self.tables(raw, "transfer", required=False)):
+            where = f"transfer[{i}]"
+            self.check(entry, where, _TRANSFER)
+            space = self.resolve(self.space_index, entry["space"], f"{where}.space", "space")
+            giver = self.resolve(self.power_index, entry["from"], f"{where}.from", "power")
+            taker = self.resolve(self.power_index, entry["to"], f"{where}.to", "power")
+            into = self.resolve(self.space_index, entry.get("into", space), f"{where}.into", "space")
+            have = held.get((space, giver), {})
+            try:
+                wanted = parse_units(entry["units"], self.units) if "units" in entry else dict(have)
+            except MalformedInput as exc:
+                self.fail(f"{where}.units", str(exc))
+            if not wanted or any(have.get(u, 0) < n for u, n in wanted.items()):
+                self.fail(where, f"{giver} does not start with {entry.get('units', 'units')} in {space}")
+            owner = owners.get(into)
+            if spaces[into].is_land and (owner is None or side[owner] != side[taker]):
+                self.fail(f"{where}.into", f"{taker} cannot start with units in {into}, owned by {owner or 'nobody'}")
+            self.check_placement(where, spaces[into], wanted)
+            for unit, n in wanted.items():
+                have[unit] -= n
+                gets = held.setdefault((into, taker), {})
+                gets[unit] = gets.get(unit, 0) + n
+        order = {u: i for i, u in enumerate(self.units.ids)}
+        return tuple(SetupUnits(space, power, dict(sorted(((u, n) for u, n in units.items() if n),
+                                                          key=lambda kv: order[kv[0]])))
+                     for (space, power), units in held.items() if any(units.values()))
 
     def chosen_setup(self, raw: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:
         """The set-up table to load and its key: the plain `[setup]`, or `[setup.<scenario>]` of a file with
@@ -586,22 +672,28 @@ class _Loader:
         return {name: owners[name] for name in spaces if name in owners}
 
     def bank(self, setup: Mapping[str, Any], key: str, powers: tuple[Power, ...]) -> dict[str, int]:
+        bank = self.bank_entries(setup, key)
+        missing = [p.name for p in powers if p.name not in bank]
+        if missing:
+            self.fail(f"{key}.bank", f"no starting bank for {', '.join(missing)}")
+        return {p.name: bank[p.name] for p in powers}
+
+    def bank_entries(self, setup: Mapping[str, Any], key: str) -> dict[str, int]:
+        """The `bank` table of power = IPCs, as given."""
+        key = f"{key}.bank" if key else "bank"
         table = setup.get("bank")
         if not isinstance(table, dict):
-            self.fail(f"{key}.bank", f"expected a [{key}.bank] table of power = IPCs")
+            self.fail(key, f"expected a [{key}] table of power = IPCs")
         bank: dict[str, int] = {}
         for ref, amount in table.items():
-            where = f"{key}.bank.{ref}"
+            where = f"{key}.{ref}"
             power = self.resolve(self.power_index, ref, where, "power")
             if not _is("int", amount):
                 self.fail(where, f"{_EXPECTED['int']}, got {amount!r}")
             if power in bank:
                 self.fail(where, f"{power} is listed twice")
             bank[power] = amount
-        missing = [p.name for p in powers if p.name not in bank]
-        if missing:
-            self.fail(f"{key}.bank", f"no starting bank for {', '.join(missing)}")
-        return {p.name: bank[p.name] for p in powers}
+        return bank
 
     def placements(
         self,
@@ -694,20 +786,36 @@ class _Loader:
 
 # --- board changes ---------------------------------------------------------------------------------------------
 
-_CHANGES_TOP = ("remove", "add", "no_transport", "canal", "units", "open_neutrals")
+_CHANGES_TOP = ("board", "power", "land", "remove", "add", "no_transport", "canal", "bank", "transfer", "units")
+# a `[[land]]` of a changes file named like one of the board's changes only the fields it gives; `clear` names
+# fields it removes (victory_city, aliases, owner)
+_LAND_CHANGE: _Spec = {**{k: (kind, False) for k, (kind, _) in _LAND.items()}, "name": ("str", True),
+                       "clear": ("strs", False)}
+_CLEARABLE = ("victory_city", "aliases", "owner")
+_TRANSFER: _Spec = {"space": ("str", True), "from": ("str", True), "to": ("str", True), "into": ("str", False),
+                    "units": ("str", False)}
 
 
 def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
     """`board` with a ruleset's changes file applied; a bad file raises DataFileError naming the key at fault.
 
-    The file (`data/board_changes/<name>.toml`, named by a ruleset file's `board_changes`) may hold `remove` and
-    `add` (lists of [space, space] connections taken away or added, both ways), `no_transport` ([land, sea]
-    connections transports may not load or unload across, amphibious assaults included; ships, aircraft and land
-    units are not affected), `[[canal]]` tables as in a board file (with `into`, a strait barring only entry into
-    that sea zone; with `joins`, two zones counted as one; one named like a canal of the board replaces it) and
-    `[[units]]` tables as in a set-up (added to the set-up, in territories the unit's side
-    holds at the start) and `[open_neutrals]` (impassable neutral territory -> its value: it becomes passable land
-    with no owner, worth that value once a power controls it)."""
+    The file (`data/board_changes/<name>.toml`, named by a ruleset file's `board_changes` or the `board_changes`
+    hook) may hold:
+    - `[board]` with `id` and `name`: the changed board's own (a map variant has its own map, `<id>-map.json`);
+    - `[[power]]` tables as in a board file: powers added after the board's, in turn order;
+    - `[[land]]` tables: a new territory as in a board file (its neighbours list it back), or one named like a
+      territory of the board, whose given fields replace its own (`neighbors` both ways; `clear` removes
+      `victory_city`, `aliases` or `owner`); a changed `owner` also controls it at the start;
+    - `remove` and `add` (lists of [space, space] connections taken away or added, both ways), `no_transport`
+      ([land, sea] connections transports may not load or unload across, amphibious assaults included; ships,
+      aircraft and land units are not affected), `[[canal]]` tables as in a board file (with `into`, a strait
+      barring only entry into that sea zone; with `joins`, two zones counted as one; one named like a canal of the
+      board replaces it);
+    - `[bank]` (power = IPCs): starting banks, needed for each added power;
+    - `[[transfer]]` (`space`, `from`, `to`, optional `into` and `units`): set-up units of one power handed to
+      another, all of them or the `units` named, moved `into` another space if given;
+    - `[[units]]` tables as in a set-up (added to the set-up, in territories the unit's side holds at the start).
+    """
     loader = _Loader(Path(path), units, board.scenario)
     try:
         raw = tomllib.loads(loader.path.read_text(encoding="utf-8"))
@@ -716,9 +824,19 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
     unknown = sorted(set(raw) - set(_CHANGES_TOP))
     if unknown:
         loader.fail("<file>", f"unknown top-level key(s) {unknown}; known: {list(_CHANGES_TOP)}")
+    meta = raw.get("board", {"id": board.id, "name": board.name})
+    if not isinstance(meta, dict):
+        loader.fail("board", "expected a [board] table with id and name")
+    loader.check(meta, "board", _META)
     loader.space_index = dict(board._space_index)
     loader.power_index = dict(board._power_index)
+    entries = loader.power_entries(raw, required=False)
     neighbors = {name: list(space.neighbors) for name, space in board.spaces.items()}
+    spaces = dict(board.spaces)
+    owners = dict(board.owners)
+    loader.changed_lands(raw, spaces, neighbors, owners)
+    added_powers = loader.powers(entries, spaces)
+    powers = (*board.powers, *(replace(p, order=len(board.powers) + p.order) for p in added_powers))
     for where, a, b in loader.pairs(raw, "remove"):
         if b not in neighbors[a]:
             loader.fail(where, f"{a} and {b} are not adjacent on the board: nothing to remove")
@@ -733,12 +851,11 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
         joined.add(frozenset((a, b)))
     closed: set[frozenset[str]] = set(board.no_transport)
     for where, a, b in loader.pairs(raw, "no_transport"):
-        if {board.spaces[a].kind, board.spaces[b].kind} != {"land", "sea"} or b not in neighbors[a]:
+        if {spaces[a].kind, spaces[b].kind} != {"land", "sea"} or b not in neighbors[a]:
             loader.fail(where, f"{a} and {b} are not an adjacent territory and sea zone")
         closed.add(frozenset((a, b)))
-    spaces = {name: replace(space, neighbors=tuple(neighbors[name])) for name, space in board.spaces.items()}
-    for name, ipc in loader.open_neutrals(raw, spaces).items():
-        spaces[name] = replace(spaces[name], neutral=False, ipc=ipc)
+    spaces = {name: replace(space, neighbors=tuple(neighbors[name]))
+              for name, space in sorted(spaces.items(), key=lambda kv: kv[1].is_sea)}
     canals = list(board.canals)
     for canal in loader.canals(raw, spaces):
         same = next((i for i, c in enumerate(canals) if c.name == canal.name), None)
@@ -750,17 +867,22 @@ def apply_changes(board: Board, path: Path, units: UnitCatalogue) -> Board:
             canals.append(canal)
         else:
             canals[same] = canal
-    added = loader.placements(raw, "", spaces, board.owners, board.powers)
+    bank = {**board.bank, **(loader.bank_entries(raw, "") if "bank" in raw else {})}
+    missing = [p.name for p in powers if p.name not in bank]
+    if missing:
+        loader.fail("bank", f"no starting bank for {', '.join(missing)}")
+    setup = loader.transfers(raw, board.setup, spaces, owners, powers)
+    added = loader.placements(raw, "", spaces, owners, powers)
     return Board(
-        id=board.id,
-        name=board.name,
+        id=meta["id"],
+        name=meta["name"],
         path=board.path,
         spaces=spaces,
-        powers=board.powers,
+        powers=powers,
         canals=tuple(canals),
-        bank=dict(board.bank),
-        setup=_merged(board.setup, added, units),
-        owners=dict(board.owners),
+        bank={p.name: bank[p.name] for p in powers},
+        setup=_merged(setup, added, units),
+        owners={name: owners[name] for name in spaces if name in owners},
         scenario=board.scenario,
         no_transport=frozenset(closed),
         added_connections=frozenset(joined),

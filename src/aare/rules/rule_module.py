@@ -14,6 +14,8 @@ from aare.rules.registry import load_families
 # value; the ruleset folds the active modules' hooks over the value in module order.
 HOOKS: dict[str, str] = {
     "unit_catalogue": "the unit catalogue (stat and cost overrides)",
+    "board_changes": "names of board changes files (data/board_changes/<name>.toml) applied to the board after the "
+    "ruleset file's own, in order (tuple of str), e.g. a map variant an option plays on",
     "victory_cities": "territory -> city name of the cities that count for victory",
     "initial_state": "the game state at set-up, before the first action",
     "phase_table": "the ordered list of phases of a turn",

@@ -75,7 +75,8 @@ class Ruleset:
         self.log_rule_ids: dict[str, str] = self.modify("log_rule_ids", {})
         base_units = load_units(data_file("units", spec.units))
         self.units: UnitCatalogue = self.modify("unit_catalogue", base_units)
-        self.board: Board = _board(spec.board, spec.units, spec.setup, spec.board_changes)
+        changes: tuple[str, ...] = self.modify("board_changes", (spec.board_changes,) if spec.board_changes else ())
+        self.board: Board = _board(spec.board, spec.units, spec.setup, changes)
 
     def modify(self, hook: str, value: Any, **context: Any) -> Any:
         """Fold every active module's `hook` over `value`, in module order."""
@@ -220,10 +221,10 @@ def _cached(ruleset_id: str, options: tuple[tuple[str, OptionValue], ...]) -> Ru
 
 
 @cache
-def _board(board_id: str, units_id: str, setup: str | None = None, changes: str | None = None) -> Board:
-    """The board of a ruleset: its file, the chosen set-up, then the ruleset's board changes if it names any."""
+def _board(board_id: str, units_id: str, setup: str | None = None, changes: tuple[str, ...] = ()) -> Board:
+    """The board of a ruleset: its file, the chosen set-up, then the board changes files, in order."""
     units = load_units(data_file("units", units_id))
     board = load_board(data_file("boards", board_id), units, setup)
-    if changes is not None:
-        board = apply_changes(board, data_file("board_changes", changes), units)
+    for name in changes:
+        board = apply_changes(board, data_file("board_changes", name), units)
     return board

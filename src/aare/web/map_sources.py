@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aare.errors import MalformedInput
+from aare.errors import MalformedInput, UnknownName
 from aare.rules.registry import data_file
 from aare.web.map_projection import Bump, Lens, Projection
 
@@ -20,8 +20,12 @@ class MapDataError(MalformedInput):
 
 
 def map_dir(board_id: str) -> Path:
-    """The map folder of the family that ships board `board_id` (`<family>/data/map/`)."""
-    return data_file("boards", board_id).parent.parent / "map"
+    """The map folder of the family that ships the map of board `board_id` (`<family>/data/map/`): the one with its
+    positions file, else the one with its board file (a map variant made by board changes has no board file)."""
+    try:
+        return data_file("map", f"{board_id}-positions").parent
+    except UnknownName:
+        return data_file("boards", board_id).parent.parent / "map"
 
 LatLon = tuple[float, float]
 
@@ -86,7 +90,13 @@ def load_spec(board_id: str, directory: Path | None = None) -> MapSpec:
     directory = directory or map_dir(board_id)
     pos_file = directory / f"{board_id}-positions.toml"
     coast_file = directory / f"{board_id}-coast.toml"
-    raw = _read(pos_file)
+    raw = _based(_read(pos_file))
+    base = raw.get("map", {}).get("base")
+    if base is None:
+        coast = _read(coast_file)
+    else:  # a map variant: the base board's coastlines, and the variant's own (islets) if it has a file
+        own = _read(coast_file) if coast_file.is_file() else {}
+        coast = _merged(_read(map_dir(str(base)) / f"{base}-coast.toml"), own, ("land", "water", "islet"))
     meta = raw.get("map", {})
     projection = Projection(
         cut=float(meta["cut"]),
@@ -99,7 +109,25 @@ def load_spec(board_id: str, directory: Path | None = None) -> MapSpec:
     )
     regions = [_region(name, body, decor=False, where=pos_file) for name, body in raw.get("space", {}).items()]
     regions += [_region(name, body, decor=True, where=pos_file) for name, body in raw.get("decor", {}).items()]
-    return MapSpec(board_id, projection, float(meta.get("cell", 2.0)), tuple(regions), _coast(_read(coast_file)))
+    return MapSpec(board_id, projection, float(meta.get("cell", 2.0)), tuple(regions), _coast(coast))
+
+
+def _based(raw: dict[str, Any]) -> dict[str, Any]:
+    """A positions file with `base = "<board>"` in its `[map]` table (a map variant): the base board's positions
+    with this file's `[map]` keys, spaces and decor over them, and `[remove]` `spaces` left out."""
+    base = raw.get("map", {}).get("base")
+    if base is None:
+        return raw
+    found = _based(_read(map_dir(str(base)) / f"{base}-positions.toml"))
+    gone = set(raw.get("remove", {}).get("spaces", []))
+    spaces = {k: v for k, v in {**found.get("space", {}), **raw.get("space", {})}.items() if k not in gone}
+    return {"map": {**found.get("map", {}), **raw.get("map", {})}, "space": spaces,
+            "decor": {**found.get("decor", {}), **raw.get("decor", {})}}
+
+
+def _merged(base: dict[str, Any], extra: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """Coastlines: the base board's lists with a variant's own appended."""
+    return {key: [*base.get(key, []), *extra.get(key, [])] for key in keys}
 
 
 def _read(path: Path) -> dict[str, Any]:

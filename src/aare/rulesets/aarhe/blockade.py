@@ -69,7 +69,8 @@ def seat(state: Any, ruleset: Any, power: str) -> set[str]:
     capital = ruleset.board.capital_of(power)
     if capital is not None and state.owners.get(capital) == power:
         return land_reach(state, ruleset, power, [capital])
-    held = [t for t, o in state.owners.items() if o == power and (points(t) or has_complex(state, ruleset, t, power))]
+    held = [t for t, o in state.owners.items()
+            if o == power and (points(t, ruleset.board) or has_complex(state, ruleset, t, power))]
     return land_reach(state, ruleset, power, held)
 
 

@@ -29,7 +29,7 @@ from aare.rulesets.aarhe import overflight
 from aare.rulesets.aarhe.build import ID
 from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.terrain import terrain_of
-from aare.rulesets.aarhe.victory import CITIES
+from aare.rulesets.aarhe.victory import cities_on
 from aare.state.game_state import GameState
 
 R_OPENING_SEQ = "AARHE-LANDSEQ-opening-fire"
@@ -126,7 +126,7 @@ def _inputs(inputs: dict[str, Any], ruleset: Ruleset, state: GameState, site: Ba
     defender = inputs["defender"]
     holder = state.owners.get(site.space)
     complexes = sum(st.count for st in state.stacks(site.space) if st.unit == "factory")
-    cities = 1 if site.space in CITIES else 0
+    cities = 1 if site.space in cities_on(ruleset.board) else 0
     built = infra.built_in(complexes, cities)
     if holder and built and holder != site.attacker:
         defender = add_units(defender, UnitKey(ID, holder, 0, (infra.BUILT_IN,)), built)

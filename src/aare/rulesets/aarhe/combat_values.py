@@ -11,7 +11,7 @@ from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, hit_point
 from aare.combat.decisions import ChooseTargets, declared_targets
 from aare.combat.rules import TechBonus
 from aare.combat.setup import Battle
-from aare.combat.values import base_value, present, supports
+from aare.combat.values import base_value, dice_per_unit, present, supports
 from aare.rulesets.aarhe.national_attacks import blitzkrieg, radar, shock_troop_early
 
 R_OPENING = "AARHE-AIRCOMBAT-opening-fire"
@@ -173,7 +173,8 @@ def air_groups(battle: Battle, side: Side) -> list[DiceGroup]:
                 continue  # AARHE-AIRCOMBAT-bomber-no-ships: nothing a bomber could hit
             target = Target(exclude_domains=("sea",), first=(("domain:air",),), rule=R_BOMBER_SHIPS)
         if value > 0:
-            counts[(key.type, value, target)] = counts.get((key.type, value, target), 0) + n
+            dice = dice_per_unit(battle, side, key)[0]  # a heavy bomber's two dice each hit (AARHE-TECH-heavy-bomber)
+            counts[(key.type, value, target)] = counts.get((key.type, value, target), 0) + n * dice
     return groups + [DiceGroup(side, t, n, v, target, "opening") for (t, v, target), n in counts.items()]
 
 

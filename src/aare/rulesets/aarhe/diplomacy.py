@@ -13,8 +13,8 @@ other side at +-5. A neutral that joins a side passes, with its army, to the pow
 closest and still its own; the army appears at once (ships in a neighbouring sea zone free of enemies) and
 defends. Rio de Oro is Spain's: it shares Spain's position, and entering it is entering Spain.
 
-The board changes (`data/board_changes/aarhe.toml`, `open_neutrals`) make the neutrals passable land with no
-owner, worth their income; this module decides who may enter or overfly them."""
+The board changes (`data/board_changes/aarhe.toml`) make the neutrals passable land with no owner, worth their
+income; this module decides who may enter or overfly them."""
 
 from __future__ import annotations
 

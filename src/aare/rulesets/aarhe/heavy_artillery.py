@@ -1,21 +1,22 @@
-"""AARHE heavy artillery firing into a neighbouring battle (module `aarhe_heavy_artillery`, with the option
-`heavy_artillery`; AARHE-OPTUNIT-hart-adjacent-fire, -hart-no-casualty).
+"""AARHE heavy artillery firing into a neighbouring battle (module `aarhe_heavy_artillery`, for the unit of the
+option `heavy_artillery` or the technology; AARHE-OPTUNIT-hart-adjacent-fire, -hart-no-casualty).
 
 A land battle draws in the heavy artillery next to it that stands where no battle is fought this turn: the
 attacker's own that did not move, and the defending side's (a neighbouring defence, the proposed reading). Each
-fires in the main round of every cycle, with its side's land units, at its value less 1 (and the terrain's -1,
+fires in the main round of every cycle, among its side's land fire, at its value less 1 (and the terrain's -1,
 never below 1); its hits go to land units. It stays where it is: it is never a unit of the battle, so never a
 casualty, and its side's hits beyond the units in the battle are lost. A heavy artillery fires into one battle a
 team turn: the first fought next to it (the order of battles is the attacker's)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from aare.combat.battle_state import DiceGroup, Side
+from aare.combat.battle_state import DiceGroup, RollRequest, Side
 from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
-from aare.combat.steps import Step, StepResult, roll
+from aare.combat.steps import Step, StepResult
 from aare.events import Event, ExtraSet
 from aare.movement.battles import BattleSite, pending_battles
 from aare.phases.conduct_combat import combat_record
@@ -90,22 +91,42 @@ def _inputs(inputs: dict[str, Any], state: Any, ruleset: Any, site: BattleSite, 
     return {**inputs, "site_tags": frozenset(inputs.get("site_tags") or ()) | tags}
 
 
-def _fire(side: Side) -> Step:
-    def run(battle: Battle) -> StepResult:
-        unit = battle.setup.catalogue[HEAVY_ARTILLERY]
-        value = terrain_value(battle, (unit.attack if side == "attacker" else unit.defense) - PENALTY)
-        count = sum(_tags(battle, side).values())
-        return roll(battle, f"{side} heavy artillery fire", [DiceGroup(side, HEAVY_ARTILLERY, count, value, LAND_ONLY)])
+def groups(battle: Battle, side: Side) -> list[DiceGroup]:
+    """The dice of `side`'s heavy artillery next door: its value less 1 (and the terrain's), hits on land units."""
+    count = sum(_tags(battle, side).values())
+    if not count:
+        return []
+    unit = battle.setup.catalogue[HEAVY_ARTILLERY]  # in the catalogue whenever one is on the board
+    value = terrain_value(battle, (unit.attack if side == "attacker" else unit.defense) - PENALTY)
+    return [DiceGroup(side, HEAVY_ARTILLERY, count, value, LAND_ONLY)] if value > 0 else []
 
-    return Step(f"{side} heavy artillery fire", run, lambda b: bool(_tags(b, side)), rule=R_ADJACENT)
+
+def _with_heavy_artillery(step: Step, side: Side) -> Step:
+    """`step` (a side's land fire in the main round) with the heavy artillery next door rolling among its dice."""
+
+    def run(battle: Battle) -> StepResult:
+        state, events = step.run(battle)
+        more = groups(battle, side)
+        if not more:
+            return state, events
+        asked = state.roll
+        request = RollRequest(step.name, (*(asked.groups if asked else ()), *more))
+        return state.evolve(roll=request), events
+
+    return replace(step, run=run)
+
+
+# the main round's land fire of each side: the land cycle's, and the landing's first cycle (module aarhe_amphibious)
+LAND_FIRE: dict[str, Side] = {"attacker land fire": "attacker", "attacking infantry fire": "attacker",
+                              "defender land fire": "defender", "other defending land fire": "defender"}
 
 
 def _sequence(sequence: Sequence, kind: str, **_: Any) -> Sequence:
     """The neighbouring heavy artillery fires with its side's land units in the main round."""
-    if kind not in ("land", "amphibious") or "attacker land fire" not in sequence.names:
+    if kind not in ("land", "amphibious"):
         return sequence
-    sequence = sequence.insert_after("attacker land fire", _fire("attacker"))
-    return sequence.insert_after("defender land fire", _fire("defender"))
+    return Sequence(sequence.kind, tuple(_with_heavy_artillery(st, LAND_FIRE[st.name]) if st.name in LAND_FIRE
+                                         else st for st in sequence.steps))
 
 
 def _outcome(events: list[Event], state: Any, ruleset: Any, site: BattleSite, battle: Battle, **_: Any
@@ -127,7 +148,6 @@ AARHE_HEAVY_ARTILLERY = register_module(
         id="aarhe_heavy_artillery",
         title="AARHE heavy artillery firing into a neighbouring battle",
         rule_ids=(R_ADJACENT, R_NO_CASUALTY),
-        option=HEAVY_ARTILLERY,
         hooks={"battle_inputs": _inputs, "combat_sequence": _sequence, "battle_outcome": _outcome},
     )
 )

@@ -19,6 +19,7 @@ from aare.phases.base import PhaseExtension, TurnContext
 from aare.phases.conduct_combat import combat_record
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe.hooks import by_phase
+from aare.rulesets.aarhe.research import UNDERGROUND, has_tech
 from aare.rulesets.aarhe.turn import contested
 
 R_TABLE = "AARHE-INCOME-interruption-table"
@@ -49,6 +50,8 @@ def attacked(state: Any, power: str) -> dict[str, int]:
 def interrupted(state: Any, ruleset: Any, power: str) -> dict[str, int]:
     """Territory -> IPCs lost to production interruption at `power`'s collection now (contested territories,
     yielding nothing anyway, left out)."""
+    if has_tech(state, power, UNDERGROUND):
+        return {}  # AARHE-TECH-underground-factory-interruption
     lost = contested(state, ruleset, power)
     spaces = ruleset.board.spaces
     return {t: interruption_loss(spaces[t].ipc) for t, n in sorted(attacked(state, power).items())

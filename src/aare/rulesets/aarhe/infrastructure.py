@@ -26,6 +26,8 @@ R_STACKING = "AARHE-ID-stacking"
 R_IMPLICIT = "AARHE-ID-implicit"
 R_NAVAL = "AARHE-ID-amphibious-naval"
 R_COASTAL = "AARHE-AMPHIB-id-coastal-fire"
+R_RADAR = "AARHE-TECH-advanced-radar"
+RADAR = "advanced_radar"  # the technology (aarhe_research)
 
 SPOTTED = "id-detected"  # the battle flag of an aircraft an ID detected this cycle
 OFFSHORE = "offshore"  # the battle flag of a ship of an amphibious assault, in the battle while it bombards
@@ -89,8 +91,15 @@ def _target(key: UnitKey, rule: str, detected: bool) -> Target:
                   one_each=True)
 
 
+def radar(battle: Battle) -> int:
+    """+1 to the IDs' search rolls when their owner has Advanced Radar (AARHE-TECH-advanced-radar)."""
+    return 1 if any(RADAR in battle.setup.techs("defender", k) for k, _ in present(battle, "defender")
+                    if battle.setup.unit(k).has("aa")) else 0
+
+
 def _search(battle: Battle, step: str, pick: Pick, rule: str) -> StepResult:
-    groups = [DiceGroup("defender", key.type, count, 1, _target(key, rule, False),
+    search_on = 1 + radar(battle)
+    groups = [DiceGroup("defender", key.type, count, search_on, _target(key, R_RADAR if search_on > 1 else rule, False),
                         MARK + SPOTTED, dice_per_unit=dice, best_of=True)
               for (key, dice), count in _spread(battle, _targets(battle, pick)).items()]
     return roll(battle, step, groups)

@@ -28,6 +28,7 @@ from aare.rulesets.aarhe import combat_values as v
 from aare.rulesets.aarhe import naval_retreats as retreats
 from aare.rulesets.aarhe import naval_values as nv
 from aare.rulesets.aarhe.infrastructure import spread
+from aare.rulesets.aarhe.research import ADVANCED_ASW, ADVANCED_SUB
 
 R_TABLE = "AARHE-NAVALSEQ-table"
 R_SUB_STEP = "AARHE-NAVALSEQ-submarine-step"
@@ -38,6 +39,8 @@ R_SUB_REMOVED = "AARHE-SUBWAR-casualties-removed"
 R_SUBMERGE = "AARHE-SUBWAR-submerge"
 R_SEARCH = "AARHE-ASW-search"
 R_ATTACK = "AARHE-ASW-attack"
+R_ADVANCED_ASW = "AARHE-TECH-advanced-asw"
+R_ASW_AIR = "AARHE-TECH-advanced-asw-air"
 R_CARRIER = "AARHE-CARRIER-cycle-end-standard"
 R_SELECTIVE = "AARHE-AIRCOMBAT-supremacy-selective"  # at sea (land battles: `combat_values.selective`)
 
@@ -157,18 +160,45 @@ def _subs(battle: Battle, side: Side, flag: str = "") -> list[UnitKey]:
     return sorted(keys, key=lambda k: (-cat[k.type].cost, cat.order(k.type), k))
 
 
+def _side_has(battle: Battle, side: Side, tech: str) -> bool:
+    """Whether a power of `side` present in the battle (the side, when none is) has `tech`."""
+    keys = [k for k, _ in present(battle, side)]
+    return any(tech in battle.setup.techs(side, k) for k in keys) if keys else tech in battle.setup.techs(side)
+
+
+def _air_hunters(battle: Battle, side: Side) -> int:
+    """`side`'s aircraft that perform ASW: all of them with Advanced ASW (AARHE-TECH-advanced-asw-air)."""
+    if not _side_has(battle, side, ADVANCED_ASW):
+        return 0
+    return sum(n for k, n in present(battle, side) if battle.setup.unit(k).domain == "air")
+
+
+def _searchers(battle: Battle, side: Side) -> list[tuple[int, int, str]]:
+    """(dice each enemy submarine draws, search value before stealth, rule) of `side`'s DD/CA (+1 with Advanced
+    ASW, AARHE-TECH-advanced-asw) and of its aircraft hunting with Advanced ASW (no +1)."""
+    bonus = 1 if _side_has(battle, side, ADVANCED_ASW) else 0
+    out = [(_escorts(battle, side), SEARCH_ON + bonus, R_ADVANCED_ASW if bonus else R_SEARCH),
+           (_air_hunters(battle, side), SEARCH_ON, R_ASW_AIR)]
+    return [x for x in out if x[0] > 0]
+
+
+def stealth(battle: Battle, side: Side, key: UnitKey) -> int:
+    """-1 to ASW search against a submarine whose owner has Advanced Submarine (AARHE-TECH-advanced-submarine-
+    stealth)."""
+    return 1 if ADVANCED_SUB in battle.setup.techs(side, key) else 0
+
+
 def _search(side: Side) -> Callable[[Battle], StepResult]:
     def run(battle: Battle) -> StepResult:
         """AARHE-ASW-search: each of `side`'s DD/CA rolls a search die against each enemy submarine; one at 3 or
         less detects it."""
-        escorts = _escorts(battle, side)
         per: dict[UnitKey, int] = {}
         for key in _subs(battle, other(side)):
             per[key] = per.get(key, 0) + 1
-        groups = [DiceGroup(side, key.type, n, SEARCH_ON,
-                            Target(types=(key.type,), owners=(key.owner,), exclude_flags=(DETECTED,), rule=R_SEARCH),
-                            MARK + DETECTED, dice_per_unit=escorts, best_of=True)
-                  for key, n in per.items()]
+        groups = [DiceGroup(side, key.type, n, value - stealth(battle, other(side), key),
+                            Target(types=(key.type,), owners=(key.owner,), exclude_flags=(DETECTED,), rule=rule),
+                            MARK + DETECTED, dice_per_unit=dice, best_of=True)
+                  for key, n in per.items() for dice, value, rule in _searchers(battle, side)]
         return roll(battle, f"{side} asw search", groups)
 
     return run
@@ -179,17 +209,22 @@ def _attack(side: Side) -> Callable[[Battle], StepResult]:
         """AARHE-ASW-attack: each DD/CA rolls an attack die at a detected submarine, hitting on 2 or less; the
         dice are dealt out over the detected submarines, the dearest first."""
         detected = _subs(battle, other(side), DETECTED)
-        groups = [DiceGroup(side, key.type, n, ATTACK_ON,
-                            Target(types=(key.type,), owners=(key.owner,), flags=(DETECTED,), rule=R_ATTACK),
-                            "opening", dice_per_unit=dice, best_of=True)
-                  for (key, dice), n in spread(_escorts(battle, side), detected).items()]
+        bonus = 1 if _side_has(battle, side, ADVANCED_ASW) else 0
+        groups = []
+        for hunters, value, rule in ((_escorts(battle, side), ATTACK_ON + bonus, R_ADVANCED_ASW if bonus else R_ATTACK),
+                                     (_air_hunters(battle, side), ATTACK_ON, R_ASW_AIR)):
+            if hunters and detected:
+                groups += [DiceGroup(side, key.type, n, value,
+                                     Target(types=(key.type,), owners=(key.owner,), flags=(DETECTED,), rule=rule),
+                                     "opening", dice_per_unit=dice, best_of=True)
+                           for (key, dice), n in spread(hunters, detected).items()]
         return roll(battle, f"{side} asw attack", groups)
 
     return run
 
 
 def _asw_applies(side: Side, flag: str = "") -> Callable[[Battle], bool]:
-    return lambda battle: _escorts(battle, side) > 0 and bool(_subs(battle, other(side), flag))
+    return lambda battle: bool(_searchers(battle, side)) and bool(_subs(battle, other(side), flag))
 
 
 # ---------------------------------------------------------------- removals, the cycle's end

@@ -20,7 +20,7 @@ from aare.movement.situation import Situation
 from aare.rules.ruleset import Ruleset
 from aare.rulesets.aarhe import infrastructure as infra
 from aare.rulesets.aarhe.build import ID, undeployed
-from aare.rulesets.aarhe.victory import CITIES
+from aare.rulesets.aarhe.victory import cities_on
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 
@@ -57,7 +57,7 @@ def defences(ruleset: Ruleset, state: GameState, space: str, power: str) -> tupl
     holder = state.owners.get(space)
     if holder is not None and enemy(holder):
         complexes = sum(st.count for st in stacks if units[st.unit].has("factory"))
-        ids += infra.built_in(complexes, 1 if space in CITIES else 0)
+        ids += infra.built_in(complexes, 1 if space in cities_on(ruleset.board) else 0)
     fighters = sum(st.count for st in stacks if enemy(st.owner) and units[st.unit].domain == "air"
                    and not units[st.unit].has("bomber"))
     return ids, fighters

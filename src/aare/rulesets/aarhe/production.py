@@ -70,10 +70,10 @@ def _record_event(state: Any, power: str, rule_id: str, **changes: Any) -> Extra
     return ExtraSet(RECORD, dict(sorted(table.items())), rule_id)
 
 
-def ic_cost(territory: str) -> int:
+def ic_cost(territory: str, board: Any | None = None) -> int:
     """A new complex's price in `territory` (AARHE-PURCH-ic-cost)."""
-    vcp = points(territory)
-    return IC_COST["other" if not vcp else "minor" if is_minor(territory) else "non-minor"]
+    vcp = points(territory, board)
+    return IC_COST["other" if not vcp else "minor" if vcp == 1 else "non-minor"]
 
 
 def connected(state: Any, ruleset: Any, power: str, territory: str) -> bool:
@@ -101,7 +101,7 @@ def infantry_cost(state: Any, ruleset: Any, power: str, territory: str, already:
     turn, and the rule that sets it."""
     if power in DEMOCRACIES:
         if already == 0:
-            return DEMOCRATIC_COST["first-minor" if is_minor(territory) else "first"], R_DEMO
+            return DEMOCRATIC_COST["first-minor" if is_minor(territory, ruleset.board) else "first"], R_DEMO
         return DEMOCRATIC_COST["second" if already == 1 else "further"], R_DEMO
     if territory == ruleset.board.capital_of(power) and state.owners.get(territory) == power:
         return AUTHORITARIAN_COST["capital"], R_AUTH
@@ -112,9 +112,9 @@ def _ordered(state: Any, power: str, territory: str, unit: str) -> int:
     return int(record(state, power)["orders"].get(territory, {}).get(unit, 0))
 
 
-def cities(state: Any, power: str) -> list[str]:
+def cities(state: Any, ruleset: Any, power: str) -> list[str]:
     """The victory cities `power` controls."""
-    return sorted(t for t, owner in state.owners.items() if owner == power and points(t))
+    return sorted(t for t, owner in state.owners.items() if owner == power and points(t, ruleset.board))
 
 
 def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping[str, int],
@@ -127,7 +127,7 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
     found = nb.package_for(state, ruleset, power, units, territory, bought)
     if set(units) == {INFANTRY}:
         n = units[INFANTRY]
-        vcp = points(territory)
+        vcp = points(territory, board)
         if not vcp:
             raise IllegalAction(f"infantry are raised at victory cities; {territory} has none", R_INF_AT_VC)
         if state.owners.get(territory) != power:
@@ -141,17 +141,17 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
             price, rule = infantry_cost(state, ruleset, power, territory, already + k)
             cost += price
         if found is not None:
-            cost, rule = found[0].cost, found[0].rule
+            cost, rule = found[2], found[0].rule
     elif found is not None:
         if state.owners.get(territory) != power:
             raise IllegalAction(f"{power} does not control {territory}", found[0].rule)
-        cost, rule = found[0].cost, found[0].rule
+        cost, rule = found[2], found[0].rule
     elif set(units) == {FACTORY} and units[FACTORY] == 1:
         if state.owners.get(territory) != power or not board.spaces[territory].is_land:
             raise IllegalAction(f"{power} does not control {territory}", R_IC_COST)
         if has_complex(state, ruleset, territory) or _ordered(state, power, territory, FACTORY):
             raise IllegalAction(f"{territory} already has an industrial complex (one per territory)", R_IC_COST)
-        cost, rule = ic_cost(territory), R_IC_COST
+        cost, rule = ic_cost(territory, board), R_IC_COST
     else:
         raise IllegalAction("only infantry (at a victory city), one industrial complex or a national build are "
                             "bought at a place", R_INF_AT_VC)
@@ -184,13 +184,13 @@ class Recruiting(PhaseExtension):
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
         bank = state.banks.get(power, 0)
         out: list[Any] = []
-        for city in cities(state, power):
+        for city in cities(state, ruleset, power):
             already = _ordered(state, power, city, INFANTRY)
-            if space in (None, city) and already < points(city) and \
+            if space in (None, city) and already < points(city, ruleset.board) and \
                     infantry_cost(state, ruleset, power, city, already)[0] <= bank:
                 out.append(Purchase(units="1 infantry", at=city))
         for territory, owner in sorted(state.owners.items()):
-            if owner == power and space in (None, territory) and ic_cost(territory) <= bank \
+            if owner == power and space in (None, territory) and ic_cost(territory, ruleset.board) <= bank \
                     and not has_complex(state, ruleset, territory) and not _ordered(state, power, territory, FACTORY):
                 out.append(Purchase(units="1 industrial complex", at=territory))
         out += _national_candidates(state, ruleset, power, space, bank)
@@ -221,13 +221,18 @@ class Recruiting(PhaseExtension):
 def _national_candidates(state: Any, ruleset: Any, power: str, space: str | None, bank: int) -> list[Any]:
     """The national build `power` may still buy, at each place it may be bought for."""
     package = nb.PACKAGES.get(power)
-    if not nb.enabled(ruleset) or package is None or package.cost > bank:
+    if not nb.enabled(ruleset) or package is None:
         return []
     places = [package.place] if package.place is not None else sorted(producers(state, ruleset, power))
     bought = record(state, power).get(nb.NATIONAL, [])
-    text = format_units(dict(package.units), ruleset.units)
-    return [Purchase(units=text, at=t) for t in places if space in (None, t) and state.owners.get(t) == power
-            and (package.name if package.place is not None else f"{package.name}@{t}") not in bought]
+    out: list[Any] = []
+    for units in package.choices or (package.units,):
+        if package.price(ruleset, units) > bank:
+            continue
+        text = format_units(dict(units), ruleset.units)
+        out += [Purchase(units=text, at=t) for t in places if space in (None, t) and state.owners.get(t) == power
+                and package.key(t) not in bought]
+    return out
 
 
 def scorch_events(state: Any, ruleset: Any, power: str, action: Designate) -> list[Event]:
@@ -330,8 +335,9 @@ def raise_events(state: Any, ruleset: Any, power: str, units: Mapping[str, int],
     if state.owners.get(space) != power:
         raise IllegalAction(f"{power} no longer controls {space}", R_INF_AT_VC)
     raised = int(rec["raised"].get(space, 0)) + n
-    if raised > points(space):
-        raise IllegalAction(f"the city in {space} mobilises at most {points(space)} infantry a turn", R_INF_CAP)
+    if raised > points(space, ruleset.board):
+        raise IllegalAction(f"the city in {space} mobilises at most {points(space, ruleset.board)} infantry a turn",
+                            R_INF_CAP)
     have = pool(state, power)
     have[INFANTRY] = have.get(INFANTRY, 0) - n
     return [UnitsAdded(space, Stack(power, INFANTRY, n), R_INF_AT_VC),

@@ -20,6 +20,7 @@ from aare.movement.move_checks import Check, Leg, Violation, sea_passage
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe.hooks import by_phase
+from aare.rulesets.aarhe.research import ADVANCED_ASW, ADVANCED_SUB, has_tech
 
 R_SEARCH = "AARHE-SUBMOVE-asw-search"
 R_STOP = "AARHE-SUBMOVE-detected-stop"
@@ -48,6 +49,16 @@ def _enemy_destroyers(ctx: TurnContext, zone: str) -> int:
                and units[s.unit].has("anti_submarine"))
 
 
+def _passage_modifier(ctx: TurnContext, zone: str) -> int:
+    """+1 when an owner of the searching destroyers has Advanced ASW (AARHE-TECH-advanced-asw), -1 when the
+    mover has Advanced Submarine (AARHE-TECH-advanced-submarine-stealth)."""
+    board, units = ctx.ruleset.board, ctx.ruleset.units
+    owners = {s.owner for s in ctx.state.stacks(zone) if board.side_of(s.owner) != board.side_of(ctx.power)
+              and units[s.unit].has("anti_submarine")}
+    asw = any(has_tech(ctx.state, o, ADVANCED_ASW) for o in owners)
+    return (1 if asw else 0) - (1 if has_tech(ctx.state, ctx.power, ADVANCED_SUB) else 0)
+
+
 class SubPassage(PhaseExtension):
     """Combat move: the ASW search of the destroyers a moving submarine passes, then the mover's choice."""
 
@@ -69,11 +80,12 @@ class SubPassage(PhaseExtension):
         passed = []
         for zone in guarded:
             dice = _enemy_destroyers(ctx, zone)
+            search_on = SEARCH_ON + _passage_modifier(ctx, zone)
             per = [dice // subs + (1 if i < dice % subs else 0) for i in range(subs)]
             rolled = ctx.roll(sum(per), f"ASW search in {zone}: {dice} destroyer(s) against {subs} submarine(s)")
             found, i = 0, 0
             for n in per:
-                found += any(v <= SEARCH_ON for v in rolled[i:i + n])
+                found += any(v <= search_on for v in rolled[i:i + n])
                 i += n
             if found:
                 ctx.emit(*_stop(ctx, sub, found, end, zone))

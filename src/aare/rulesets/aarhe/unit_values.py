@@ -17,7 +17,7 @@ from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
 from aare.rulesets.aarhe.hooks import by_phase
-from aare.rulesets.aarhe.victory import CITIES
+from aare.rulesets.aarhe.victory import cities_on
 from aare.state.game_state import GameState
 
 R_TABLE = "AARHE-UNIT-table"
@@ -52,7 +52,7 @@ def bases(state: GameState, ruleset: Ruleset, power: str) -> set[str]:
     board, units = ruleset.board, ruleset.units
     side = board.side_of(power)
     return {t for t, owner in state.owners.items() if board.side_of(owner) == side and board.spaces[t].is_land and (
-        t in CITIES or any(units[s.unit].has("factory") for s in state.stacks(t)))}
+        t in cities_on(ruleset.board) or any(units[s.unit].has("factory") for s in state.stacks(t)))}
 
 
 def ports(state: GameState, ruleset: Ruleset, power: str) -> set[str]:

@@ -76,20 +76,34 @@ CITIES: dict[str, tuple[str, int]] = {
 }
 
 
-def points(territory: str) -> int:
-    """The victory city points of the city in `territory` (0 without one)."""
-    return CITIES.get(territory, ("", 0))[1]
+_ON_BOARD: dict[str, dict[str, tuple[str, int]]] = {}
 
 
-def is_minor(territory: str) -> bool:
+def cities_on(board: Any | None) -> Mapping[str, tuple[str, int]]:
+    """The victory cities by the territory that holds each on `board`: a city the board marks in another
+    territory than on the Revised board (Rome in Italy on the Italy map) is counted there."""
+    if board is None:
+        return CITIES
+    if board.id not in _ON_BOARD:
+        marked = {s.victory_city: s.name for s in board.spaces.values() if s.victory_city}
+        _ON_BOARD[board.id] = {marked.get(city, territory): (city, vcp) for territory, (city, vcp) in CITIES.items()}
+    return _ON_BOARD[board.id]
+
+
+def points(territory: str, board: Any | None = None) -> int:
+    """The victory city points of the city in `territory` (0 without one), on `board` (default: the Revised)."""
+    return cities_on(board).get(territory, ("", 0))[1]
+
+
+def is_minor(territory: str, board: Any | None = None) -> bool:
     """A minor victory city is worth exactly 1 VCP (AARHE-VC-minor-definition)."""
-    return points(territory) == 1
+    return points(territory, board) == 1
 
 
 def city_points(ruleset: Any, state: Any) -> dict[str, int]:
     """The victory city points each side controls."""
     held = dict.fromkeys((AXIS, ALLIES), 0)
-    for territory, (_, vcp) in CITIES.items():
+    for territory, (_, vcp) in cities_on(ruleset.board).items():
         owner = state.owners.get(territory)
         if owner is not None:
             side = ruleset.board.side_of(owner)
@@ -155,9 +169,9 @@ def round_bid(bids: Mapping[str, int], rebids: Mapping[str, int] | None = None,
             return (first, a) if x > y else (second, a)
 
 
-def _cities(cities: dict[str, str], **_: Any) -> dict[str, str]:
+def _cities(cities: dict[str, str], ruleset: Any, **_: Any) -> dict[str, str]:
     """The 35 AARHE victory cities (AARHE-VC-table) in place of the Revised twelve."""
-    return {territory: city for territory, (city, _) in CITIES.items()}
+    return {territory: city for territory, (city, _) in cities_on(ruleset.board).items()}
 
 
 def _thresholds(needed: dict[str, int], **_: Any) -> dict[str, int]:
