@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+os.environ["AARE_CHECK_REPLAY"] = "1"  # servers started by tests check their kept battles too
+
+import aare.phases.conduct_combat
 from aare.game_log import GameLog
 from aare.game_setup import new_game
+
+aare.phases.conduct_combat.CHECK_REPLAY = True  # a battle kept in memory is rebuilt and compared anyway
 
 pytest_plugins = ["pytester"]
 

@@ -4,7 +4,7 @@ Conduct-combat resolves them; nothing here rolls a die."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from aare.movement import flags
@@ -92,11 +92,10 @@ def _allied(view: Situation, space: str) -> tuple[Stack, ...]:
 
 def _flyovers(view: Situation) -> list[BattleSite]:
     over: dict[str, list[tuple[str, Stack]]] = {}
-    for space, stacks in sorted(view.state.units.items()):
+    for space, stacks in sorted(view.own_spaces.items()):
         for stack in stacks:
-            if view.commands(stack):
-                for territory in flags.values(stack, flags.FLYOVER):
-                    over.setdefault(territory, []).append((space, stack))
+            for territory in flags.values(stack, flags.FLYOVER):
+                over.setdefault(territory, []).append((space, stack))
     return [
         BattleSite(t, "flyover", view.power, defenders=_defenders(view, t), overflying=tuple(found))
         for t, found in sorted(over.items())
@@ -104,77 +103,111 @@ def _flyovers(view: Situation) -> list[BattleSite]:
 
 
 def _raids(view: Situation) -> list[BattleSite]:
-    sites = []
-    for space in sorted(view.state.units):
-        raiders = tuple(s for s in view.own(space) if flags.value(s, flags.SBR) == space)
-        if any(view.unit(s).has("strategic_bomber") for s in raiders):  # escorts alone raid nothing
-            sites.append(BattleSite(space, "bombing", view.power, raiders, _defenders(view, space)))
-    return sites
+    return [site for space in sorted(view.own_spaces) if (site := _raid(view, space)) is not None]
+
+
+def _raid(view: Situation, space: str) -> BattleSite | None:
+    raiders = tuple(s for s in view.own(space) if flags.value(s, flags.SBR) == space)
+    if any(view.unit(s).has("strategic_bomber") for s in raiders):  # escorts alone raid nothing
+        return BattleSite(space, "bombing", view.power, raiders, _defenders(view, space))
+    return None
 
 
 def _sea_battles(view: Situation) -> list[BattleSite]:
     """Sea zones where the mover's units meet enemy ships: those that moved in, and those that started there
     and stayed (LHTR-COMBAT-shared-space-forces-battle)."""
-    sites = []
-    for space in sorted(view.graph.sea):
-        if not view.hostile(space):
-            continue
-        # units that retreated into the zone from a battle take no part in one here (none in LHTR)
-        mine = tuple(s for s in view.own(space) if not flags.has(s, flags.RETREATED))
-        enemies = {o: kept for o, stacks in _defenders(view, space).items()
-                   if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
-        if not mine or not enemies:
-            continue
-        origins = {flags.value(s, flags.FROM) for s in mine if view.unit(s).domain == "sea"}
-        retreat = tuple(sorted(o for o in origins if o and not view.hostile(o)))
-        optional = view.rules.shared_zones_optional and not any(flags.has(s, flags.COMBAT) for s in mine)
-        sites.append(BattleSite(space, "sea", view.power, mine, enemies, _allied(view, space),
-                                retreat_to=retreat, optional=optional))
-    # a sea zone someone fought in this turn is no retreat
+    sites = [site for space in sorted(s for s in view.own_spaces if s in view.graph.sea)
+             if (site := _sea_site(view, space)) is not None]
     fought = {b.space for b in sites}
-    return [
-        BattleSite(b.space, b.kind, b.attacker, b.attackers, b.defenders, b.allied,
-                   retreat_to=tuple(r for r in b.retreat_to if r not in fought), optional=b.optional)
-        for b in sites
-    ]
+    return [_without_retreats_to(b, fought.__contains__) for b in sites]
+
+
+def _without_retreats_to(site: BattleSite, fought: Callable[[str], bool]) -> BattleSite:
+    """A sea zone someone fights in this turn is no retreat."""
+    return BattleSite(site.space, site.kind, site.attacker, site.attackers, site.defenders, site.allied,
+                      retreat_to=tuple(r for r in site.retreat_to if not fought(r)), optional=site.optional)
+
+
+def _sea_site(view: Situation, space: str) -> BattleSite | None:
+    """The sea battle in `space`, its retreats not yet checked for battles there."""
+    if space not in view.graph.sea or not view.hostile(space):
+        return None
+    # units that retreated into the zone from a battle take no part in one here (none in LHTR)
+    mine = tuple(s for s in view.own(space) if not flags.has(s, flags.RETREATED))
+    enemies = {o: kept for o, stacks in _defenders(view, space).items()
+               if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
+    if not mine or not enemies:
+        return None
+    origins = {flags.value(s, flags.FROM) for s in mine if view.unit(s).domain == "sea"}
+    retreat = tuple(sorted(o for o in origins if o and not view.hostile(o)))
+    optional = view.rules.shared_zones_optional and not any(flags.has(s, flags.COMBAT) for s in mine)
+    return BattleSite(space, "sea", view.power, mine, enemies, _allied(view, space), retreat_to=retreat,
+                      optional=optional)
+
+
+def battles_at(state: GameState, ruleset: Ruleset, space: str) -> list[BattleSite]:
+    """The battles and raid the power to move has to fight in `space` (flyovers not included), as
+    `pending_battles` gives them, found without looking at the rest of the board."""
+    view = situation(state, ruleset)
+    cached = view.cache.get("pending_battles")
+    if cached is not None:
+        return [s for s in cached if s.space == space and s.kind != "flyover"]
+    seas: dict[str, bool] = {}
+
+    def sea_battle(zone: str) -> bool:
+        if zone not in seas:
+            seas[zone] = _sea_site(view, zone) is not None
+        return seas[zone]
+
+    sites = []
+    if (raid := _raid(view, space)) is not None:
+        sites.append(raid)
+    if (sea := _sea_site(view, space)) is not None:
+        sites.append(_without_retreats_to(sea, sea_battle))
+    if space in view.graph.land and (land := _land_site(view, space, sea_battle)) is not None:
+        sites.append(land)
+    return sites
 
 
 def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
-    sites = []
-    for space in sorted(view.graph.land):
-        attackers = tuple(
-            s for s in view.own(space) if flags.has(s, flags.COMBAT) and flags.value(s, flags.SBR) is None
-            and view.unit(s).domain != "building"
-        )
-        if not attackers or not (view.enemy_land(space) or view.enemies(space)):
-            continue
-        land = [s for s in attackers if view.unit(s).domain == "land"]
-        landed_from = tuple(sorted({z for s in land if (z := flags.value(s, flags.AMPHIBIOUS))}))
-        origins = tuple(sorted({f for s in land if (f := flags.value(s, flags.FROM))}))
-        retreat = () if landed_from else origins
-        bombard = tuple(
-            (z, s) for z in landed_from if z not in sea_battles for s in view.own(z) if _bombards(view, s)
-        )
-        # units that retreated into the territory from a battle this turn take no part in one here
-        defenders = {o: kept for o, stacks in _defenders(view, space).items()
-                     if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
-        if not defenders and not view.enemy_land(space):
-            continue  # a friendly territory (taken meanwhile by an ally) where only retreated enemies stand
-        sites.append(BattleSite(
-            space,
-            "amphibious" if landed_from else "land",
-            view.power,
-            attackers,
-            defenders,
-            _allied(view, space),
-            amphibious_from=landed_from,
-            fight_after=tuple(z for z in landed_from if z in sea_battles),
-            bombard=bombard,
-            retreat_to=tuple(r for r in retreat if view.friendly_land(r)),
-            overland_from=tuple(r for r in origins if view.friendly_land(r)) if landed_from else (),
-            can_capture=bool(land),
-        ))
-    return sites
+    return [site for space in sorted(s for s in view.own_spaces if s in view.graph.land)
+            if (site := _land_site(view, space, sea_battles.__contains__)) is not None]
+
+
+def _land_site(view: Situation, space: str, sea_battle: Callable[[str], bool]) -> BattleSite | None:
+    """The land battle or amphibious assault in `space` (`sea_battle`: whether a sea zone has a sea battle)."""
+    attackers = tuple(
+        s for s in view.own(space) if flags.has(s, flags.COMBAT) and flags.value(s, flags.SBR) is None
+        and view.unit(s).domain != "building"
+    )
+    if not attackers or not (view.enemy_land(space) or view.enemies(space)):
+        return None
+    land = [s for s in attackers if view.unit(s).domain == "land"]
+    landed_from = tuple(sorted({z for s in land if (z := flags.value(s, flags.AMPHIBIOUS))}))
+    origins = tuple(sorted({f for s in land if (f := flags.value(s, flags.FROM))}))
+    retreat = () if landed_from else origins
+    bombard = tuple(
+        (z, s) for z in landed_from if not sea_battle(z) for s in view.own(z) if _bombards(view, s)
+    )
+    # units that retreated into the territory from a battle this turn take no part in one here
+    defenders = {o: kept for o, stacks in _defenders(view, space).items()
+                 if (kept := tuple(s for s in stacks if not flags.has(s, flags.RETREATED)))}
+    if not defenders and not view.enemy_land(space):
+        return None  # a friendly territory (taken meanwhile by an ally) where only retreated enemies stand
+    return BattleSite(
+        space,
+        "amphibious" if landed_from else "land",
+        view.power,
+        attackers,
+        defenders,
+        _allied(view, space),
+        amphibious_from=landed_from,
+        fight_after=tuple(z for z in landed_from if sea_battle(z)),
+        bombard=bombard,
+        retreat_to=tuple(r for r in retreat if view.friendly_land(r)),
+        overland_from=tuple(r for r in origins if view.friendly_land(r)) if landed_from else (),
+        can_capture=bool(land),
+    )
 
 
 def _bombards(view: Situation, stack: Stack) -> bool:

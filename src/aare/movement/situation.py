@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from itertools import pairwise
 from typing import Any
@@ -38,39 +39,9 @@ class Situation:
         # allies whose units carrying the given flag move with the power to move this turn (joint attacks)
         self.co_movers: dict[str, str] = ruleset.modify("co_movers", {}, state=state, power=power)
         self.rules: MovementRules = ruleset.modify("movement_rules", MovementRules())
-        passable = self.rules.passable_enemy_ships
-        hostile: set[str] = set()
-        blocking: set[str] = set()
-        destroyers: set[str] = set()
-        aa: set[str] = set()
-        factories: set[str] = set()
-        occupied: set[str] = set()
-        fighting: set[str] = set()
-        for space, stacks in state.units.items():
-            for stack in stacks:
-                if self.friend(stack.owner):
-                    continue
-                unit = self.units[stack.unit]
-                occupied.add(space)
-                if not unit.has("not_casualty"):
-                    fighting.add(space)
-                if unit.domain == "sea" and not flags.submerged(stack):
-                    hostile.add(space)
-                    if passable.isdisjoint(unit.tags):
-                        blocking.add(space)
-                    if unit.has("anti_submarine"):
-                        destroyers.add(space)
-                if unit.has("aa"):
-                    aa.add(space)
-                if unit.has("factory"):
-                    factories.add(space)
-        self.hostile_seas = frozenset(hostile)
-        self.blocking_seas = frozenset(blocking)
-        self.destroyer_seas = frozenset(destroyers)
-        self.enemy_aa = frozenset(aa)
-        self.enemy_factories = frozenset(factories)
-        self.enemy_occupied = frozenset(occupied)
-        self.enemy_fighting = frozenset(fighting)
+        (self.hostile_seas, self.blocking_seas, self.destroyer_seas, self.enemy_aa, self.enemy_factories,
+         self.enemy_occupied, self.enemy_fighting) = _enemy_spaces(state, ruleset, self.side, self.sides,
+                                                                   self.rules.passable_enemy_ships)
         # sea zones the mover's ships may neither enter nor leave now (the `sealed_seas` hook, e.g. a sea behind
         # straits its side does not hold): the reach of ships and transports passes them over
         self.sealed_seas: frozenset[str] = frozenset(ruleset.modify("sealed_seas", frozenset(), state=state,
@@ -186,7 +157,21 @@ class Situation:
         return owner == self.power or owner in self.co_movers
 
     def own(self, space: str) -> tuple[Stack, ...]:
-        return tuple(s for s in self.state.stacks(space) if self.commands(s))
+        return self.own_spaces.get(space, ())
+
+    @cached_property
+    def own_spaces(self) -> dict[str, tuple[Stack, ...]]:
+        """The stacks the mover moves, in each space that has any (in the board's order of the state's units)."""
+        out: dict[str, tuple[Stack, ...]] = {}
+        movers = {self.power, *self.co_movers}
+        passable = self.rules.passable_enemy_ships
+        for space, stacks in self.state.units.items():
+            if movers.isdisjoint(_owner_masks(stacks, self.ruleset, passable)):
+                continue
+            mine = tuple(s for s in stacks if self.commands(s))
+            if mine:
+                out[space] = mine
+        return out
 
     def enemies(self, space: str) -> tuple[Stack, ...]:
         return tuple(s for s in self.state.stacks(space) if not self.friend(s.owner))
@@ -194,6 +179,74 @@ class Situation:
     def purchased(self) -> dict[str, int]:
         return purchased_units(self.state, self.power)
 
+
+_EnemySpaces = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str], frozenset[str], frozenset[str],
+                     frozenset[str]]
+# what a space's units of one owner are, as bits: any unit, one that can be a casualty, a ship (not submerged), a
+# ship that blocks, a destroyer, an AA gun, a complex
+_ANY, _FIGHTING, _SHIP, _BLOCKING, _DESTROYER, _AA, _FACTORY = (1 << i for i in range(7))
+_MASKS: dict[tuple[int, int, frozenset[str]], tuple[tuple[Stack, ...], dict[str, int]]] = {}
+_ENEMY_SPACES: dict[tuple[int, str], tuple[Mapping[str, tuple[Stack, ...]], dict[str, tuple[Stack, ...]], Any,
+                                           frozenset[str], _EnemySpaces]] = {}
+
+
+def _owner_masks(stacks: tuple[Stack, ...], ruleset: Ruleset, passable: frozenset[str]) -> dict[str, int]:
+    """Each owner's units in one space, as bits; remembered per stacks value (states share the stacks of every
+    space an event did not touch; the entry keeps the value alive, so its id is not reused meanwhile)."""
+    key = (id(stacks), id(ruleset), passable)
+    known = _MASKS.get(key)
+    if known is not None and known[0] is stacks:
+        return known[1]
+    masks: dict[str, int] = {}
+    for stack in stacks:
+        unit = ruleset.units[stack.unit]
+        bits = _ANY
+        if not unit.has("not_casualty"):
+            bits |= _FIGHTING
+        if unit.domain == "sea" and not flags.submerged(stack):
+            bits |= _SHIP
+            if passable.isdisjoint(unit.tags):
+                bits |= _BLOCKING
+            if unit.has("anti_submarine"):
+                bits |= _DESTROYER
+        if unit.has("aa"):
+            bits |= _AA
+        if unit.has("factory"):
+            bits |= _FACTORY
+        masks[stack.owner] = masks.get(stack.owner, 0) | bits
+    if type(stacks) is tuple:
+        if len(_MASKS) > 200_000:
+            _MASKS.clear()
+        _MASKS[key] = (stacks, masks)
+    return masks
+
+
+def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[str, str],
+                  passable: frozenset[str]) -> _EnemySpaces:
+    """The spaces holding units of the other side, by what they hold: hostile ships, ships that block, destroyers,
+    AA guns, complexes, any unit, a unit that can be a casualty. Remembered per units mapping (states share it
+    until a unit changes; a shallow copy taken then catches a mapping changed in place) and side."""
+    key = (id(state.units), side)
+    known = _ENEMY_SPACES.get(key)
+    if (known is not None and known[0] is state.units and known[2] is ruleset and known[3] == passable
+            and known[1] == state.units):
+        return known[4]
+    sets: tuple[set[str], ...] = (set(), set(), set(), set(), set(), set(), set())
+    bits_order = (_SHIP, _BLOCKING, _DESTROYER, _AA, _FACTORY, _ANY, _FIGHTING)
+    for space, stacks in state.units.items():
+        bits = 0
+        for owner, mask in _owner_masks(stacks, ruleset, passable).items():
+            if sides.get(owner) != side:
+                bits |= mask
+        if bits:
+            for found_set, bit in zip(sets, bits_order, strict=True):
+                if bits & bit:
+                    found_set.add(space)
+    found = tuple(frozenset(x) for x in sets)
+    if len(_ENEMY_SPACES) > 64:
+        _ENEMY_SPACES.clear()
+    _ENEMY_SPACES[key] = (state.units, dict(state.units), ruleset, passable, found)  # type: ignore[assignment]
+    return found  # type: ignore[return-value]
 
 _CACHE: dict[tuple[int, str], Situation] = {}
 

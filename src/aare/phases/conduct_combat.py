@@ -12,6 +12,7 @@ battle ends.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -40,7 +41,7 @@ from aare.economy.turn import turn_start_owners
 from aare.errors import AareError, IllegalAction
 from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.movement import flags
-from aare.movement.battles import BattleSite, pending_battles
+from aare.movement.battles import BattleSite, battles_at, pending_battles
 from aare.movement.graph import graph_of
 from aare.movement.situation import situation
 from aare.phases.base import PhaseHandler, TurnContext, phase_handler, register_phase
@@ -72,6 +73,12 @@ def open_battles(state: GameState, ruleset: Any) -> list[BattleSite]:
     """The battles and raids still to fight this turn (flyovers not included)."""
     fought = set(combat_record(state)["fought"])
     return [s for s in pending_battles(state, ruleset) if s.kind != "flyover" and _fought_key(s) not in fought]
+
+
+def open_battles_at(state: GameState, ruleset: Any, space: str) -> list[BattleSite]:
+    """The battles and raid still to fight in `space` this turn (as `open_battles` gives them)."""
+    fought = set(combat_record(state)["fought"])
+    return [s for s in battles_at(state, ruleset, space) if _fought_key(s) not in fought]
 
 
 def _fought_key(site: BattleSite) -> str:
@@ -520,8 +527,7 @@ class ConductCombat(PhaseHandler):
             current = (place.get("extra", {}).get(KEY) or {}).get("current")
             if member != ctx.state.nation and current and current.get("space") == space:
                 raise IllegalAction(f"{member}'s battle in {space} is not over", TEAM_RULE)
-        sites = open_battles(ctx.state, ctx.ruleset)
-        here = [s for s in sites if s.space == space]
+        here = open_battles_at(ctx.state, ctx.ruleset, space)
         if not here:
             raise IllegalAction(f"there is no battle to fight in {space}", ORDER_RULE)
         raid = next((s for s in here if s.kind == "bombing"), None)
@@ -535,8 +541,8 @@ class ConductCombat(PhaseHandler):
         return site
 
     def _site(self, ctx: TurnContext, current: Mapping[str, Any]) -> BattleSite:
-        for site in open_battles(ctx.state, ctx.ruleset):
-            if site.space == current["space"] and site.kind == current["kind"]:
+        for site in open_battles_at(ctx.state, ctx.ruleset, current["space"]):
+            if site.kind == current["kind"]:
                 return site
         raise IllegalAction(f"the battle in {current['space']} can no longer be found", ORDER_RULE)
 
@@ -545,6 +551,16 @@ class ConductCombat(PhaseHandler):
         """The battle in progress, rebuilt from its dice and answers, where units retreated to so far (the
         overland units of an assault retreat while those landed from the sea fight on) and the routes of
         each side's retreat."""
+        known = _in_progress(ctx.state, ctx.ruleset, current)
+        if known is not None and not CHECK_REPLAY:
+            return known
+        found = self._rebuild(ctx, current)
+        if known is not None and known != found:
+            raise AssertionError(f"the battle in {current['space']} kept in memory differs from its replay")
+        return found
+
+    def _rebuild(self, ctx: TurnContext, current: Mapping[str, Any]
+                 ) -> tuple[BattleSite, Battle, str | None, dict[str, Routes]]:
         site = self._site(ctx, current)
         battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
         dice = ScriptedDice(list(current["dice"]))
@@ -569,8 +585,10 @@ class ConductCombat(PhaseHandler):
         battle, engine_events = advance(battle, dice)
         dice.flush(engine_events)
         if battle.state.pending is not None:
-            ctx.emit(_record_event(ctx.state, current={**current, "dice": kept}))
+            kept_current = {**current, "dice": kept}
+            ctx.emit(_record_event(ctx.state, current=kept_current))
             ctx.emit(DecisionPending(decision_view(ctx, site, battle)))
+            _remember(ctx.state, ctx.ruleset, kept_current, (site, battle, to, dict(routes or {})))
             return
         fought = _fought_spaces(ctx.state)
         ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought, routes))
@@ -629,3 +647,38 @@ def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:
 
 
 register_phase(ConductCombat())
+
+
+# ---------------------------------------------------------------- the battle in progress, kept in memory
+
+# A battle waiting for an answer is rebuilt from its dice and answers (`_replay`). The process keeps the battle it
+# left waiting, keyed by its record's `current` value (by identity), and reuses it when the next action finds
+# the same record in a state equal in every other part a battle reads (all but the record's `current`, the
+# pending decision, the dice and the version). AARE_CHECK_REPLAY=1 (the tests) rebuilds it anyway and compares.
+CHECK_REPLAY = os.environ.get("AARE_CHECK_REPLAY") == "1"
+_Replayed = tuple[BattleSite, Battle, "str | None", dict[str, Routes]]
+_IN_PROGRESS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...], Any, _Replayed]] = {}
+
+
+def _context(state: GameState) -> tuple[Any, ...]:
+    record = state.extra.get(KEY)
+    rest = {k: v for k, v in record.items() if k != "current"} if isinstance(record, Mapping) else record
+    return (state.units, state.owners, state.techs, state.banks, state.options, state.members, state.round,
+            state.nation, state.phase, state.winner, rest, *sorted((k, v) for k, v in state.extra.items() if k != KEY))
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True))
+
+
+def _remember(state: GameState, ruleset: Any, current: Mapping[str, Any], found: _Replayed) -> None:
+    if len(_IN_PROGRESS) >= 4096:
+        _IN_PROGRESS.clear()
+    _IN_PROGRESS[id(current)] = (current, _context(state), ruleset, found)
+
+
+def _in_progress(state: GameState, ruleset: Any, current: Mapping[str, Any]) -> _Replayed | None:
+    known = _IN_PROGRESS.get(id(current))
+    if known is None or known[0] is not current or known[2] is not ruleset or not _same(known[1], _context(state)):
+        return None
+    return known[3]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -196,13 +196,13 @@ class GameState:
         did not touch), then joined in key order."""
         parts = {
             "format": _key_json(FORMAT), "format_version": str(FORMAT_VERSION), "ruleset": _key_json(self.ruleset),
-            "options": _part_json(self.options), "round": canonical_dumps(self.round),
+            "options": _part_json(self.options), "round": _scalar_json(self.round),
             "nation": _key_json(self.nation), "phase": _key_json(self.phase), "owners": _part_json(self.owners),
-            "units": "{" + ",".join([_space_json(s, self.units[s]) for s in sorted(self.units)]) + "}",
-            "banks": _part_json(self.banks), "dice": canonical_dumps(self.dice.to_json()),
+            "units": _units_json(self.units),
+            "banks": _part_json(self.banks), "dice": _dice_json(self.dice),
             "techs": _part_json(self.techs), "pending": _part_json(self.pending),
-            "extra": _joined_json(self.extra), "winner": canonical_dumps(self.winner),
-            "version": canonical_dumps(self.version),
+            "extra": _joined_json(self.extra), "winner": _scalar_json(self.winner),
+            "version": _scalar_json(self.version),
         }
         if self.members:
             parts["members"] = _joined_json(self.members)
@@ -230,6 +230,23 @@ _EMPTY: dict[str, Any] = {
 
 def canonical_dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _scalar_json(value: Any) -> str:
+    """Canonical JSON of a plain int, a string or None, written without the encoder."""
+    if type(value) is int:
+        return str(value)
+    if value is None:
+        return "null"
+    if type(value) is str:
+        return _key_json(value)
+    return canonical_dumps(value)
+
+
+def _dice_json(dice: DiceState) -> str:
+    if dice.seed is None and type(dice.counter) is int:
+        return f'{{"counter":{dice.counter}}}'
+    return canonical_dumps(dice.to_json())
 
 
 _KEYS_JSON: dict[str, str] = {}
@@ -278,9 +295,25 @@ def _space_json(space: str, stacks: tuple[Stack, ...]) -> str:
     return text
 
 
+_UNITS_JSON: dict[int, tuple[Mapping[str, tuple[Stack, ...]], dict[str, tuple[Stack, ...]], str]] = {}
+
+
+def _units_json(units: Mapping[str, tuple[Stack, ...]]) -> str:
+    """The canonical JSON of the units on the board, remembered per mapping (by identity, and compared with a
+    shallow copy taken then: states share the mapping until a unit changes)."""
+    known = _UNITS_JSON.get(id(units))
+    if known is not None and known[0] is units and known[1] == units:
+        return known[2]
+    text = "{" + ",".join([_space_json(s, units[s]) for s in sorted(units)]) + "}"
+    if len(_UNITS_JSON) >= 1_000:
+        _UNITS_JSON.clear()
+    _UNITS_JSON[id(units)] = (units, dict(units), text)
+    return text
+
+
 _PARTS_JSON: dict[int, tuple[Any, Any, str]] = {}
 _PARTS_JSON_SIZE = 50_000
-_PART_REMEMBERED = 256  # characters: shorter parts are written afresh each time
+_PART_REMEMBERED = 0  # characters: shorter parts are written afresh each time
 
 
 def _part_json(value: Any) -> str:
@@ -295,7 +328,7 @@ def _part_json(value: Any) -> str:
     if len(text) >= _PART_REMEMBERED:
         if len(_PARTS_JSON) >= _PARTS_JSON_SIZE:
             _PARTS_JSON.clear()
-        _PARTS_JSON[id(value)] = (value, copy.deepcopy(value), text)
+        _PARTS_JSON[id(value)] = (value, pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)), text)
     return text
 
 
