@@ -11,6 +11,7 @@ team turn: the first fought next to it (the order of battles is the attacker's).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from aare.combat.battle_state import DiceGroup, RollRequest, Side
@@ -101,8 +102,10 @@ def groups(battle: Battle, side: Side) -> list[DiceGroup]:
     return [DiceGroup(side, HEAVY_ARTILLERY, count, value, LAND_ONLY)] if value > 0 else []
 
 
+@cache
 def _with_heavy_artillery(step: Step, side: Side) -> Step:
-    """`step` (a side's land fire in the main round) with the heavy artillery next door rolling among its dice."""
+    """`step` (a side's land fire in the main round) with the heavy artillery next door rolling among its dice (one
+    step per step wrapped: a battle rebuilt from the board equals the one kept)."""
 
     def run(battle: Battle) -> StepResult:
         state, events = step.run(battle)

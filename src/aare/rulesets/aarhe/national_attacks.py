@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, make_stacks, other
@@ -195,8 +196,12 @@ def _lance_fire(side: Side) -> Step:
     return Step(name, run, lambda b: lance_destroyers(b, side), cycles=1, rule=R_LANCE)
 
 
+LANCE_FIRE: dict[Side, Step] = {"attacker": _lance_fire("attacker"), "defender": _lance_fire("defender")}
+
+
+@cache
 def _main_fire(step: Step, side: Side) -> Step:
-    """The main round without the destroyers that fired in the opening fire."""
+    """The main round without the destroyers that fired in the opening fire (one step per step wrapped)."""
 
     def run(battle: Battle) -> StepResult:
         if not lance_destroyers(battle, side):
@@ -216,8 +221,8 @@ def _sequence(sequence: Sequence, kind: str, **_: Any) -> Sequence:
     if kind == "sea" and "defender battleship fire" in sequence.names and "attacker sea fire" in sequence.names:
         mains: dict[str, Side] = {"attacker sea fire": "attacker", "defender sea fire": "defender"}
         steps = tuple(_main_fire(st, mains[st.name]) if st.name in mains else st for st in sequence.steps)
-        sequence = Sequence(sequence.kind, steps).insert_after("defender battleship fire", _lance_fire("defender"))
-        return sequence.insert_after("defender battleship fire", _lance_fire("attacker"))
+        sequence = Sequence(sequence.kind, steps).insert_after("defender battleship fire", LANCE_FIRE["defender"])
+        return sequence.insert_after("defender battleship fire", LANCE_FIRE["attacker"])
     return sequence
 
 
