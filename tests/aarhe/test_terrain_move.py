@@ -3,13 +3,27 @@ territories, the Balkans-Turkey connection and the Black Sea closed without Turk
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 import yaml
 
+from aare.movement.situation import Situation
 from aare.rulesets.aarhe.terrain import TERRAIN
 from aare.scenario import load_ruleset
 from tests.aarhe.move_common import at
 from tests.movement.helpers import move, mv, rejected, units_in
+
+
+@contextmanager
+def turkey_kept_out() -> Iterator[None]:
+    """Land units may not enter the neutral Turkey in combat move (as a rule refusing it would say), so only the
+    closed Black Sea decides."""
+    with pytest.MonkeyPatch.context() as monkey:
+        monkey.setattr(Situation, "refused", lambda self: {"Turkey": ("kept out", "test")})
+        yield
+
 
 R_TABLE, R_STOP, R_NO_BLITZ = "AARHE-TERRAIN-table", "AARHE-TERRAIN-stop", "AARHE-TERRAIN-no-blitz"
 R_EXTREME, R_BALKANS = "AARHE-TERRAIN-extreme-impassable", "AARHE-TERRAIN-balkans-turkey"
@@ -65,8 +79,8 @@ def test_land_units_never_enter_the_himalaya() -> None:
 def test_balkans_and_turkey_are_adjacent() -> None:
     assert "Turkey" in load_ruleset("aarhe").board.spaces["Balkans"].neighbors
     assert "Turkey" not in load_ruleset("lhtr-1.3").board.spaces["Balkans"].neighbors
-    game = at("Germany", "combat-move", {"Balkans": "Germany: 1 infantry"})
-    rejected(game, mv("1 infantry", "Balkans", "Turkey"), "LHTR-LANDMOVE-neutrals-impassable")  # not adjacency
+    game = at("Germany", "non-combat-move", {"Balkans": "Germany: 1 infantry"})
+    rejected(game, mv("1 infantry", "Balkans", "Turkey"), "AARHE-DIPLO-land-entry")  # not adjacency
 
 
 @pytest.mark.rule(R_BLACK)
@@ -88,7 +102,9 @@ def test_units_board_in_the_black_sea_in_combat_move_only_for_an_assault_on_its_
     units = {"SZ 16": "Germany: 1 transport", "Ukraine S.S.R.": "Germany: 1 infantry"}
     load = {"type": "load", "units": "1 infantry", "territory": "Ukraine S.S.R.", "sea_zone": "SZ 16"}
     coast_held = at("Germany", "combat-move", units, owners={"Caucasus": "Germany"})
-    rejected(coast_held, load, R_BLACK, "Black Sea")
+    coast_held.apply(load)  # the neutral Turkey, on the Black Sea, may be assaulted (AARHE-DIPLO-attack)
+    with turkey_kept_out():
+        rejected(at("Germany", "combat-move", units, owners={"Caucasus": "Germany"}), load, R_BLACK, "Black Sea")
     coast_enemy = at("Germany", "combat-move", units)  # the Soviet Union holds the Caucasus
     coast_enemy.apply(load)
     with_turkey = at("Germany", "combat-move", units, owners={"Caucasus": "Germany", "Turkey": "Germany"})
@@ -109,8 +125,12 @@ def test_units_board_outside_the_black_sea_in_combat_move_only_for_a_coast_reach
     allied = {t: "United Kingdom" for z in near for t in graph.coast[z]}  # every coast but the Black Sea's
     units = {"SZ 15": "United Kingdom: 1 transport", "Anglo Egypt": "United Kingdom: 1 infantry"}
     load = {"type": "load", "units": "1 infantry", "territory": "Anglo Egypt", "sea_zone": "SZ 15"}
+    allied.pop("Turkey")  # the neutral
     sealed = at("United Kingdom", "combat-move", units, owners=allied)  # Ukraine and the Caucasus: German
-    rejected(sealed, load, "LHTR-TRANSPORT-cm-load-must-assault", "no enemy coast")
+    sealed.apply(load)  # an assault on the neutral Turkey (AARHE-DIPLO-attack)
+    with turkey_kept_out():
+        sealed = at("United Kingdom", "combat-move", units, owners=allied)
+        rejected(sealed, load, "LHTR-TRANSPORT-cm-load-must-assault", "no enemy coast")
     open_straits = at("United Kingdom", "combat-move", units, owners={**allied, "Turkey": "United Kingdom"})
     open_straits.apply(load)
 

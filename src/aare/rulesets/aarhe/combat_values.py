@@ -12,6 +12,7 @@ from aare.combat.decisions import ChooseTargets, declared_targets
 from aare.combat.rules import TechBonus
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, dice_per_unit, present, supports
+from aare.rulesets.aarhe.national_attacks import blitzkrieg, radar, shock_troop_early
 
 R_OPENING = "AARHE-AIRCOMBAT-opening-fire"
 R_DOGFIGHT = "AARHE-AIRCOMBAT-dogfight-values"
@@ -70,7 +71,7 @@ def dogfight_value(battle: Battle, side: Side, key: UnitKey) -> int:
     unit = battle.setup.unit(key)
     table = JET_DOGFIGHT if key.has(JET) else DOGFIGHT
     values = next((v for tag, v in table.items() if unit.has(tag)), (0, 0))
-    return values[0] if side == "attacker" else values[1]
+    return values[0] if side == "attacker" else values[1] + radar(battle, side, key)
 
 
 def jets(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
@@ -188,17 +189,18 @@ def land_groups(battle: Battle, side: Side, keep: Callable[[UnitType], bool] | N
                 target: Target | None = None, removal: str = "cycle", lifts: tuple[tuple[str, int], ...] = ()
                 ) -> list[DiceGroup]:
     """`side`'s land units (those `keep` accepts) in the main round: artillery support for the attacker, +1 for a
-    tank per fighter of a side with air supremacy, +1 for each of `lifts` ((tag, count): that many units with the
-    tag, one each, after support: bonuses never stack), the terrain's -1; land hits go to land units, tank hits to
-    tanks and artillery first (or all to `target`), removed at `removal`."""
+    tank per fighter of a side with air supremacy or Germany's blitzkrieg, +1 for each of `lifts` ((tag, count):
+    that many units with the tag, one each, after support: bonuses never stack), the terrain's -1; land hits go to
+    land units, tank hits to tanks and artillery first (or all to `target`), removed at `removal`."""
     setup = battle.setup
     cat = setup.catalogue
     units = sorted(((k, n) for k, n in present(battle, side)
                     if setup.unit(k).domain == "land" and not setup.unit(k).has("not_casualty")
-                    and (keep is None or keep(setup.unit(k)))),
+                    and (keep is None or keep(setup.unit(k))) and not shock_troop_early(battle, side, k)),
                    key=lambda kn: (cat.order(kn[0].type), kn[0]))
     support = sum(n * supports(battle, side, k) for k, n in units) if side == "attacker" else 0
-    escorts = sum(n for k, n in air(battle, side) if setup.unit(k).has("fighter")) if supremacy(battle, side) else 0
+    lifting = supremacy(battle, side) or blitzkrieg(battle, side)  # one lift a tank, never two
+    escorts = sum(n for k, n in air(battle, side) if setup.unit(k).has("fighter")) if lifting else 0
     left = dict(lifts)
     if escorts:
         left[TANK] = left.get(TANK, 0) + escorts

@@ -6,7 +6,7 @@ AARHE-OPTUNIT-harm-repair).
 
 A cruiser is a DD/CA (screens, ASW, escort hits; anti-air 4: `naval_values`); a dive bomber has dogfight values
 1/2 (`combat_values.DOGFIGHT`) and is neither a fighter nor a bomber for other rules; a heavy tank is a tank; a
-heavy artillery supports infantry as artillery does (its fire into a neighbouring battle is not a module yet).
+heavy artillery supports infantry as artillery does (its fire into a neighbouring battle: `heavy_artillery.py`).
 """
 
 from __future__ import annotations

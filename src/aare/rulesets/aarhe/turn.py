@@ -3,8 +3,8 @@ Axis team turn then an Allied team turn; the eight phases, combat joint for the 
 skipped while the capital is enemy-held, income and purchases going on without it; territories whose control
 changed yield no income at the next collection.
 
-Develop weapons plays LHTR research and diplomacy has no actions yet (the variant's research and diplomacy are
-later rule modules); both are refused while the capital is enemy-held."""
+Develop weapons plays LHTR research (the variant's research is a later rule module) and diplomacy has the rolls
+of module `aarhe_diplomacy`; both are refused while the capital is enemy-held."""
 
 from __future__ import annotations
 
