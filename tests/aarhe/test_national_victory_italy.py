@@ -11,6 +11,7 @@ from aare.errors import AareError
 from aare.game_setup import new_game
 from aare.player_view import HIDDEN, player_view
 from aare.rules.ruleset import load_ruleset
+from aare.rulesets.aarhe import diplomacy
 from aare.rulesets.aarhe.national_goals import goal_met
 from aare.rulesets.aarhe.national_victory import KEY
 from aare.state.game_state import GameState
@@ -87,6 +88,12 @@ def test_minor_axis_allies() -> None:
     assert met(state, "minor-axis-allies")
     assert not met(owning(state, None, "Turkey"), "minor-axis-allies")  # Turkey still neutral
     assert not met(owning(state, UK, "Kenya"), "minor-axis-allies")
+    # a neutral at diplomatic position -3 or lower is in the Axis camp too (the ruling)
+    neutral = owning(state, None, "Turkey")
+    leaning = {"positions": {"Turkey": -3}, "movers": {}, "used": {}}
+    assert met(neutral.evolve(extra={**neutral.extra, diplomacy.RECORD: leaning}), "minor-axis-allies")
+    leaning = {"positions": {"Turkey": -2}, "movers": {}, "used": {}}
+    assert not met(neutral.evolve(extra={**neutral.extra, diplomacy.RECORD: leaning}), "minor-axis-allies")
 
 
 @pytest.mark.rule(R + "ita-novum-imperium")

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from aare.rulesets.aarhe import diplomacy
+
 GERMANY, ITALY, JAPAN, USSR, UK, US = "Germany", "Italy", "Japan", "Russia", "United Kingdom", "United States"
 AXIS = "Axis"
 
@@ -185,7 +187,11 @@ def _mare_nostrum(ruleset: Any, state: Any, facts: Facts) -> bool:
 
 
 def _minor_axis(ruleset: Any, state: Any, facts: Facts) -> bool:
-    return axis_holds(ruleset, state, ["Spain", "Turkey", *on_board(ruleset, AFRICA)])
+    """Spain and Turkey in the Axis camp (held by the Axis, or at diplomatic position -3 or lower) and all of
+    Africa held by the Axis."""
+    camp = all(axis_holds(ruleset, state, [c]) or (state.owners.get(c) is None and diplomacy.position(state, c) <= -3)
+               for c in ("Spain", "Turkey"))
+    return camp and axis_holds(ruleset, state, on_board(ruleset, AFRICA))
 
 
 def _conquer_china(ruleset: Any, state: Any, facts: Facts) -> bool:
