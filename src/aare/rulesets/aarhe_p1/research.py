@@ -8,7 +8,9 @@ AARHEP1-OPT-target-table).
 The six technologies are the proposal's optional rules, in force for the nation that develops them. Four keep
 the core's ids, so the core's mechanisms apply: Super Subs (`super_submarines`: attack and defence 3), Long-range
 Aircraft (`long_range_aircraft`: fighters move 6), Jet Fighters (`jet_fighters`: fighters defend at 5), Heavy
-Bombers (`heavy_bombers`: the higher of two dice). Radar and Rockets have no effect yet.
+Bombers (`heavy_bombers`: the higher of two dice, in battle and in raids). Their other effects (Super Subs' move 3
+and interdiction, Long-range aircraft's bombers, the jets' and heavy bombers' stealth), Radar and Rockets have no
+effect yet.
 
 State: ``extra["aarhep1_research"][power] = {"last": the round of its last roll bought, "breakthroughs": {tech:
 n}}``, ``extra["aarhep1_research_turn"] = {"round", "power", "bank" (held as the phase began), "spent", "free"
@@ -17,9 +19,11 @@ n}}``, ``extra["aarhep1_research_turn"] = {"round", "power", "bank" (held as the
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from aare.actions import Research
+from aare.combat.rules import CombatRules
 from aare.errors import IllegalAction
 from aare.events import BankChanged, ExtraSet, TechGained
 from aare.phases.base import PhaseExtension, TurnContext
@@ -35,6 +39,10 @@ R_DEVELOP = "AARHEP1-TECH-develop"
 R_BREAKTHROUGH = "AARHEP1-TECH-breakthrough"
 R_FREE = "AARHEP1-TECH-breakthrough-free-dice"
 R_BOUND = "AARHEP1-TECH-breakthrough-bound"
+R_SUPER_SUBS = "AARHEP1-OPT-super-subs-combat"
+R_LONG_RANGE = "AARHEP1-OPT-lra-fighters"
+R_JET_DEFENCE = "AARHEP1-OPT-jet-defence"
+R_HEAVY_DAMAGE = "AARHEP1-OPT-heavy-bomber-damage"
 
 ROLL_COST = 5
 RESTART_FEE = 5
@@ -166,6 +174,11 @@ def _technologies(techs: tuple[str, ...], **_: Any) -> tuple[str, ...]:
     return tuple(TECHS)
 
 
+def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
+    """Heavy Bombers: a raid's damage is the higher of two dice, nothing added (AARHEP1-OPT-heavy-bomber-damage)."""
+    return replace(rules, heavy_bomber_sbr_bonus=0)
+
+
 def _nation_records(records: dict[str, Any], state: Any, power: str, **_: Any) -> dict[str, Any]:
     """The breakthroughs of each technology, e.g. ``Super Subs 2``."""
     if state is None or not power:
@@ -179,8 +192,9 @@ AARHEP1_RESEARCH = register_module(
     RuleModule(
         id="aarhep1_research",
         title="AARHE Phase 1 weapons development: target numbers, breakthroughs, the restart fee",
-        rule_ids=(R_TABLE, R_COST, R_FEE, R_HALF, R_DECLARE, R_DEVELOP, R_BREAKTHROUGH, R_FREE, R_BOUND),
+        rule_ids=(R_TABLE, R_COST, R_FEE, R_HALF, R_DECLARE, R_DEVELOP, R_BREAKTHROUGH, R_FREE, R_BOUND,
+                  R_SUPER_SUBS, R_LONG_RANGE, R_JET_DEFENCE, R_HEAVY_DAMAGE),
         hooks={"technologies": _technologies, "phase_actions": by_phase(Developing()),
-               "nation_records": _nation_records},
+               "nation_records": _nation_records, "combat_rules": _combat_rules},
     )
 )
