@@ -9,8 +9,12 @@ import pytest
 
 from aare.engine import Game
 from aare.game_log import GameLog
+from aare.movement import flags
+from aare.movement.pathing import remaining
+from aare.movement.situation import situation
 from aare.odds import odds
-from tests.aarhe_p1.common import GER, RULES
+from aare.state.unit_stacks import Stack
+from tests.aarhe_p1.common import GER, RULES, refused
 from tests.classic.test_move_land import at as board_at
 from tests.movement.helpers import move, mv, rejected
 
@@ -55,3 +59,36 @@ def test_long_range_fighters_move_6() -> None:
     rejected(plain, mv("1 fighter", *path), "LHTR-AIRMOVE-range")
     longer = Game(GameLog(replace(plain.state, techs={GER: ("long_range_aircraft",)})))
     move(longer, "1 fighter", *path)
+
+
+def with_techs(g: Game, power: str, *techs: str) -> Game:
+    return Game(GameLog(replace(g.state, techs={power: techs})))
+
+
+@pytest.mark.rule("AARHEP1-OPT-lra-bombers")
+def test_long_range_bombers_fly_8_only_in_non_combat_move_after_no_combat_move() -> None:
+    path = ["Germany", "Balkans", "SZ 16", "SZ 15", "SZ 34", "SZ 35", "SZ 36", "SZ 48", "Borneo"]
+    idle = board_at(GER, "non-combat-move", {"Germany": "Germany: 1 bomber"}, rules=RULES)
+    rejected(idle, mv("1 bomber", *path), "LHTR-AIRMOVE-range")
+    move(with_techs(idle, GER, "long_range_aircraft"), "1 bomber", *path)
+    fought = Stack(GER, "bomber", 1, moved=4, flags=(flags.COMBAT,))
+    g = with_techs(board_at(GER, "non-combat-move", {}, rules=RULES, stacks=[("Germany", fought)]), GER,
+                   "long_range_aircraft")
+    rejected(g, mv("1 bomber", "Germany", "Balkans", "Ukraine S.S.R.", "West Russia"), "LHTR-AIRMOVE-range")
+    move(g, "1 bomber", "Germany", "Balkans", "Ukraine S.S.R.")  # 6 less the 4 flown
+    g = with_techs(board_at(GER, "combat-move", {"Germany": "Germany: 1 bomber"}, rules=RULES), GER,
+                   "long_range_aircraft")
+    view = situation(g.state, g.ruleset)
+    assert remaining(view, g.state.stacks("Germany")[0], "Germany") == 6
+
+
+@pytest.mark.rule("AARHEP1-OPT-super-subs-move")
+def test_super_subs_move_3_in_non_combat_move() -> None:
+    path = ["SZ 5", "SZ 6", "SZ 3", "SZ 2"]
+    plain = board_at(GER, "non-combat-move", {"SZ 5": "Germany: 1 submarine"}, rules=RULES)
+    rejected(plain, mv("1 submarine", *path), "LHTR-SEAMOVE-allowance")
+    move(with_techs(plain, GER, "super_submarines"), "1 submarine", *path)
+    fought = Stack(GER, "submarine", 1, moved=1, flags=(flags.COMBAT,))
+    g = with_techs(board_at(GER, "non-combat-move", {}, rules=RULES, stacks=[("SZ 5", fought)]), GER,
+                   "super_submarines")
+    assert refused(g, mv("1 submarine", "SZ 5", "SZ 6"))

@@ -8,9 +8,10 @@ AARHEP1-OPT-target-table).
 The six technologies are the proposal's optional rules, in force for the nation that develops them. Four keep
 the core's ids, so the core's mechanisms apply: Super Subs (`super_submarines`: attack and defence 3), Long-range
 Aircraft (`long_range_aircraft`: fighters move 6), Jet Fighters (`jet_fighters`: fighters defend at 5), Heavy
-Bombers (`heavy_bombers`: the higher of two dice, in battle and in raids). Their other effects (Super Subs' move 3
-and interdiction, Long-range aircraft's bombers, the jets' and heavy bombers' stealth), Radar and Rockets have no
-effect yet.
+Bombers (`heavy_bombers`: the higher of two dice, in battle and in raids); submarines (Super Subs) move 3 and
+bombers (Long-range aircraft) 8 in non-combat move when they did not move in combat move. Their other effects
+(interdiction, the bombers' bail-out, the jets' and heavy bombers' stealth, the jets' AA), Radar and Rockets have
+no effect yet.
 
 State: ``extra["aarhep1_research"][power] = {"last": the round of its last roll bought, "breakthroughs": {tech:
 n}}``, ``extra["aarhep1_research_turn"] = {"round", "power", "bank" (held as the phase began), "spent", "free"
@@ -26,9 +27,12 @@ from aare.actions import Research
 from aare.combat.rules import CombatRules
 from aare.errors import IllegalAction
 from aare.events import BankChanged, ExtraSet, TechGained
+from aare.movement import flags
+from aare.movement.situation import Situation
 from aare.phases.base import PhaseExtension, TurnContext
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe.hooks import by_phase
+from aare.state.unit_stacks import Stack
 
 R_TABLE = "AARHEP1-OPT-target-table"
 R_COST = "AARHEP1-TECH-roll-cost"
@@ -43,6 +47,8 @@ R_SUPER_SUBS = "AARHEP1-OPT-super-subs-combat"
 R_LONG_RANGE = "AARHEP1-OPT-lra-fighters"
 R_JET_DEFENCE = "AARHEP1-OPT-jet-defence"
 R_HEAVY_DAMAGE = "AARHEP1-OPT-heavy-bomber-damage"
+R_SUBS_MOVE = "AARHEP1-OPT-super-subs-move"
+R_LRA_BOMBERS = "AARHEP1-OPT-lra-bombers"
 
 ROLL_COST = 5
 RESTART_FEE = 5
@@ -179,6 +185,19 @@ def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
     return replace(rules, heavy_bomber_sbr_bonus=0)
 
 
+def _movement_left(left: int, view: Situation, stack: Stack, **_: Any) -> int:
+    """Long-range aircraft: bombers fly 8 (the core's +2) only in non-combat move, and only if they did not move in
+    combat move (AARHEP1-OPT-lra-bombers). Super Subs: a submarine that did not move in combat move moves 3 in
+    non-combat move (AARHEP1-OPT-super-subs-move)."""
+    unit, techs = view.unit(stack), view.state.techs.get(stack.owner, ())
+    idle = view.state.phase == "non-combat-move" and not flags.has(stack, flags.COMBAT)
+    if unit.has("bomber") and "long_range_aircraft" in techs and not idle:
+        return max(0, left - 2)
+    if unit.has("submarine") and "super_submarines" in techs and idle:
+        return left + 1
+    return left
+
+
 def _nation_records(records: dict[str, Any], state: Any, power: str, **_: Any) -> dict[str, Any]:
     """The breakthroughs of each technology, e.g. ``Super Subs 2``."""
     if state is None or not power:
@@ -193,8 +212,8 @@ AARHEP1_RESEARCH = register_module(
         id="aarhep1_research",
         title="AARHE Phase 1 weapons development: target numbers, breakthroughs, the restart fee",
         rule_ids=(R_TABLE, R_COST, R_FEE, R_HALF, R_DECLARE, R_DEVELOP, R_BREAKTHROUGH, R_FREE, R_BOUND,
-                  R_SUPER_SUBS, R_LONG_RANGE, R_JET_DEFENCE, R_HEAVY_DAMAGE),
+                  R_SUPER_SUBS, R_LONG_RANGE, R_JET_DEFENCE, R_HEAVY_DAMAGE, R_SUBS_MOVE, R_LRA_BOMBERS),
         hooks={"technologies": _technologies, "phase_actions": by_phase(Developing()),
-               "nation_records": _nation_records, "combat_rules": _combat_rules},
+               "nation_records": _nation_records, "combat_rules": _combat_rules, "movement_left": _movement_left},
     )
 )
