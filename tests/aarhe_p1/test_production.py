@@ -12,6 +12,9 @@ from aare.game_setup import new_game
 from aare.rules.ruleset import load_ruleset
 from aare.rulesets.aarhe_p1.production import RECORD, ic_cost, infantry_cap
 from tests.aarhe_p1.common import GER, JAP, RULES, RUS, UK, US, at, buy, place, purchase, refused, to
+from tests.classic.test_move_land import at as board_at
+from tests.classic.test_move_land import fight_all
+from tests.movement.helpers import move
 
 
 def units_of(g: Any, space: str, power: str) -> dict[str, int]:
@@ -204,3 +207,22 @@ def test_the_uk_and_us_capitals_raise_three() -> None:
     assert buy(g, "3 infantry", "Eastern United States") == 6
     g = at(UK)
     assert refused(g, purchase("4 infantry", "United Kingdom")) == "AARHEP1-INF-cap-western-capital"
+
+
+def take(territory: str, defender: str, **options: Any) -> Any:
+    """Germany's armour from a neighbour takes `territory`, empty but for `defender`'s complex."""
+    g = board_at(GER, "combat-move", {territory: f"{defender}: 1 industrial complex", "Persia": "Germany: 1 armour"},
+                 rules=RULES, options=options)
+    move(g, "1 armour", "Persia", territory)
+    fight_all(g)
+    return g
+
+
+@pytest.mark.rule("AARHEP1-IC-purchased-destructible", "AARHEP1-IC-initial")
+def test_a_bought_complex_is_destroyed_when_its_territory_falls_an_initial_one_is_captured() -> None:
+    g = take("India", UK)
+    assert g.state.owners["India"] == GER and not has_complex(g.state, g.ruleset, "India")
+    g = take("India", UK, bought_complexes="captured")
+    assert units_of(g, "India", GER).get("factory") == 1
+    g = take("Caucasus", RUS)
+    assert units_of(g, "Caucasus", GER).get("factory") == 1

@@ -18,14 +18,15 @@ from aare.economy.pool import pool, pool_event
 from aare.economy.production import has_complex, producers, sea_producers
 from aare.economy.turn import held_since_turn_start
 from aare.errors import IllegalAction
-from aare.events import BankChanged, Event, ExtraSet, UnitsAdded
+from aare.events import BankChanged, Event, ExtraSet, UnitsAdded, UnitsChanged, UnitsRemoved
 from aare.phases.base import PhaseExtension, TurnContext, phase_handler
 from aare.phases.purchase import check_capital
 from aare.rules.effects import Effect
+from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.production import connected
-from aare.rulesets.aarhe_p1.cities import CAPITAL, city, points
+from aare.rulesets.aarhe_p1.cities import CAPITAL, MAJOR, city, points
 from aare.state.unit_stacks import Stack
 
 R_VC_ONLY = "AARHEP1-INF-vc-only"
@@ -43,6 +44,8 @@ R_IC_EXAMPLES = "AARHEP1-IC-cost-examples"
 R_IC_DECLARE = "AARHEP1-IC-declare-location"
 R_IC_HELD = "AARHEP1-IC-owned-at-start"
 R_IC_NEW = "AARHEP1-IC-no-build-first-turn"
+R_IC_INITIAL = "AARHEP1-IC-initial"
+R_IC_DESTROY = "AARHEP1-IC-purchased-destructible"
 R_COST_TABLE = "AARHEP1-INFCOST-table"
 R_COST = "AARHEP1-INFCOST-rule"
 
@@ -52,6 +55,7 @@ WESTERN_ALLIES = ("United Kingdom", "United States")  # capital cap 3; the other
 WESTERN_CAPITAL_CAP = 3
 IC_BASE = 15  # AARHEP1-IC-cost-formula
 IC_SPEND_FACTOR = 4  # AARHEP1-IC-non-inf-cap
+DESTROYED, CAPTURED = "destroyed", "captured"  # what becomes of a bought complex whose territory is lost
 # infantry by where they are raised (AARHEP1-INFCOST-table)
 INFANTRY_COST = {"capital": 2, "own": 3, "captured": 4}
 
@@ -260,6 +264,27 @@ def _spend(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space
     return dict(sorted(spent.items()))
 
 
+def initial_complex(territory: str) -> bool:
+    """Whether the complex in `territory` is an initial one, never destroyed: at a capital or major victory city
+    (AARHEP1-IC-initial)."""
+    found = city(territory)
+    return found is not None and found.category in (CAPITAL, MAJOR)
+
+
+def _capture_events(events: list[Event], ruleset: Any, territory: str, **_: Any) -> list[Event]:
+    """A bought complex in a captured territory is destroyed rather than handed over, unless the option
+    `bought_complexes` keeps it (AARHEP1-IC-purchased-destructible)."""
+    if ruleset.options.get("bought_complexes", DESTROYED) != DESTROYED or initial_complex(territory):
+        return events
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, UnitsChanged) and ruleset.units[event.before.unit].has("factory"):
+            out.append(UnitsRemoved(territory, event.before, R_IC_DESTROY))
+        else:
+            out.append(event)
+    return out
+
+
 BUYING = Buying()
 MOBILIZING = Mobilizing()
 
@@ -278,9 +303,13 @@ AARHEP1_PRODUCTION = register_module(
         id="aarhep1_production",
         title="AARHE Phase 1 purchase and mobilisation: infantry at victory cities, complexes priced by place",
         rule_ids=(R_VC_ONLY, R_HELD, R_ASSIGN, R_CAP_TABLE, R_CAP, R_CUT_OFF, R_WEST, R_CAPTURED, R_IC_CAP,
-                  R_INDEPENDENT, R_IC_COST, R_IC_EXAMPLES, R_IC_DECLARE, R_IC_HELD, R_IC_NEW, R_COST_TABLE, R_COST),
+                  R_INDEPENDENT, R_IC_COST, R_IC_EXAMPLES, R_IC_DECLARE, R_IC_HELD, R_IC_NEW, R_IC_INITIAL,
+                  R_IC_DESTROY, R_COST_TABLE, R_COST),
         hooks={"phase_actions": by_phase(BUYING, MOBILIZING), "placement_rules": _placement_rules,
-               "free_pool_rules": _free_pool_rules},
+               "free_pool_rules": _free_pool_rules, "capture_events": _capture_events},
+        options=(OptionSpec(key="bought_complexes", type=str, default=DESTROYED, choices=(DESTROYED, CAPTURED),
+                            help="a bought complex whose territory is lost: destroyed by its defender, or captured",
+                            rule_id=R_IC_DESTROY),),
         # the count of units a complex takes gives way to the IPC cap (AARHEP1-IC-non-inf-cap)
         effects=(Effect("production", "*", "set", 1000, R_IC_CAP, "at most 4x the territory's value in IPCs"),),
     )
