@@ -212,7 +212,7 @@ def test_the_uk_and_us_capitals_raise_three() -> None:
 def take(territory: str, defender: str, **options: Any) -> Any:
     """Germany's armour from a neighbour takes `territory`, empty but for `defender`'s complex."""
     g = board_at(GER, "combat-move", {territory: f"{defender}: 1 industrial complex", "Persia": "Germany: 1 armour"},
-                 rules=RULES, options=options)
+                 rules=RULES, options={"first_turn_levy": "none", **options})
     move(g, "1 armour", "Persia", territory)
     fight_all(g)
     return g

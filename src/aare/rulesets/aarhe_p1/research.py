@@ -157,7 +157,7 @@ class Developing(PhaseExtension):
         turn = this_turn(state)
         free = 0 if tech in turn["free"] else breakthroughs(state, power, tech)
         if fee:
-            ctx.emit(BankChanged(power, -fee, "research restart fee", R_FEE))
+            ctx.emit(BankChanged(power, -fee, "research", R_FEE))
         ctx.emit(BankChanged(power, -ROLL_COST * action.dice, "research", R_COST))
         ctx.emit(ExtraSet(TURN, {**turn, "spent": int(turn["spent"]) + price,
                                  "free": sorted({*turn["free"], tech})}, R_HALF))
