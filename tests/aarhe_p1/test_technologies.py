@@ -92,3 +92,11 @@ def test_super_subs_move_3_in_non_combat_move() -> None:
     g = with_techs(board_at(GER, "non-combat-move", {}, rules=RULES, stacks=[("SZ 5", fought)]), GER,
                    "super_submarines")
     assert refused(g, mv("1 submarine", "SZ 5", "SZ 6"))
+
+
+@pytest.mark.rule("AARHEP1-OPT-jet-aa")
+def test_with_jet_fighters_the_nations_aa_guns_hit_on_2() -> None:
+    bomber = 15  # IPCs lost when the bomber is shot down on a raid
+    plain = odds("1 bomber", "", RULES, battle="raid", territory_value=12)
+    jets = odds("1 bomber", "", RULES, battle="raid", territory_value=12, defender_techs=frozenset({"jet_fighters"}))
+    assert (plain.attacker_ipc_lost, jets.attacker_ipc_lost) == (pytest.approx(bomber / 6), pytest.approx(bomber / 3))

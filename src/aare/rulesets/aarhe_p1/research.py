@@ -7,10 +7,10 @@ AARHEP1-OPT-target-table).
 
 The six technologies are the proposal's optional rules, in force for the nation that develops them. Four keep
 the core's ids, so the core's mechanisms apply: Super Subs (`super_submarines`: attack and defence 3), Long-range
-Aircraft (`long_range_aircraft`: fighters move 6), Jet Fighters (`jet_fighters`: fighters defend at 5), Heavy
-Bombers (`heavy_bombers`: the higher of two dice, in battle and in raids); submarines (Super Subs) move 3 and
-bombers (Long-range aircraft) 8 in non-combat move when they did not move in combat move. Their other effects
-(interdiction, the bombers' bail-out, the jets' and heavy bombers' stealth, the jets' AA), Radar and Rockets have
+Aircraft (`long_range_aircraft`: fighters move 6), Jet Fighters (`jet_fighters`: fighters defend at 5, AA guns
+hit on 2), Heavy Bombers (`heavy_bombers`: the higher of two dice, in battle and in raids); submarines (Super
+Subs) move 3 and bombers (Long-range aircraft) 8 in non-combat move when they did not move in combat move. Their
+other effects (interdiction, the bombers' bail-out, the jets' and heavy bombers' stealth), Radar and Rockets have
 no effect yet.
 
 State: ``extra["aarhep1_research"][power] = {"last": the round of its last roll bought, "breakthroughs": {tech:
@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from aare.actions import Research
-from aare.combat.rules import CombatRules
+from aare.combat.rules import CombatRules, TechBonus
 from aare.errors import IllegalAction
 from aare.events import BankChanged, ExtraSet, TechGained
 from aare.movement import flags
@@ -49,6 +49,7 @@ R_JET_DEFENCE = "AARHEP1-OPT-jet-defence"
 R_HEAVY_DAMAGE = "AARHEP1-OPT-heavy-bomber-damage"
 R_SUBS_MOVE = "AARHEP1-OPT-super-subs-move"
 R_LRA_BOMBERS = "AARHEP1-OPT-lra-bombers"
+R_JET_AA = "AARHEP1-OPT-jet-aa"
 
 ROLL_COST = 5
 RESTART_FEE = 5
@@ -181,8 +182,10 @@ def _technologies(techs: tuple[str, ...], **_: Any) -> tuple[str, ...]:
 
 
 def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
-    """Heavy Bombers: a raid's damage is the higher of two dice, nothing added (AARHEP1-OPT-heavy-bomber-damage)."""
-    return replace(rules, heavy_bomber_sbr_bonus=0)
+    """Heavy Bombers: a raid's damage is the higher of two dice, nothing added (AARHEP1-OPT-heavy-bomber-damage).
+    Jet Fighters: the nation's AA guns hit on 1 or 2 (AARHEP1-OPT-jet-aa)."""
+    jets = TechBonus("jet_fighters", "aa", "aa", 1, R_JET_AA)
+    return replace(rules, heavy_bomber_sbr_bonus=0, tech_bonuses=(*rules.tech_bonuses, jets))
 
 
 def _movement_left(left: int, view: Situation, stack: Stack, **_: Any) -> int:
@@ -212,7 +215,7 @@ AARHEP1_RESEARCH = register_module(
         id="aarhep1_research",
         title="AARHE Phase 1 weapons development: target numbers, breakthroughs, the restart fee",
         rule_ids=(R_TABLE, R_COST, R_FEE, R_HALF, R_DECLARE, R_DEVELOP, R_BREAKTHROUGH, R_FREE, R_BOUND,
-                  R_SUPER_SUBS, R_LONG_RANGE, R_JET_DEFENCE, R_HEAVY_DAMAGE, R_SUBS_MOVE, R_LRA_BOMBERS),
+                  R_SUPER_SUBS, R_LONG_RANGE, R_JET_DEFENCE, R_HEAVY_DAMAGE, R_SUBS_MOVE, R_LRA_BOMBERS, R_JET_AA),
         hooks={"technologies": _technologies, "phase_actions": by_phase(Developing()),
                "nation_records": _nation_records, "combat_rules": _combat_rules, "movement_left": _movement_left},
     )
