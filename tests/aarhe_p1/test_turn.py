@@ -48,3 +48,13 @@ def test_units_are_placed_before_non_combat_move_and_may_then_move() -> None:
     assert g.state.phase == "non-combat-move"
     g.apply({"type": "move", "units": "1 armour", "path": ["Russia", "Archangel"]})
     assert any(s.unit == "armour" and s.owner == RUS for s in g.state.stacks("Archangel"))
+
+
+@pytest.mark.rule("AARHEP1-TURN-sequence")
+def test_without_research_the_turn_ends_with_non_combat_move() -> None:
+    g = at(RUS, "non-combat-move", options={"weapons_development": False})
+    assert [p.name for p in g.ruleset.phase_table()][-1] == "non-combat-move"
+    g.apply({"type": "move", "units": "1 infantry", "path": ["Russia", "Archangel"]})
+    end_phase(g)
+    assert (g.state.nation, g.state.phase) == (GER, "purchase")
+    assert all(not s.moved for s in g.state.stacks("Archangel"))

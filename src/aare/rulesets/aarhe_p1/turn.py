@@ -28,17 +28,24 @@ PHASES: tuple[PhaseSpec, ...] = (
 )
 
 
-def _phase_table(phases: list[PhaseSpec], **_: Any) -> list[PhaseSpec]:
+def _phase_table(phases: list[PhaseSpec], ruleset: Any, **_: Any) -> list[PhaseSpec]:
+    """The seven phases; develop weapons is dropped when the game is played without research (LHTR's option
+    `weapons_development`)."""
+    if not ruleset.options.get("weapons_development", True):
+        return [p for p in PHASES if p.name != "develop-weapons"]
     return list(PHASES)
 
 
 class TurnEnd(PhaseExtension):
-    """Develop weapons, the last phase: leaving it ends the turn (marks cleared, battleships repaired)."""
+    """The last phase of the turn (develop weapons, or non-combat move without research): leaving it ends the turn
+    (marks cleared, battleships repaired)."""
 
-    name = "develop-weapons"
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def on_exit(self, ctx: TurnContext) -> None:
-        ctx.emit(*end_of_turn_events(ctx.state, ctx.ruleset))
+        if ctx.ruleset.phase_table()[-1].name == self.name:
+            ctx.emit(*end_of_turn_events(ctx.state, ctx.ruleset))
 
 
 AARHEP1_TURN = register_module(
@@ -46,6 +53,7 @@ AARHEP1_TURN = register_module(
         id="aarhep1_turn",
         title="AARHE Phase 1 turn: purchase, income, combat, placement, non-combat move, research",
         rule_ids=(R_SEQUENCE, R_INCOME, R_PLACE),
-        hooks={"phase_table": _phase_table, "phase_actions": by_phase(TurnEnd())},
+        hooks={"phase_table": _phase_table,
+               "phase_actions": by_phase(TurnEnd("non-combat-move"), TurnEnd("develop-weapons"))},
     )
 )
