@@ -55,7 +55,8 @@ def capture_territory_events(state: GameState, ruleset: Ruleset, territory: str,
             events.append(BankChanged(whose, -amount, "capture", PLUNDER))
             events.append(BankChanged(new_owner, amount, "capture", PLUNDER))
     events.append(ControlChanged(territory, controller, rule))
-    events += _hand_over(state, ruleset, territory, controller, enemies_only=True)
+    events += ruleset.modify("capture_events", _hand_over(state, ruleset, territory, controller, enemies_only=True),
+                             state=state, territory=territory, controller=controller)
     if whose is not None and whose == controller:
         for other, owner in sorted(state.owners.items()):
             if other == territory or board.spaces[other].owner != controller or owner == controller:

@@ -89,6 +89,9 @@ HOOKS: dict[str, str] = {
     "the core's (default: none, they name the core's ids, as recorded games do)",
     "capture_controller": "(power, rule id) that takes control of a territory captured by `capturer` (by default "
     "the capturer, or the original owner it liberates), context: state, territory, capturer",
+    "capture_events": "the events of the units in a captured territory changing hands (list of Event; by default "
+    "its complexes and AA guns pass to the new controller), e.g. a complex destroyed instead, context: state (before "
+    "the capture), territory, controller",
     "placement_rules": "rule ids under which units placed on the board leave the purchase pool (set of str; "
     "for the invariant checks)",
     "free_pool_rules": "rule ids under which units enter the purchase pool without being paid for (set of str; for "
