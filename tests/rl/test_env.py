@@ -1,0 +1,105 @@
+"""The PettingZoo environments: PettingZoo's own API and seed tests, truncation at `max_cycles`, the agent to act
+following the engine's pending decision, action counts under K in random games, rewards by side, the JSON and
+text wrapper. Skipped without the `rl` extra (pip install -e '.[rl]')."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip install -e '.[rl]'")
+
+from pettingzoo.test import api_test, seed_test
+
+from aare.engine import decider
+from aare.rl import aare_aare5_v0, aare_lhtr_v0
+from aare.rl.env import AareEnv
+from aare.rl.wrappers import JsonActions
+
+GAMES = int(os.environ.get("AARE_RL_GAMES", "2"))  # games of the action-count test (200 for the full check)
+
+
+def random_step(env: Any, rng: np.random.Generator) -> None:
+    obs, _, terminated, truncated, _ = env.last()
+    if terminated or truncated:
+        env.step(None)
+        return
+    legal = np.flatnonzero(obs["action_mask"])
+    env.step(int(rng.choice(legal)))
+
+
+@pytest.mark.parametrize("module", [aare_lhtr_v0, aare_aare5_v0])
+def test_pettingzoo_api(module: Any) -> None:
+    api_test(module.env(max_cycles=3), num_cycles=15)
+
+
+def test_pettingzoo_seeding() -> None:
+    seed_test(lambda: aare_lhtr_v0.env(max_cycles=2), num_cycles=10)
+
+
+def test_every_agent_is_truncated_after_max_cycles_power_turns() -> None:
+    env = aare_lhtr_v0.raw_env(max_cycles=2)
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    nations = [env.game.state.nation]
+    while not any(env.truncations.values()):
+        random_step(env, rng)
+        if env.game.state.nation != nations[-1]:
+            nations.append(env.game.state.nation)
+    assert nations[:3] == ["Russia", "Germany", "United Kingdom"]  # two power-turns played, the third begun
+    assert env.turns == 2
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert all(env.rewards[a] == 0 for a in env.agents)
+    for _agent in env.agent_iter():
+        assert env.last()[3]
+        env.step(None)
+    assert env.agents == []
+
+
+def test_actions_stay_under_k_and_the_decider_acts() -> None:
+    """In random games no position offers more than K actions, and the agent to act is always the power the
+    engine waits for: the defender when a battle waits for its casualties."""
+    decisions = 0
+    for seed in range(GAMES):
+        env = aare_lhtr_v0.raw_env(max_cycles=10)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while env.agents:
+            if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+                env.step(None)
+                continue
+            state = env.game.state
+            assert env.infos[env.agent_selection]["legal_count"] <= env.max_actions
+            assert env.agent_selection == decider(state.pending, state.nation)
+            if state.pending is not None and state.pending.get("power", state.nation) != state.nation:
+                decisions += 1
+            random_step(env, rng)
+    assert decisions > 0  # some defender decided (casualties) in those games
+
+
+def test_the_winning_side_gets_plus_one_and_the_other_minus_one() -> None:
+    env = AareEnv("aa50-1941", "aare_aa50_1941_v0", max_cycles=5)
+    env.reset(seed=1)
+    env.play({"type": "concede"})  # the power to act concedes for its side
+    sides = env.sides
+    loser = sides[env.agent_selection]
+    assert all(env.terminations.values())
+    for agent in env.agents:
+        assert env._cumulative_rewards[agent] == (-1.0 if sides[agent] == loser else 1.0)
+
+
+def test_the_wrapper_takes_json_and_text_actions() -> None:
+    env = JsonActions(aare_lhtr_v0.env(max_cycles=3))
+    env.reset(seed=2)
+    while env.unwrapped.game.state.phase != "purchase":
+        env.step("end phase")
+    env.step({"type": "purchase", "units": "5 infantry"})  # not a candidate (1 at a time): played as it is
+    bought = env.unwrapped.game.log.entries[-1].action
+    assert bought["units"] == "5 infantry"
+    candidates = env.infos[env.agent_selection]["candidates"]
+    env.step("buy 1 artillery")
+    assert env.unwrapped.game.log.entries[-1].action["units"] == "1 artillery"
+    assert any(c.get("units") == "1 artillery" for c in candidates)
