@@ -14,8 +14,9 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip ins
 
 from pettingzoo.test import api_test, seed_test
 
+from aare.ai import make_bot
 from aare.engine import decider
-from aare.rl import aare_aare5_v0, aare_lhtr_v0
+from aare.rl import aare_aare5_v0, aare_aarhe_v0, aare_lhtr_v0
 from aare.rl.env import AareEnv
 from aare.rl.wrappers import JsonActions
 
@@ -103,3 +104,40 @@ def test_the_wrapper_takes_json_and_text_actions() -> None:
     env.step("buy 1 artillery")
     assert env.unwrapped.game.log.entries[-1].action["units"] == "1 artillery"
     assert any(c.get("units") == "1 artillery" for c in candidates)
+
+
+def test_in_a_team_turn_the_agent_to_act_is_a_member_with_an_action() -> None:
+    env = aare_aarhe_v0.raw_env(max_cycles=3)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    game = env.game
+    while not game.state.members:  # AARHE plays each side's powers together, after its set-up
+        random_step(env, rng)
+    steps = 0
+    while game.state.members and steps < 30:
+        assert env.agent_selection in game.to_act()
+        assert env.player(env.agent_selection).legal_actions()
+        steps += 1
+        acting = env.agent_selection
+        random_step(env, rng)
+        assert game.log.entries[-1].action["power"] == acting
+    assert steps > 0
+
+
+def test_a_bot_plays_the_opponents_through_the_wrapper() -> None:
+    env = JsonActions(aare_lhtr_v0.env(max_cycles=4))
+    env.reset(seed=1)
+    bot, learner, rng = make_bot("greedy", seed=1), {"Germany", "Japan"}, np.random.default_rng(1)
+    played = {"bot": 0, "learner": 0}
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+        elif agent in learner:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            played["learner"] += 1
+        else:
+            env.step(bot.choose(env.unwrapped.player(agent)).to_json())
+            played["bot"] += 1
+    assert played["bot"] > 0 and played["learner"] > 0
+    assert env.unwrapped.turns == 4
