@@ -141,3 +141,26 @@ def test_a_bot_plays_the_opponents_through_the_wrapper() -> None:
             played["bot"] += 1
     assert played["bot"] > 0 and played["learner"] > 0
     assert env.unwrapped.turns == 4
+
+
+def test_shaped_reward_follows_the_victory_cities_a_side_holds() -> None:
+    env = aare_lhtr_v0.raw_env(max_cycles=12, shaping=0.5)
+    rng = np.random.default_rng(0)
+    changes = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        while env.agents and not changes:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            before = env.cities_held()
+            random_step(env, rng)
+            after = env.cities_held()
+            for power in env.agents:
+                side = env.sides[power]
+                assert env.rewards[power] == 0.5 * (after[side] - before[side])
+            changes += before != after
+        if changes:
+            break
+    assert changes  # a victory city changed hands, and both sides' rewards said so

@@ -28,14 +28,15 @@ class AareEnv(AECEnv):  # type: ignore[misc]
     Observation (`Dict`): `spaces`, `globals`, `records` (`aare.rl.features`) as the agent sees them, and
     `action_mask` (int8, shape (K,)): 1 at the index of each legal action of the agent to act, 0 for everyone
     else. `info["candidates"]` of the agent to act lists the JSON of those actions in index order.
-    Reward: +1 to each power of the winning side and -1 to the others when the game ends, 0 otherwise.
+    Reward: +1 to each power of the winning side and -1 to the others when the game ends, 0 otherwise; with
+    `shaping` > 0 also `shaping` times the change, by the action, of the number of victory cities its side holds.
     Every agent is truncated after `max_cycles` power-turns (a team turn counts once)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "aare", "is_parallelizable": False}
 
     def __init__(self, rules: str, name: str, options: Mapping[str, Any] | None = None,
                  max_cycles: int = MAX_CYCLES, max_actions: int = MAX_ACTIONS,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, shaping: float = 0.0) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -45,7 +46,9 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         self.max_cycles = max_cycles
         self.max_actions = max_actions
         self.render_mode = render_mode
+        self.shaping = shaping
         ruleset = load_ruleset(rules, self.options)
+        self.cities = tuple(ruleset.board.victory_cities())
         self.encoder = Encoder(ruleset)
         self.sides = {p.name: p.side for p in ruleset.board.powers}
         self.possible_agents = list(self.encoder.powers)
@@ -139,16 +142,22 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         to act; an illegal one raises the engine's error and changes nothing."""
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
+        held = self.cities_held()
         self.player(agent).apply(dict(action) if isinstance(action, Mapping) else action, agent)
         self._clear_rewards()
         state = self._live().state
+        if self.shaping:
+            now = self.cities_held()
+            for power in self.agents:
+                side = self.sides[power]
+                self.rewards[power] = self.shaping * (now.get(side, 0) - held.get(side, 0))
         turn = self._turn()
         if turn != self._cursor:
             self.turns += 1
             self._cursor = turn
         if state.winner is not None:
             for power in self.agents:
-                self.rewards[power] = 1.0 if self.sides[power] == state.winner else -1.0
+                self.rewards[power] += 1.0 if self.sides[power] == state.winner else -1.0
                 self.terminations[power] = True
                 self.infos[power] = {"winner": state.winner}
         elif self.turns >= self.max_cycles:
@@ -158,6 +167,15 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         else:
             self._select()
         self._accumulate_rewards()
+
+    def cities_held(self) -> dict[str, int]:
+        """Side -> the number of victory cities its powers control."""
+        owners, held = self._live().state.owners, dict.fromkeys(self.sides.values(), 0)
+        for city in self.cities:
+            owner = owners.get(city)
+            if owner in self.sides:
+                held[self.sides[owner]] += 1
+        return held
 
     # -- what agents see ---------------------------------------------------------------------------------------
 
