@@ -32,7 +32,7 @@ def random_step(env: Any, rng: np.random.Generator) -> None:
     env.step(int(rng.choice(legal)))
 
 
-@pytest.mark.parametrize("module", [aare_lhtr_v0, aare_aare5_v0])
+@pytest.mark.parametrize("module", [aare_lhtr_v0, aare_aare5_v0, aare_aarhe_v0])
 def test_pettingzoo_api(module: Any) -> None:
     api_test(module.env(max_cycles=3), num_cycles=15)
 
