@@ -164,3 +164,21 @@ def test_shaped_reward_follows_the_victory_cities_a_side_holds() -> None:
         if changes:
             break
     assert changes  # a victory city changed hands, and both sides' rewards said so
+
+
+def test_candidate_features_describe_each_legal_action() -> None:
+    env = aare_lhtr_v0.raw_env(max_cycles=3, candidate_features=True)
+    env.reset(seed=4)
+    while env.game.state.phase != "combat-move":
+        env.step(0)  # end each phase before it
+    obs = env.observe(env.agent_selection)
+    rows, encoder = obs["candidates"], env.encoder
+    candidates = env.infos[env.agent_selection]["candidates"]
+    assert env.observation_space(env.agent_selection).contains(obs)
+    moves = [i for i, c in enumerate(candidates) if c["type"] == "move"]
+    assert moves and not rows[len(candidates):].any()
+    i = moves[0]
+    path, (count, unit) = candidates[i]["path"], candidates[i]["units"].split(" ", 1)
+    assert rows[i, env.candidate_encoder.units_at - 2] == encoder.spaces.index(path[0]) + 1
+    assert rows[i, env.candidate_encoder.units_at - 1] == encoder.spaces.index(path[-1]) + 1
+    assert rows[i, env.candidate_encoder.units_at + encoder.units.index(unit)] == int(count)

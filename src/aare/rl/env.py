@@ -14,7 +14,7 @@ from pettingzoo.utils import wrappers
 
 from aare.engine import Game
 from aare.game_setup import new_game
-from aare.rl.features import RECORD_BUCKETS, Encoder
+from aare.rl.features import RECORD_BUCKETS, CandidateEncoder, Encoder
 from aare.rl.text_view import text_view
 from aare.rules.ruleset import load_ruleset
 
@@ -36,7 +36,7 @@ class AareEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, rules: str, name: str, options: Mapping[str, Any] | None = None,
                  max_cycles: int = MAX_CYCLES, max_actions: int = MAX_ACTIONS,
-                 render_mode: str | None = None, shaping: float = 0.0) -> None:
+                 render_mode: str | None = None, shaping: float = 0.0, candidate_features: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -53,12 +53,16 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         self.sides = {p.name: p.side for p in ruleset.board.powers}
         self.possible_agents = list(self.encoder.powers)
         enc = self.encoder
-        space = spaces.Dict({
+        parts: dict[str, spaces.Space[Any]] = {
             "spaces": spaces.Box(0.0, np.inf, (len(enc.spaces), enc.space_width), np.float32),
             "globals": spaces.Box(-np.inf, np.inf, (enc.global_width,), np.float32),
             "records": spaces.Box(-np.inf, np.inf, (RECORD_BUCKETS,), np.float32),
             "action_mask": spaces.Box(0, 1, (max_actions,), np.int8),
-        })
+        }
+        self.candidate_encoder = CandidateEncoder(enc, max_actions) if candidate_features else None
+        if self.candidate_encoder is not None:
+            parts["candidates"] = spaces.Box(-np.inf, np.inf, (max_actions, self.candidate_encoder.width), np.float32)
+        space = spaces.Dict(parts)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(max_actions) for a in self.possible_agents}
         self.game: Game | None = None
@@ -189,9 +193,13 @@ class AareEnv(AECEnv):  # type: ignore[misc]
             self._seen[agent] = cached
         mask = np.zeros(self.max_actions, dtype=np.int8)
         live = not (self.terminations.get(agent) or self.truncations.get(agent))
-        if live and agent == self.agent_selection:
+        acting = live and agent == self.agent_selection
+        if acting:
             mask[: min(len(self.candidates), self.max_actions)] = 1
-        return {**cached[1], "action_mask": mask}
+        out = {**cached[1], "action_mask": mask}
+        if self.candidate_encoder is not None:
+            out["candidates"] = self.candidate_encoder.encode(self.candidates if acting else [])
+        return out
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -18,8 +18,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from aare.actions import ACTION_TYPES
+from aare.board.notation import parse_units
 from aare.economy.tech import technologies
 from aare.engine import decider
+from aare.errors import AareError
 from aare.player_view import Viewer, visible_state
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
@@ -141,3 +144,43 @@ def _hash_into(out: Array, path: str, value: Any) -> None:
         out[_bucket(path, len(out))] += float(value)
     elif isinstance(value, str):
         out[_bucket(f"{path}={value}", len(out))] += 1.0
+
+
+ACTION_KINDS = tuple(str(t.model_fields["type"].default) for t in ACTION_TYPES)
+
+
+class CandidateEncoder:
+    """Per-candidate features (K, C): action type one-hot, the space it starts from and the space it ends at
+    (board index + 1, 0 for none), units per type, and an amount (a bid, a research die count, ...)."""
+
+    def __init__(self, encoder: Encoder, rows: int) -> None:
+        self.encoder, self.rows = encoder, rows
+        self._kind = {k: i for i, k in enumerate(ACTION_KINDS)}
+        self.units_at = len(ACTION_KINDS) + 2
+        self.width = self.units_at + len(encoder.units) + 1
+
+    def encode(self, candidates: list[dict[str, Any]]) -> Array:
+        out = np.zeros((self.rows, self.width), dtype=np.float32)
+        spaces, units = self.encoder._space, self.encoder._unit
+        for row, action in zip(out, candidates, strict=False):
+            kind = self._kind.get(str(action.get("type")))
+            if kind is not None:
+                row[kind] = 1.0
+            path = action.get("path") or [action.get(k) for k in ("launcher", "space", "at", "target", "territory")
+                                          if action.get(k)]
+            if path:
+                row[len(ACTION_KINDS)] = spaces.get(str(path[0]), -1) + 1
+                row[len(ACTION_KINDS) + 1] = spaces.get(str(path[-1]), -1) + 1
+            text = action.get("units")
+            if isinstance(text, str) and text:
+                try:
+                    counted = parse_units(text, self.encoder.ruleset.units)
+                except AareError:
+                    counted = {}
+                for unit, count in counted.items():
+                    if unit in units:
+                        row[self.units_at + units[unit]] = count
+            amount = action.get("amount")
+            if isinstance(amount, int | float):
+                row[-1] = float(amount)
+        return out
