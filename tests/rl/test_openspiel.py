@@ -41,3 +41,15 @@ def test_each_die_is_a_chance_node_and_its_faces_decide() -> None:
     hits, misses = roll_all(state.clone(), 1), roll_all(state.clone(), 6)
     assert hits.state != misses.state  # all ones hit, all sixes miss: the battle went differently
     assert state.is_chance_node()  # rolling on a clone leaves the position as it was
+
+
+def test_openspiel_mcts_plays_through_the_chance_nodes() -> None:
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {**PARAMS, "max_turns": 1})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=3, evaluator=mcts.RandomRolloutEvaluator(1, rng),
+                       random_state=rng)
+    action = bot.step(state)
+    assert action in state.legal_actions()
