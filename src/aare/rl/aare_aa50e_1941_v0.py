@@ -1,0 +1,5 @@
+"""The aa50e-1941 ruleset as a PettingZoo environment (see aare.rl): `aare_aa50e_1941_v0.env()`."""
+
+from aare.rl.env import factory
+
+env, raw_env = factory("aa50e-1941", "aare_aa50e_1941_v0")

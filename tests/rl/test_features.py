@@ -1,0 +1,54 @@
+"""Observation features: built only from a power's own view, so another power's hidden information never
+reaches it (the sealed AARe straight bid); no PettingZoo needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aare.engine import Game
+from aare.game_setup import new_game
+from aare.rl.features import Encoder
+from aare.rules.ruleset import load_ruleset
+
+SEAL = "AARE-BID-submit-bids"
+ALLIES = ("Russia", "United Kingdom", "United States")
+AXIS = ("Germany", "Japan")
+
+
+def bid(amount: int) -> Game:
+    """A new AARe game in which the Allies seat has bid `amount`, the Axis seat not yet."""
+    game = Game(new_game("aare-5.0", {}, seed=3))
+    game.apply({"type": "bid", "amount": amount})
+    return game
+
+
+def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.rule(SEAL)
+def test_an_observation_holds_none_of_another_sides_hidden_bid() -> None:
+    encoder = Encoder(load_ruleset("aare-5.0", {}))
+    low, high = bid(3).state, bid(9).state
+    assert low.extra != high.extra  # the games differ only in the sealed bid
+    for power in AXIS:
+        assert same(encoder.encode(low, power), encoder.encode(high, power))
+    assert same(encoder.encode(low, None), encoder.encode(high, None))
+    for power in ALLIES:  # the features do carry the bid to those who may see it
+        assert not same(encoder.encode(low, power), encoder.encode(high, power))
+
+
+def test_space_features_count_units_and_owners() -> None:
+    state = new_game("lhtr-1.3", seed=1).state
+    encoder = Encoder(load_ruleset("lhtr-1.3", {}))
+    spaces = encoder.encode(state, "Russia")["spaces"]
+    row = spaces[encoder.spaces.index("Russia")]
+    russia = encoder.powers.index("Russia")
+    assert row[russia] == 1.0 and row[len(encoder.powers)] == 0.0
+    infantry = encoder.units.index("infantry")
+    expected = sum(s.count for s in state.stacks("Russia") if s.owner == "Russia" and s.unit == "infantry")
+    assert expected > 0
+    assert row[encoder.units_at + russia * len(encoder.units) + infantry] == expected
+    assert row[-5] == 8  # IPC value
+    assert row[-2] == 1.0  # a capital
