@@ -4,6 +4,10 @@
 - `SystemDice`: the operating system's randomness (a game made without a seed); nothing predicts it.
 - `ScriptedDice`: a fixed list of values, for tests and for replaying a log.
 - `RecordingDice`: wraps another source and keeps every roll, so a caller can put them in the log.
+
+A source may also offer `plan_roll(request)`: a battle tells it each roll request (`aare.combat`'s dice groups of
+one step) before rolling the request's dice group by group, so it can choose the outcome of the whole request at
+once and hand out dice that give it (OpenSpiel's chance nodes, `aare.rl.openspiel_game`).
 """
 
 from __future__ import annotations

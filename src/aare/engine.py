@@ -9,6 +9,7 @@ the member's place again (`MemberReleased`). A joint phase starts when every mem
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from aare.actions import Concede, EndPhase, parse_action
@@ -33,6 +34,8 @@ from aare.state.game_state import GameState
 DECISION_ACTIONS = frozenset({"choose_casualties", "retreat", "press", "submerge", "declare_targets", "choose"})
 R_TEAM = "AARHE-ORDER-team-concurrency"
 R_ORDER = "LHTR-TURN-power-order"
+# every candidate is judged again by `is_legal`, trusted kinds included (tests and debugging: AARE_VERIFY_CANDIDATES=1)
+VERIFY_CANDIDATES = os.environ.get("AARE_VERIFY_CANDIDATES", "") not in ("", "0")
 
 
 class _DryDice:
@@ -128,9 +131,14 @@ class Game:
             return False
         return True
 
-    def legal_actions(self, space: str | None = None, power: str | None = None) -> list[Any]:
+    def legal_actions(self, space: str | None = None, power: str | None = None,
+                      verify: bool | None = None) -> list[Any]:
         """Every action `apply` accepts now for `power` (default: the first power to act), moves and
-        placements touching `space` only, when given. In a team turn each action names its power."""
+        placements touching `space` only, when given. In a team turn each action names its power.
+
+        Candidates of the kinds the ruleset trusts (the `trusted_candidates` hook: its phase handler makes
+        them legal by construction) are not judged again when the phase has no extensions, unless `verify`
+        (default: `VERIFY_CANDIDATES`); the list is the same either way."""
         if not self.actors():
             return []
         acting = power if power is not None else self.to_act()[0]
@@ -140,7 +148,18 @@ class Game:
             candidates.insert(0, EndPhase())
         if self.log.state.members:
             candidates = [a.model_copy(update={"power": ctx.acting}) for a in candidates]
-        return [a for a in candidates if self.is_legal(a, acting)]
+        trusted = frozenset() if (VERIFY_CANDIDATES if verify is None else verify) else self._trusted(ctx)
+        return [a for a in candidates if a.type in trusted or self.is_legal(a, acting)]
+
+    @staticmethod
+    def _trusted(ctx: TurnContext) -> frozenset[str]:
+        """The action types of the current phase whose candidates need no second judgement: those the
+        ruleset trusts, while no decision is pending and no rule module extends the phase."""
+        state = ctx.state
+        if state.pending is not None or state.winner is not None or phase_extensions(ctx):
+            return frozenset()
+        kinds: frozenset[str] = ctx.ruleset.modify("trusted_candidates", frozenset(), phase=state.phase)
+        return kinds
 
     def undo(self, power: str | None = None) -> None:
         """Take back the last action of the current phase (in a team turn: `power`'s last action), unless dice
@@ -426,8 +445,9 @@ class Acting(Game):
     def is_legal(self, action: Any, power: str | None = None) -> bool:
         return super().is_legal(action, power or self.power)
 
-    def legal_actions(self, space: str | None = None, power: str | None = None) -> list[Any]:
-        return super().legal_actions(space, power or self.power)
+    def legal_actions(self, space: str | None = None, power: str | None = None,
+                      verify: bool | None = None) -> list[Any]:
+        return super().legal_actions(space, power or self.power, verify)
 
     def undo(self, power: str | None = None) -> None:
         super().undo(power or self.power)

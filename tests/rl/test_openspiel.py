@@ -1,5 +1,6 @@
-"""The OpenSpiel game: OpenSpiel's random simulation test, and dice as chance nodes of equal odds per face whose
-faces decide the battle. Skipped without the `rl` extra (pip install -e '.[rl]')."""
+"""The OpenSpiel game: OpenSpiel's random simulation test, a battle's roll as one chance node of exact hit odds
+whose outcome decides the battle, canonical dice for every outcome, and MCTS through the chance nodes. Skipped
+without the `rl` extra (pip install -e '.[rl]')."""
 
 from __future__ import annotations
 
@@ -18,29 +19,58 @@ def test_random_simulation() -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
-def first_chance_node() -> object:
+def first_battle_roll() -> object:
+    """The first chance node of a battle's roll in a random game (single dice on the way rolled at random)."""
     state = pyspiel.load_game(openspiel_game.SHORT_NAME, PARAMS).new_initial_state()
     rng = np.random.default_rng(3)
-    while not state.is_chance_node():
+    while not (state.is_chance_node() and state.roll_odds):
         assert not state.is_terminal()
-        state.apply_action(int(rng.choice(state.legal_actions())))
+        choices = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(choices)))
     return state
 
 
-def roll_all(state: object, face: int) -> object:
+def roll_all(state: object, pick: int) -> object:
+    """Roll every chance node of the action being played: outcome `pick` (0: the first, -1: the last)."""
     while state.is_chance_node():
-        state.apply_action(face - 1)
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[pick][0])
     return state
 
 
-def test_each_die_is_a_chance_node_and_its_faces_decide() -> None:
-    state = first_chance_node()
+def test_a_battle_roll_is_one_chance_node_of_exact_hit_odds() -> None:
+    state = first_battle_roll()
     outcomes = state.chance_outcomes()
-    assert [o for o, _ in outcomes] == list(range(6))
+    assert state.roll_odds  # a battle's roll, not a single die
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-    hits, misses = roll_all(state.clone(), 1), roll_all(state.clone(), 6)
-    assert hits.state != misses.state  # all ones hit, all sixes miss: the battle went differently
+    assert [o for o, _ in outcomes] == list(range(len(outcomes)))
+    fewest, most = roll_all(state.clone(), 0), roll_all(state.clone(), -1)
+    assert fewest.state != most.state  # no hits and every hit: the battle went differently
     assert state.is_chance_node()  # rolling on a clone leaves the position as it was
+
+
+def test_canonical_dice_give_each_outcome() -> None:
+    from aare.combat.battle_state import DiceGroup, RollRequest
+    from aare.combat.chance import canonical_dice, group_key, outcomes
+
+    request = RollRequest("fire", (
+        DiceGroup("attacker", "infantry", 3, 1), DiceGroup("attacker", "artillery", 2, 2),
+        DiceGroup("attacker", "battleship", 1, 6), DiceGroup("attacker", "bomber", 2, 4, dice_per_unit=2,
+                                                             best_of=True),
+        DiceGroup("defender", "infantry", 4, 2), DiceGroup("defender", "sub", 1, 0),
+    ))
+    found = outcomes(request)
+    assert sum(p for p, _ in found) == pytest.approx(1.0)
+    for _, outcome in found:
+        dice = list(canonical_dice(request, outcome) or ())
+        totals: dict[object, int] = {}
+        for g in request.groups:
+            rolled = [dice.pop(0) for _ in range(g.count * g.dice_per_unit)]
+            per = [rolled[i * g.dice_per_unit:(i + 1) * g.dice_per_unit] for i in range(g.count)]
+            hits = sum(min(v) <= g.hit_on for v in per) if g.best_of else sum(v <= g.hit_on for v in rolled)
+            assert all(1 <= v <= 6 for v in rolled)
+            totals[group_key(g)] = totals.get(group_key(g), 0) + hits
+        assert totals == outcome and not dice
 
 
 def test_openspiel_mcts_plays_through_the_chance_nodes() -> None:

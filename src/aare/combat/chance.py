@@ -122,3 +122,44 @@ def outcomes(request: RollRequest) -> list[tuple[float, Outcome]]:
             prob *= p
         out.append((prob, {k: v for k, (v, _p) in zip(keys, combo, strict=True)}))
     return out
+
+
+def _faces(g: DiceGroup, hits: int, repels: int = 0) -> list[int]:
+    """Canonical dice of one group scoring `hits` (and `repels`): hitting dice show 1, repelling ones the face
+    above `hit_on`, missing ones 6; with `best_of` a unit's dice all show its one result."""
+    miss, repel = 6, g.hit_on + 1
+    per_unit = g.dice_per_unit if g.best_of else 1
+    results = [1] * hits + [repel] * repels + [miss] * (g.rolls - hits - repels)
+    return [face for face in results for _ in range(per_unit)]
+
+
+def canonical_dice(request: RollRequest, outcome: Outcome) -> tuple[int, ...] | None:
+    """Dice, in the order the request's groups roll them, whose result is `outcome`; None for a request with
+    lowest-die or damage groups, or repel groups sharing a key (their outcomes are not mapped back to dice).
+    Groups sharing a hit key get their forced hits first (a group hitting on 6 hits with every die), the rest
+    in order."""
+    if any(g.lowest or g.damage or (g.repel_on and g.best_of and g.dice_per_unit > 1) for g in request.groups):
+        return None
+    keys = [group_key(g) for g in request.groups]
+    if any(g.repel_on and keys.count(k) > 1 for g, k in zip(request.groups, keys, strict=True)):
+        return None
+    left = dict(outcome)
+    assigned = [0] * len(request.groups)
+    for i, g in enumerate(request.groups):  # forced hits
+        if not g.repel_on and g.hit_chance >= 1.0:
+            assigned[i] = g.rolls
+            left[keys[i]] = left.get(keys[i], 0) - g.rolls
+    dice: list[int] = []
+    for i, g in enumerate(request.groups):
+        if g.repel_on:
+            hits, repels = divmod(left.get(keys[i], 0), REPEL_STRIDE)
+            dice += _faces(g, hits, repels)
+            continue
+        if not assigned[i] and g.hit_chance > 0.0:
+            assigned[i] = max(0, min(g.rolls, left.get(keys[i], 0)))
+            left[keys[i]] = left.get(keys[i], 0) - assigned[i]
+        dice += _faces(g, assigned[i])
+    if any(v for k, v in left.items() if not any(g.repel_on for g, gk in zip(request.groups, keys, strict=True)
+                                                  if gk == k)):
+        return None
+    return tuple(dice)

@@ -343,6 +343,9 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
     """Resolve the pending chance node with real dice, logging every die."""
     request = battle.state.roll
     assert request is not None
+    plan = getattr(dice, "plan_roll", None)
+    if plan is not None:  # a source that chooses a whole request's outcome at once (`aare.dice`)
+        plan(request)
     outcome: dict[tuple[Any, ...], int] = {}
     events: list[Event] = []
     for g in request.groups:

@@ -5,15 +5,16 @@ one move along the best legal path (and, for land units, one per blitz variant);
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from aare.actions import Load, Move
 from aare.board.notation import format_units
+from aare.errors import AareError
 from aare.movement import flags
 from aare.movement.move_checks import Leg, first_violation, leg_checks, movable, not_committed
 from aare.movement.pathing import air_routes, blitzed, remaining, simple_paths
 from aare.movement.situation import Situation
-from aare.movement.transport import fits, load_violation, unloadable
+from aare.movement.transport import fits, load_violation, unload_events, unloadable
 from aare.state.unit_stacks import Stack
 
 
@@ -93,7 +94,17 @@ def unloads(view: Situation, combat: bool, sea: str) -> Iterator[Move]:
             if (view.enemy_land(territory) and territory not in view.refused() if combat
                     else view.friendly_land(territory)):
                 for units in options:
-                    yield Move(units=format_units(units, view.units), path=[sea, territory])
+                    if _unloads(view, combat, sea, territory, units):
+                        yield Move(units=format_units(units, view.units), path=[sea, territory])
+
+
+def _unloads(view: Situation, combat: bool, sea: str, territory: str, units: Mapping[str, int]) -> bool:
+    """Whether `units` may go ashore from `sea` in `territory` now (as `apply` judges an unload)."""
+    try:
+        unload_events(view, combat, sea, territory, units)
+    except AareError:
+        return False
+    return True
 
 
 def loads(view: Situation, combat: bool, territory: str, only: str | None = None) -> Iterator[Load]:

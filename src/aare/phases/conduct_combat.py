@@ -182,6 +182,12 @@ class _BattleDice:
         self.kept.extend(values)
         return values
 
+    def plan_roll(self, request: object) -> None:
+        """Pass a battle's roll request on to a source that plans whole requests (`aare.dice`)."""
+        plan = getattr(self.source, "plan_roll", None)
+        if plan is not None:
+            plan(request)
+
     def flush(self, engine_events: Iterable[object]) -> None:
         labels = [_roll_label(e, self.sides) for e in engine_events if isinstance(e, EngineDiceRolled)]
         for i, (values, sides, counter) in enumerate(self.rolls):

@@ -1,6 +1,8 @@
-"""The engine as an OpenSpiel game (`pyspiel`, in the `rl` extra) with explicit chance nodes: when an action
-rolls dice (a battle round, a research roll, a raid) each die is a chance node of equal odds for each face, so
-expectimax and MCTS with chance nodes see the true distribution of every roll.
+"""The engine as an OpenSpiel game (`pyspiel`, in the `rl` extra) with explicit chance nodes: each roll of a
+battle round (the dice one combat step rolls: both sides' fire in a round of simultaneous fire) is one chance
+node whose outcomes are its exact hit totals (`aare.combat.chance`), each played as a canonical set of dice;
+any other die (research, a raid's damage, a lowest-die detection roll) is a chance node of equal odds per face.
+Expectimax and MCTS with chance nodes see the true distribution of every roll.
 
     import pyspiel
     from aare.rl import openspiel_game
@@ -19,6 +21,8 @@ from typing import Any
 
 import pyspiel
 
+from aare.combat.battle_state import RollRequest
+from aare.combat.chance import Outcome, canonical_dice, outcomes
 from aare.engine import Game
 from aare.game_log import GameLog
 from aare.game_setup import new_game
@@ -29,6 +33,7 @@ from aare.state.game_state import GameState
 SHORT_NAME = "python_aare"
 DEFAULTS = {"rules": "lhtr-1.3", "max_turns": 20, "seed": 0}
 FACES = 6
+MAX_ROUND_OUTCOMES = 4096  # a roll with more outcomes than this is rolled die by die
 
 
 class NeedDie(Exception):
@@ -39,20 +44,59 @@ class NeedDie(Exception):
         self.sides = sides
 
 
+class NeedRoll(Exception):
+    """The action needs the outcome of one more battle roll: `choices` are its outcomes with their odds."""
+
+    def __init__(self, choices: list[tuple[float, Outcome]]) -> None:
+        super().__init__(len(choices))
+        self.choices = choices
+
+
+def roll_choices(request: RollRequest) -> list[tuple[float, Outcome]] | None:
+    """The outcomes of a battle roll as one chance node, or None where it is rolled die by die (outcomes not
+    mapped back to dice, or too many of them)."""
+    found = outcomes(request)
+    if not found or len(found) > MAX_ROUND_OUTCOMES or canonical_dice(request, found[0][1]) is None:
+        return None
+    return found
+
+
 class ScriptedDice:
-    """The dice the chance nodes chose, in order; one more than those raises NeedDie."""
+    """The chance nodes' choices, in order: a face for a single die, an outcome's index for a battle roll
+    (played as its canonical dice); one more than those raises NeedDie or NeedRoll."""
 
     def __init__(self, faces: list[int]) -> None:
         self.faces = faces
         self.used = 0
+        self.planned: list[int] = []
+
+    def _next(self) -> int | None:
+        if self.used >= len(self.faces):
+            return None
+        self.used += 1
+        return self.faces[self.used - 1]
+
+    def plan_roll(self, request: RollRequest) -> None:
+        choices = roll_choices(request)
+        if choices is None:
+            return
+        index = self._next()
+        if index is None:
+            raise NeedRoll(choices)
+        dice = canonical_dice(request, choices[index][1])
+        assert dice is not None
+        self.planned = list(dice)
 
     def roll(self, n: int, sides: int = FACES) -> tuple[int, ...]:
         out = []
         for _ in range(n):
-            if self.used >= len(self.faces):
+            if self.planned:
+                out.append(self.planned.pop(0))
+                continue
+            face = self._next()
+            if face is None:
                 raise NeedDie(sides)
-            out.append(self.faces[self.used])
-            self.used += 1
+            out.append(face)
         return tuple(out)
 
 
@@ -88,7 +132,7 @@ class AareGame(pyspiel.Game):  # type: ignore[misc]
         powers, sides = _players(str(params["rules"]))
         info = pyspiel.GameInfo(
             num_distinct_actions=MAX_ACTIONS,
-            max_chance_outcomes=FACES,
+            max_chance_outcomes=MAX_ROUND_OUTCOMES,
             num_players=len(powers),
             min_utility=-1.0,
             max_utility=1.0,
@@ -115,8 +159,9 @@ class AareState(pyspiel.State):  # type: ignore[misc]
         self.state = state
         self.rolling: dict[str, Any] | None = None  # the action whose dice are being rolled
         self.power = ""
-        self.faces: list[int] = []
+        self.faces: list[int] = []  # the chance nodes' choices so far: faces of dice, indices of roll outcomes
         self.die_sides = FACES
+        self.roll_odds: list[float] = []  # at a battle roll's chance node: the odds of each of its outcomes
         self.turns = 0
         self._acting: tuple[str, list[dict[str, Any]]] | None = None
 
@@ -159,13 +204,15 @@ class AareState(pyspiel.State):  # type: ignore[misc]
         return list(range(len(self.candidates())))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.roll_odds:
+            return list(enumerate(self.roll_odds))
         return [(face, 1.0 / self.die_sides) for face in range(self.die_sides)]
 
     # -- playing ----------------------------------------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
         if self.rolling is not None:
-            self.faces.append(int(action) + 1)
+            self.faces.append(int(action) if self.roll_odds else int(action) + 1)
         else:
             self.power = self._actor()[0]
             self.rolling = self.candidates()[int(action)]
@@ -180,17 +227,21 @@ class AareState(pyspiel.State):  # type: ignore[misc]
         try:
             player.apply(self.rolling, self.power)
         except NeedDie as need:
-            self.die_sides = need.sides
+            self.die_sides, self.roll_odds = need.sides, []
+            return
+        except NeedRoll as need:
+            total = sum(p for p, _ in need.choices)
+            self.roll_odds = [p / total for p, _ in need.choices]
             return
         before = self.state
         self.state = game.state
-        self.rolling, self.faces, self._acting = None, [], None
+        self.rolling, self.faces, self.roll_odds, self._acting = None, [], [], None
         if _turn(before) != _turn(self.state):
             self.turns += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"die {action + 1}"
+            return f"roll outcome {action}" if self.roll_odds else f"die {action + 1}"
         return json.dumps(self.candidates()[action], sort_keys=True)
 
     def returns(self) -> list[float]:

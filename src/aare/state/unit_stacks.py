@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from aare.errors import MalformedInput
@@ -31,7 +31,7 @@ class Stack:
         return (self.owner, self.unit, self.damage, self.moved, self.flags)
 
     def with_count(self, count: int) -> Stack:
-        return replace(self, count=count)
+        return Stack(self.owner, self.unit, count, self.damage, self.moved, self.flags)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"owner": self.owner, "unit": self.unit, "count": self.count}

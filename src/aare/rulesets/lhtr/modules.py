@@ -154,3 +154,22 @@ LHTR = register_module(
         ),
     )
 )
+
+
+MOVE_PHASES = frozenset({"combat-move", "non-combat-move"})
+
+
+def _trusted_candidates(kinds: frozenset[str], phase: str, **_: Any) -> frozenset[str]:
+    """Moves of the movement phases: their candidates come from the same leg checks `apply` runs."""
+    return kinds | {"move"} if phase in MOVE_PHASES else kinds
+
+
+# Only the bare LHTR ruleset lists it: a ruleset whose modules add checks of their own to moves (in `move_events`
+# or phase extensions) leaves its moves judged twice.
+LHTR_TRUSTED_MOVES = register_module(
+    RuleModule(
+        id="lhtr_trusted_moves",
+        title="LHTR movement candidates legal by construction",
+        hooks={"trusted_candidates": _trusted_candidates},
+    )
+)
