@@ -48,6 +48,9 @@ def _text(view: Situation, stack: Stack, count: int) -> str:
     return format_units(units, view.units)
 
 
+STACK_CHECKS = (movable, not_committed)
+
+
 def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterator[Move]:
     unit = view.unit(stack)
     left = remaining(view, stack, where)
@@ -56,7 +59,8 @@ def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iter
     probe = Leg(view, combat, stack, (where,))
     if movable(probe) or not_committed(probe):
         return
-    checks = leg_checks(view)
+    # the probe passed the checks that read only the stack and where it stands: the legs need not run them again
+    checks = tuple(c for c in leg_checks(view) if c not in STACK_CHECKS)
     counts = [1, stack.count] if stack.count > 1 else [1]
     chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
     raids: list[tuple[str, ...]] = []

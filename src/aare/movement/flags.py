@@ -33,7 +33,10 @@ Cargo = tuple[tuple[str, str], ...]  # (owner, unit) per carried unit, sorted
 def value(stack: Stack, key: str) -> str | None:
     """The value of the first ``key=value`` flag, or None."""
     prefix = key + "="
-    return next((f[len(prefix):] for f in stack.flags if f.startswith(prefix)), None)
+    for flag in stack.flags:
+        if flag.startswith(prefix):
+            return flag[len(prefix):]
+    return None
 
 
 def values(stack: Stack, key: str) -> tuple[str, ...]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 
 from aare.board.units import UnitType
 from aare.errors import IllegalAction
@@ -44,9 +43,14 @@ class Leg:
     others: frozenset[str] = frozenset()
     company: tuple[tuple[str, int], ...] = ()
 
-    @cached_property
+    @property
     def unit(self) -> UnitType:
-        return self.view.unit(self.stack)
+        """The stack's unit type as movement sees it (`Situation.unit`), looked up once per leg."""
+        found: UnitType | None = self.__dict__.get("_unit")
+        if found is None:
+            found = self.view.unit(self.stack)
+            object.__setattr__(self, "_unit", found)
+        return found
 
     @property
     def start(self) -> str:
@@ -89,23 +93,26 @@ def movable(leg: Leg) -> Violation | None:
 def not_committed(leg: Leg) -> Violation | None:
     """Units put ashore, units that already made their combat move, and (in non-combat move) units that
     moved or fought in combat move stay where they are; aircraft alone fly on to land."""
-    stack, view, where = leg.stack, leg.view, leg.where
+    stack, view = leg.stack, leg.view
+    if not stack.flags:
+        return None
     if flags.value(stack, flags.LANDED) or flags.value(stack, flags.AMPHIBIOUS):
-        return Violation(f"{where} cannot move: put ashore this turn", "LHTR-TRANSPORT-offloaded-units-stop")
+        return Violation(f"{leg.where} cannot move: put ashore this turn", "LHTR-TRANSPORT-offloaded-units-stop")
     if flags.value(stack, flags.UNLOADED):
-        return Violation(f"{where} can do nothing more: unloaded this turn", "LHTR-TRANSPORT-unload-ends-activity")
+        reason = f"{leg.where} can do nothing more: unloaded this turn"
+        return Violation(reason, "LHTR-TRANSPORT-unload-ends-activity")
     moved_in_combat = flags.has(stack, flags.COMBAT)
     if leg.combat:
         if flags.value(stack, flags.SBR) is not None:
-            return Violation(f"{where} cannot move: on a bombing raid", "LHTR-COMBAT-one-battle-per-unit")
+            return Violation(f"{leg.where} cannot move: on a bombing raid", "LHTR-COMBAT-one-battle-per-unit")
         if moved_in_combat:
             picking_up = leg.unit.has("transport") and not view.hostile(leg.start)
             if not picking_up or flags.has(stack, flags.WITHDREW):
-                reason = f"{where} cannot move: already moved in this combat move"
+                reason = f"{leg.where} cannot move: already moved in this combat move"
                 return Violation(reason, "LHTR-COMBAT-one-battle-per-unit")
         return None
     if moved_in_combat and leg.domain != "air":
-        reason = f"{where} cannot move: moved or fought in combat move"
+        reason = f"{leg.where} cannot move: moved or fought in combat move"
         return Violation(reason, "LHTR-SEAMOVE-one-phase-only" if leg.domain == "sea" else "LHTR-TURN-ncm-unmoved-only")
     return None
 

@@ -31,10 +31,16 @@ def allowance(view: Situation, unit: UnitType, owner: str | None = None) -> int:
 def remaining(view: Situation, stack: Stack, space: str | None = None) -> int:
     """Movement points `stack` (standing in `space`, when known) has left this turn; units put ashore have none
     (LHTR-TRANSPORT-offloaded-units-stop). Rule modules may change it (the ``movement_left`` hook)."""
+    key = ("remaining", stack, space)
+    known: int | None = view.cache.get(key)
+    if known is not None:
+        return known
     if any(f == s or f.startswith(s + "=") for f in stack.flags for s in STOPPED):
-        return 0
-    left = max(0, allowance(view, view.unit(stack), stack.owner) - stack.moved)
-    found: int = view.ruleset.modify("movement_left", left, view=view, stack=stack, space=space)
+        found = 0
+    else:
+        left = max(0, allowance(view, view.unit(stack), stack.owner) - stack.moved)
+        found = view.ruleset.modify("movement_left", left, view=view, stack=stack, space=space)
+    view.cache[key] = found
     return found
 
 

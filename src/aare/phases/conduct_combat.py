@@ -471,7 +471,7 @@ class ConductCombat(PhaseHandler):
             _site, battle, _to, _routes = self._replay(ctx, current)
             return decision_candidates(ctx, battle)
         spaces = dict.fromkeys(s.space for s in open_battles(ctx.state, ctx.ruleset))
-        out: list[Any] = [Fight(space=s) for s in spaces if space in (None, s)]
+        out: list[Any] = [Fight(space=s) for s in spaces if space in (None, s) and self._may_start(ctx, s)]
         for launcher in rocket_launchers(ctx.state, ctx.ruleset):
             out += [Rocket(launcher=launcher, target=t) for t in rocket_targets(ctx.state, ctx.ruleset, launcher)
                     if space in (None, launcher, t)]
@@ -523,6 +523,17 @@ class ConductCombat(PhaseHandler):
         moved on) is not fought: the units stay and move on in non-combat move (docs/rulings.md)."""
         try:
             build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+        except IllegalAction:
+            return False
+        return True
+
+    def _may_start(self, ctx: TurnContext, space: str) -> bool:
+        """Whether the battle in `space` may be fought now as `events_for` judges a fight before fighting it: no
+        battle in progress, its turn in the order of battles, and the rules letting it begin."""
+        if combat_record(ctx.state)["current"] is not None:
+            return False
+        try:
+            build_battle(ctx.state, ctx.ruleset, self._choose(ctx, space), _fought_spaces(ctx.state))
         except IllegalAction:
             return False
         return True

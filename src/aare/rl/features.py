@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -66,12 +67,16 @@ class Encoder:
         self.techs_at = self.banks_at + p
         self.flags_at = self.techs_at + p * len(self.techs)
         self.global_width = self.flags_at + 2
+        self._records: tuple[Any, Any, Array] | None = None  # the last state's records, their features
 
     def encode(self, state: GameState, viewer: Viewer) -> dict[str, Array]:
         """The features of `state` as `viewer` sees it."""
         seen = visible_state(state, viewer)
+        records = self._records
+        if records is None or records[0] is not seen.extra or records[1] is not seen.pending:
+            records = self._records = (seen.extra, seen.pending, record_features(seen))  # unchanged by most actions
         return {"spaces": self.space_features(seen), "globals": self.global_features(seen),
-                "records": record_features(seen)}
+                "records": records[2].copy()}
 
     def space_features(self, state: GameState) -> Array:
         out = self.static.copy()
@@ -129,6 +134,7 @@ def record_features(state: GameState, buckets: int = RECORD_BUCKETS) -> Array:
     return out
 
 
+@lru_cache(maxsize=65536)
 def _bucket(text: str, size: int) -> int:
     return zlib.crc32(text.encode()) % size
 

@@ -156,20 +156,21 @@ LHTR = register_module(
 )
 
 
-MOVE_PHASES = frozenset({"combat-move", "non-combat-move"})
+TRUSTED = {"combat-move": "move", "non-combat-move": "move", "conduct-combat": "fight"}
 
 
 def _trusted_candidates(kinds: frozenset[str], phase: str, **_: Any) -> frozenset[str]:
-    """Moves of the movement phases: their candidates come from the same leg checks `apply` runs."""
-    return kinds | {"move"} if phase in MOVE_PHASES else kinds
+    """Moves of the movement phases (their candidates come from the same leg checks `apply` runs) and the start
+    of a battle (listed only where `apply` would start it; the battle itself refuses nothing)."""
+    return kinds | {TRUSTED[phase]} if phase in TRUSTED else kinds
 
 
-# Only the bare LHTR ruleset lists it: a ruleset whose modules add checks of their own to moves (in `move_events`
-# or phase extensions) leaves its moves judged twice.
-LHTR_TRUSTED_MOVES = register_module(
+# Only the bare LHTR ruleset lists it: a ruleset whose modules add checks of their own to moves or battles leaves
+# their candidates judged twice.
+LHTR_TRUSTED = register_module(
     RuleModule(
-        id="lhtr_trusted_moves",
-        title="LHTR movement candidates legal by construction",
+        id="lhtr_trusted",
+        title="LHTR move and battle candidates legal by construction",
         hooks={"trusted_candidates": _trusted_candidates},
     )
 )
