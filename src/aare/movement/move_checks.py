@@ -5,7 +5,7 @@ through the ``move_checks`` hook."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aare.board.units import UnitType
 from aare.errors import IllegalAction
@@ -42,15 +42,14 @@ class Leg:
     raid: bool = False
     others: frozenset[str] = frozenset()
     company: tuple[tuple[str, int], ...] = ()
+    # the stack's unit type as movement sees it (`Situation.unit`) and its domain, looked up once per leg
+    unit: UnitType = field(init=False, compare=False, repr=False)
+    domain: str = field(init=False, compare=False, repr=False)
 
-    @property
-    def unit(self) -> UnitType:
-        """The stack's unit type as movement sees it (`Situation.unit`), looked up once per leg."""
-        found: UnitType | None = self.__dict__.get("_unit")
-        if found is None:
-            found = self.view.unit(self.stack)
-            object.__setattr__(self, "_unit", found)
-        return found
+    def __post_init__(self) -> None:
+        unit = self.view.unit(self.stack)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "domain", unit.domain)
 
     @property
     def start(self) -> str:
@@ -72,10 +71,6 @@ class Leg:
     def where(self) -> str:
         """E.g. "2 fighters in Norway"."""
         return f"{self.stack.count} {self.name} in {self.start}"
-
-    @property
-    def domain(self) -> str:
-        return self.unit.domain
 
 
 Check = Callable[[Leg], Violation | None]
