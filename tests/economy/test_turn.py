@@ -13,7 +13,7 @@ from aare.rules.ruleset import load_spec
 @pytest.mark.rule("LHTR-TURN-national-advantages-not-base")
 def test_base_lhtr_has_no_national_advantages() -> None:
     spec = load_spec("lhtr-1.3")
-    assert [m.id for m in spec.modules] == ["lhtr"]
+    assert [m.id for m in spec.modules] == ["lhtr", "lhtr_trusted"]
     assert not any("advantage" in o.key or o.key.startswith("na_") for o in spec.option_specs)
     # the action contract knows NAs (AARe), but an LHTR game never accepts one
     game = Game(new_game("lhtr-1.3", seed=1))
