@@ -24,14 +24,16 @@ from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
 from aare.combat.board_battle import (
     Routes,
+    battle_inputs,
     build_battle,
     combat_setup,
     deciding_power,
+    frozen_inputs,
     outcome_events,
     units_text,
     withdraw_key,
 )
-from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
+from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire, start_battle
 from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
@@ -477,8 +479,11 @@ class ConductCombat(PhaseHandler):
             if record["current"] is not None:
                 raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
             site = self._choose(ctx, action.space)
-            battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
-            self._run(ctx, site, battle, {"space": site.space, "kind": site.kind, "dice": [], "answers": []})
+            inputs = battle_inputs(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+            current: dict[str, Any] = {"space": site.space, "kind": site.kind, "dice": [], "answers": []}
+            if ctx.state.members:  # teammates play on while it is fought: its surroundings are fixed now
+                current["inputs"] = frozen_inputs(inputs)
+            self._run(ctx, site, start_battle(**inputs), current)
             return
         if action.type in ("choose_casualties", "press", "retreat", "submerge", "declare_targets", "choose"):
             current = record["current"]
@@ -562,7 +567,7 @@ class ConductCombat(PhaseHandler):
     def _rebuild(self, ctx: TurnContext, current: Mapping[str, Any]
                  ) -> tuple[BattleSite, Battle, str | None, dict[str, Routes]]:
         site = self._site(ctx, current)
-        battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+        battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state), current.get("inputs"))
         dice = ScriptedDice(list(current["dice"]))
         battle, _ = advance(battle, dice)
         retreated: str | None = None
