@@ -125,6 +125,23 @@ def battle_inputs(state: GameState, ruleset: Ruleset, site: BattleSite, fought: 
     return found
 
 
+def with_tag(inputs: Mapping[str, Any], attacker: str, power: str, tag: str, side: str = "") -> dict[str, Any]:
+    """The battle inputs with `tag` among `power`'s techs: those of the attacking side when `power` is the
+    `attacker`, and `power`'s own entry of `owner_techs` when it has one (a defender, or a power attacking
+    jointly). `side` ("attacker"/"defender") limits it to `power` in that role."""
+    attacking = power == attacker or any(k.owner == power for k, _ in inputs.get("attacker") or ())
+    if side and (side == "attacker") != attacking:
+        return dict(inputs)
+    out = dict(inputs)
+    if power == attacker:
+        out["attacker_techs"] = frozenset(out.get("attacker_techs") or ()) | {tag}
+    owners = dict(out.get("owner_techs") or {})
+    if power in owners:
+        owners[power] = frozenset(owners[power]) | {tag}
+        out["owner_techs"] = owners
+    return out
+
+
 def _plain(value: Any) -> bool:
     if value is None or isinstance(value, bool | int | str):
         return True
