@@ -99,8 +99,10 @@ def test_two_ranked_games_move_both_players_as_the_formula_says(server: LiveServ
     assert [(h["result"], h["opponent"], h["rank_before"], h["rank_after"], h["game_id"]) for h in history] == [
         ("won", bob.username, 5, 3, second), ("lost", bob.username, 2, 5, first)]
 
-    # a finished game moves the ladder once: nothing more happens to it
+    # a finished game moves the ladder once: nothing more happens to it, and its end is not taken back
     assert alice.act(first, {"type": "concede", "power": power_of("Allies")}).status_code >= 400
+    undo = alice.post(f"/games/{first}/undo", {"version": alice.view(first)["version"]})
+    assert undo.status_code == 403 and "ladder" in undo.json()["message"]
     assert entry(server, alice, alice.username) == a2
 
 

@@ -540,8 +540,11 @@ class GameService:
 
     def undo(self, game_id: str, actor: Actor, version: int, power: str | None = None) -> dict[str, Any]:
         """Take back the caller's last action (within the phase, never past a die roll: `Game.undo`'s rules; in a
-        team turn, the last action of `power` or of the caller's acting power, the others' later ones kept)."""
-        live, seat_map, _ = self.load(game_id)
+        team turn, the last action of `power` or of the caller's acting power, the others' later ones kept). A
+        ranked game that has ended is not taken back: its result has moved the ladder."""
+        live, seat_map, row = self.load(game_id)
+        if live.state.winner is not None and row.ranked:
+            raise Forbidden("a ranked game that has ended cannot be taken back: its result is on the ladder")
         _, acting = self._check_turn(live, seat_map, actor, version, power)
         work = live.fork()
         Game(work.log).undo(acting if live.state.members else None)
