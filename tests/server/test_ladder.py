@@ -198,3 +198,36 @@ def test_import_ladder_command(tmp_path: Path) -> None:
     assert emil["history"][0]["rank_before"] == 5 and emil["history"][0]["rank_after"] == 1
     replaced = runner.invoke(cli, ["db", "import-ladder", str(file), "--replace", "--data-dir", str(data)])
     assert replaced.exit_code == 0, replaced.output
+
+
+def test_the_ladder_migration_keeps_existing_games(tmp_path: Path) -> None:
+    """0001 -> 0002 on a database with a game: its seats and log stay (no copy of `games` cascading them away),
+    it is not ranked, and the way back works."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from aare.server.migrate import alembic_config, current_revision, upgrade
+
+    engine = db.make_engine(sqlite_url(tmp_path))
+    assert upgrade(engine, "0001") == "0001"
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO games (id, ruleset, options, seating, initial_state, version, state_hash, "
+                          "dice_from_seq, created_at, updated_at) VALUES ('g', 'r', '{}', 'sides', '{}', 1, 'h', 0, "
+                          "0, 0)"))
+        conn.execute(text("INSERT INTO seats (game_id, seat) VALUES ('g', 'Axis')"))
+        conn.execute(text("INSERT INTO log_entries (game_id, seq, events, state_hash, actor, created_at) "
+                          "VALUES ('g', 0, '[]', 'h', 'a', 0)"))
+
+    def kept() -> tuple[Any, ...]:
+        with engine.connect() as conn:
+            return tuple(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in ("seats", "log_entries"))
+
+    assert upgrade(engine) == "0002" and kept() == (1, 1)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT ranked, match_id FROM games")).one() == (0, None)
+    config = alembic_config()
+    with db.write(engine) as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0001")
+    assert current_revision(engine) == "0001" and kept() == (1, 1)
+    engine.dispose()

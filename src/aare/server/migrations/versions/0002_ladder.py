@@ -16,12 +16,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("ranked", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("title_match", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("match_id", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("bid", sa.Integer, nullable=True))
-        batch.create_index("ix_games_match_id", ["match_id"])
+    # plain ALTER TABLE (no batch copy: on SQLite a copied `games` would take its seats and log with it)
+    op.add_column("games", sa.Column("ranked", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("games", sa.Column("title_match", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("games", sa.Column("match_id", sa.String(32), nullable=True))
+    op.add_column("games", sa.Column("bid", sa.Integer, nullable=True))
+    op.create_index("ix_games_match_id", "games", ["match_id"])
     op.create_table(
         "ladder_players",
         sa.Column("name", sa.String(64), primary_key=True),
@@ -57,7 +57,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("ladder_results")
     op.drop_table("ladder_players")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_index("ix_games_match_id")
-        for column in ("bid", "match_id", "title_match", "ranked"):
-            batch.drop_column(column)
+    op.drop_index("ix_games_match_id", table_name="games")
+    for column in ("bid", "match_id", "title_match", "ranked"):
+        op.drop_column("games", column)
