@@ -157,6 +157,10 @@ def test_ranked_games_are_two_accounts_one_a_side(server: LiveServer, player: Pl
     assert "belt" in refused({"seating": "sides", "title_match": True,
                               "seats": {"Axis": "me", "Allies": f"user:{other_player.username}"}})
     assert player.post("/matches", {"ruleset": RULES, "opponent": "nobody-here"}).status_code == 400
+    myself = player.post("/matches", {"ruleset": RULES, "opponent": player.username})
+    assert myself.status_code == 400 and "two different" in myself.json()["message"]
+    no_bid = {"ruleset": "aare-5.0", "options": {"straight_bid": False}, "opponent": other_player.username, "bid": 3}
+    assert "no agreed bid" in player.post("/matches", no_bid).json()["message"]
     assert player.http.get("/ladder/players/nobody-here").status_code == 404
 
 

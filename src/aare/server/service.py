@@ -194,8 +194,12 @@ class GameService:
             ladder.check_ranked(seating, names, seat_spec, ranking.title_match)
         with db.read(self.engine) as conn:
             accounts = _accounts(conn, user_id, seat_spec.values())
-            if ranking is not None and ranking.title_match:
-                ladder.check_title_match(conn, [accounts[seat_spec[n]][1] for n in names])
+            if ranking is not None:
+                held = [accounts[seat_spec[n]] for n in names if seat_spec.get(n, "open") != "open"]
+                if len(set(held)) != len(held):
+                    raise BadRequest("a ranked game needs two different players")
+                if ranking.title_match:
+                    ladder.check_title_match(conn, [name for _, name in held])
         holders = {name: _holder(user_id, name, seat_spec.get(name, "open"), accounts) for name in names}
         game_id = uuid.uuid4().hex
         seed, now = new_seed(), time.time()
