@@ -1,4 +1,5 @@
-"""`aare serve`, `aare db upgrade` and `aare verify`: running the online table and checking its dice.
+"""`aare serve`, `aare db upgrade`, `aare db import-ladder` and `aare verify`: running the online table, its
+database and checking its dice.
 
 The server's libraries (the `server` extra) are imported inside the commands, so the rest of the command
 line works without them; `aare verify` needs none of them.
@@ -74,6 +75,39 @@ def db_upgrade(data_dir: Path | None, database_url: str | None) -> None:
     revision = upgrade(engine)
     engine.dispose()
     click.echo(f"database {_safe(settings.database_url)} at revision {revision}")
+
+
+@db_group.command("import-ladder")
+@click.argument("ladder_file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--replace", is_flag=True, help="drop the server's ladder (players and results) first")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=DATA_DIR_HELP)
+@click.option("--database-url", default=None, help="a SQLAlchemy URL (default: $AARE_DATABASE_URL)")
+def db_import_ladder(ladder_file: Path, replace: bool, data_dir: Path | None, database_url: str | None) -> None:
+    """Bring an `aare ladder` file onto the server: its players in order, its champion and its results (a
+    player is the account of the same username once he plays). Refused when the server's ladder has players,
+    unless --replace."""
+    from aare.errors import AareError
+    from aare.ladder import load_ladder
+    from aare.server import ladder
+    from aare.server.db import make_engine, write
+    from aare.server.errors import ServiceError
+    from aare.server.migrate import upgrade
+
+    try:
+        loaded = load_ladder(ladder_file)
+    except AareError as exc:
+        raise click.ClickException(str(exc)) from None
+    settings = Settings.from_env(data_dir, database_url)
+    engine = make_engine(settings.database_url)
+    try:
+        upgrade(engine)
+        with write(engine) as conn:
+            count = ladder.import_ladder(conn, loaded, replace=replace)
+    except ServiceError as exc:
+        raise click.ClickException(exc.message) from None
+    finally:
+        engine.dispose()
+    click.echo(f"imported {count} players and {len(loaded.results)} results into {_safe(settings.database_url)}")
 
 
 @click.command("verify")

@@ -31,7 +31,8 @@ SpaceQuery = Annotated[str | None, Query(description="only moves and placements 
 @router.post("/games", summary="Create a game and seat players and bots", status_code=201, response_model=GameView,
              responses=errors(400, 401, 403))
 def create_game(body: GameCreate, who: PostingCaller, ctx: Ctx) -> dict[str, Any]:
-    game_id = ctx.service.create_game(who.user.id, body.ruleset, body.options, body.seating, body.seats)
+    game_id = ctx.service.create_game(who.user.id, body.ruleset, body.options, body.seating, body.seats,
+                                      ranked=body.ranked, title_match=body.title_match)
     return ctx.service.view(game_id, who.user.id)
 
 
