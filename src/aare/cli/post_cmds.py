@@ -9,7 +9,7 @@ import click
 from aare.errors import MalformedInput
 from aare.game_file import load_game
 from aare.game_log import GameLog, save_log
-from aare.posts.dice import heads, load_secrets, save_secrets, secrets_path
+from aare.posts.dice import foreign_dice, heads, load_secrets, save_secrets, secrets_path
 from aare.posts.post import read_post
 from aare.posts.text import FORMATS
 
@@ -54,7 +54,12 @@ def import_post(post_file: Path, output: Path) -> None:
         raise MalformedInput(f"{post_file}: cannot read: {exc}") from None
     log = read_post(text)
     if output.exists():
-        extends(load_game(output), log)
+        mine = load_game(output)
+        extends(mine, log)
+        known = len((mine.sections.get("posts") or {}).get("records", []))
+        unfair = foreign_dice(log.sections["posts"]["records"], known, load_secrets(secrets_path(output)))
+        if unfair:
+            raise MalformedInput(f"the post is refused: {unfair}")
     save_log(log, output)
     records = log.sections["posts"]["records"]
     click.echo(f"post {len(records) - 1} imported into {output}: {len(log.entries)} entries, round "
@@ -67,7 +72,10 @@ def extends(mine: GameLog, posted: GameLog) -> None:
     if mine.initial.hash() != posted.initial.hash():
         raise MalformedInput("the post is of another game than the game file")
     m = len(mine.entries)
-    if m > len(posted.entries) or heads(mine)[-1] != heads(posted)[m]:
+    if m > len(posted.entries):
+        raise MalformedInput(f"the post is older than the game file: it holds {len(posted.entries)} entries, the "
+                             f"file {m}")
+    if heads(mine)[-1] != heads(posted)[m]:
         raise MalformedInput(f"the post does not continue the game file: its first {m} entries are not the file's "
                              "(the file was played on after its last post, or the post rewrites the game)")
     my_records = (mine.sections.get("posts") or {}).get("records", [])

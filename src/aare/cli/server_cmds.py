@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from aare.posts.attachment import BEGIN as POST_MARK
 from aare.server.settings import BOT_MODES, Settings
 
 DATA_DIR_HELP = "folder of the SQLite database (default: $AARE_DATA_DIR or ./aare-data); unused with AARE_DATABASE_URL"
@@ -80,14 +81,18 @@ def db_upgrade(data_dir: Path | None, database_url: str | None) -> None:
 @click.argument("export", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def verify(export: Path, as_json: bool) -> None:
-    """Check an exported server game offline: the log replays, every revealed seed matches its commitment
-    and every die recomputes from its seed. Exits 1 if anything is wrong."""
+    """Check an exported server game, or a post (`aare post`), offline: the log replays, every revealed seed
+    matches its commitment and every die recomputes from its seed. Exits 1 if anything is wrong."""
     from aare.server.verify import verify_export
 
     try:
-        raw = json.loads(export.read_text(encoding="utf-8"))
+        text = export.read_text(encoding="utf-8")
+        raw = None if POST_MARK in text else json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise click.ClickException(f"{export}: cannot read: {exc}") from None
+    if raw is None:
+        _verify_post(export, text, as_json)
+        return
     report = verify_export(raw)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
@@ -96,6 +101,25 @@ def verify(export: Path, as_json: bool) -> None:
                    f"recomputed, {report.dice_pending} in the unrevealed current turn"
                    + (f", {report.unverifiable_entries} imported entries not covered" if report.unverifiable_entries
                       else ""))
+        for problem in report.problems:
+            click.echo(f"  problem: {problem}")
+        click.echo("verified" if report.ok else f"NOT verified: {len(report.problems)} problem(s)")
+    sys.exit(0 if report.ok else 1)
+
+
+def _verify_post(path: Path, text: str, as_json: bool) -> None:
+    from aare.posts.post import check_post
+
+    report = check_post(text)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        chain, entries = report.chain, len(report.log.entries) if report.log else 0
+        dice = ("seeded dice, which anyone with the game can foresee" if chain.seeded
+                else f"{chain.dice_checked} dice recomputed from the posts' seeds")
+        click.echo(f"{path}: post {chain.posts - 1} of a game of {entries} entries; {dice}"
+                   + (f"; {chain.unverifiable_entries} entries before the first post not covered"
+                      if chain.unverifiable_entries else ""))
         for problem in report.problems:
             click.echo(f"  problem: {problem}")
         click.echo("verified" if report.ok else f"NOT verified: {len(report.problems)} problem(s)")

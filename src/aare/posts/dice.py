@@ -36,6 +36,8 @@ from aare.server.fair_dice import CommittedDice, commitment, die, new_seed
 SCHEME = "post-shares-hmac-sha256-v1"
 COMMITTED, SEEDED = "committed", "seeded"
 SECRETS_SUFFIX = ".secret"
+SHARE = "share:"
+"""Marks the shares a player gave, among its secrets (to check that the other player's dice used one)."""
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -101,6 +103,9 @@ def next_record(log: GameLog, section: Mapping[str, Any], secrets: dict[str, str
     record: dict[str, Any] = {"upto": len(log.entries), "head": heads(log)[-1]}
     if section["dice"] != COMMITTED:
         return record
+    if n >= 1 and records[n - 1]["commit"] in secrets:
+        raise NoFairDice(f"this player wrote post {n - 1}: posts alternate between the two players, so that "
+                         "neither holds both halves of a seed (import the other player's post first)")
     if n >= 2:
         committed = records[n - 2]["commit"]
         if committed not in secrets:
@@ -110,6 +115,7 @@ def next_record(log: GameLog, section: Mapping[str, Any], secrets: dict[str, str
         record["reveal"] = secrets[committed]
     if n >= 1:
         record["share"] = new_seed().hex()
+        secrets[SHARE + record["share"]] = "given"
     secret = new_seed()
     record["commit"] = commitment(secret)
     secrets[record["commit"]] = secret.hex()
@@ -143,9 +149,58 @@ def posted_dice(log: GameLog, secrets: Mapping[str, str]) -> DiceSource | None:
     return CommittedDice(seed, section["game_id"], n, dice_count(log, records[n - 1]["upto"]))
 
 
+class StintDice:
+    """The dice a rebuilt posted game must show, entry by entry: each posted stint's from its revealed seed;
+    before the first post, the recorded ones (`None`: nothing to recompute them from)."""
+
+    def __init__(self, section: Mapping[str, Any]) -> None:
+        self.section = section
+        self.records: Sequence[Mapping[str, Any]] = section.get("records") or []
+        self.committed = section.get("dice") == COMMITTED
+        self.current: tuple[int, DiceSource | None] = (-1, None)
+
+    def source(self, entry: int) -> DiceSource | None:
+        """The dice of entry number `entry` (0-based); entries must be asked for in order."""
+        if not self.committed:
+            return None
+        n = next((k for k, r in enumerate(self.records) if entry < _upto(r)), len(self.records))
+        if n == 0 or n == len(self.records):
+            return None
+        if self.current[0] != n:
+            self.current = (n, self._make(n))
+        return self.current[1]
+
+    def _make(self, n: int) -> DiceSource:
+        if n == 1:
+            return _Refuse("a die in stint 1, before the first two posts exchanged the dice commitments")
+        reveal, share = self.records[n].get("reveal"), self.records[n - 1].get("share")
+        if not (isinstance(reveal, str) and isinstance(share, str) and _HEX64.fullmatch(reveal)
+                and _HEX64.fullmatch(share)):
+            return _Refuse(f"post {n} does not reveal the seed of its dice")
+        return CommittedDice(stint_seed(reveal, share), str(self.section.get("game_id")), n)
+
+
+def _upto(record: Mapping[str, Any]) -> int:
+    upto = record.get("upto")
+    return upto if isinstance(upto, int) else 0
+
+
 def dice_for_file(game: Path, log: GameLog) -> DiceSource | None:
     """`posted_dice` with the secrets kept beside the game file `game`."""
     return posted_dice(log, load_secrets(secrets_path(game)))
+
+
+def foreign_dice(records: Sequence[Mapping[str, Any]], known: int, secrets: Mapping[str, str]) -> str:
+    """Why the posts after the first `known` records are not fair to the player holding `secrets` ("" if they
+    are): each stint the other player rolled must use a share this player gave, else that player wrote the two
+    posts before it and could have chosen its dice."""
+    for n in range(max(known, 2), len(records)):
+        if records[n - 2].get("commit") in secrets:
+            continue  # this player's own stint
+        if SHARE + str(records[n - 1].get("share")) not in secrets:
+            return (f"the dice of post {n} used the share of post {n - 1}, which this player did not give: the "
+                    f"other player wrote posts {n - 2} and {n - 1} both, and could have chosen those dice")
+    return ""
 
 
 @dataclass

@@ -14,7 +14,7 @@ from aare.errors import AareError
 from aare.events import DiceRolled
 from aare.game_log import GameLog
 from aare.posts.attachment import TamperedPost, decode, encode
-from aare.posts.dice import ChainReport, check_chain, new_section, next_record
+from aare.posts.dice import ChainReport, StintDice, check_chain, new_section, next_record
 from aare.posts.text import FORMATS, render
 from aare.state.game_state import GameState
 
@@ -104,21 +104,25 @@ def rebuild(data: Any) -> GameLog:
         raise TamperedPost("the attachment has no entries list or no posts record")
     log = GameLog(GameState.from_json(data.get("initial")))
     seeded = log.initial.dice.predictable
+    stints = StintDice(posts)
     for index, pair in enumerate(entries):
         if not (isinstance(pair, Sequence) and len(pair) == 2 and isinstance(pair[0], Mapping)
                 and isinstance(pair[1], list)):
             raise TamperedPost(f"entry {index + 1}: not an action with its dice")
         action, dice = pair
-        scripted = None if seeded else ScriptedDice(dice)
+        committed = stints.source(index)
+        scripted = None if seeded or committed else ScriptedDice(dice)
         try:
-            events = Game(log, scripted).apply(action)
+            events = Game(log, committed or scripted).apply(action)
         except AareError as exc:
             raise TamperedPost(f"entry {index + 1} ({_action_text(action)}) is refused where it stands: {exc}") \
                 from None
         rolled = [v for e in events if isinstance(e, DiceRolled) for v in e.values]
         if rolled != dice or (scripted is not None and scripted.remaining):
+            source = "the game's seeded dice give" if seeded else \
+                "the seed the posts reveal gives" if committed else "its action rolls"
             raise TamperedPost(f"entry {index + 1} ({_action_text(action)}) records the dice {dice}, "
-                               f"its action rolls {rolled}")
+                               f"{source} {rolled}")
     if log.state.hash() != data.get("state_hash"):
         raise TamperedPost("the rebuilt game does not reach the state the attachment records")
     log.sections = {"posts": dict(posts)}
