@@ -224,3 +224,15 @@ def test_a_seeded_game_posted_and_imported_shows_the_same(tmp_path: Path) -> Non
         dice[0] = 1 if dice[0] != 1 else 2
 
     refused(tmp_path, _forged(post.read_text(), change_die), tmp_path / "new.json", "records the dice")
+
+
+def test_the_readme_example_runs_as_written(tmp_path: Path) -> None:
+    from tests.cli.test_readme import AARE, run, shell_block
+
+    if not AARE.exists():
+        pytest.skip("the aare command is not installed")
+    for line in shell_block("Play by post"):
+        done = run(line, tmp_path)
+        assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr}"
+    assert ok("show", "--json", str(tmp_path / "game.json")).output == \
+        ok("show", "--json", str(tmp_path / "copy.json")).output
