@@ -116,10 +116,11 @@ def _verify_post(path: Path, text: str, as_json: bool) -> None:
     else:
         chain, entries = report.chain, len(report.log.entries) if report.log else 0
         dice = ("seeded dice, which anyone with the game can foresee" if chain.seeded
+                else "dice rolled by the online table (its export proves them)" if chain.dice == "table"
                 else f"{chain.dice_checked} dice recomputed from the posts' seeds")
         click.echo(f"{path}: post {chain.posts - 1} of a game of {entries} entries; {dice}"
                    + (f"; {chain.unverifiable_entries} entries before the first post not covered"
-                      if chain.unverifiable_entries else ""))
+                      if chain.unverifiable_entries and chain.dice != "table" else ""))
         for problem in report.problems:
             click.echo(f"  problem: {problem}")
         click.echo("verified" if report.ok else f"NOT verified: {len(report.problems)} problem(s)")

@@ -34,7 +34,9 @@ from aare.json_files import write_json_atomic
 from aare.server.fair_dice import CommittedDice, commitment, die, new_seed
 
 SCHEME = "post-shares-hmac-sha256-v1"
-COMMITTED, SEEDED = "committed", "seeded"
+COMMITTED, SEEDED, TABLE = "committed", "seeded", "table"
+"""How a posted game's dice are proved: the posts' commitments, the game's seed, or the online table's
+commitments (its export, `aare verify`), which a post from the table does not carry."""
 SECRETS_SUFFIX = ".secret"
 SHARE = "share:"
 """Marks the shares a player gave, among its secrets (to check that the other player's dice used one)."""
@@ -211,13 +213,17 @@ class ChainReport:
     dice_checked: int = 0
     dice_pending: int = 0
     unverifiable_entries: int = 0
-    seeded: bool = False
+    dice: str = ""
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def seeded(self) -> bool:
+        return self.dice == SEEDED
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": not self.problems, "posts": self.posts, "dice_checked": self.dice_checked,
                 "dice_pending": self.dice_pending, "unverifiable_entries": self.unverifiable_entries,
-                "seeded": self.seeded, "problems": self.problems}
+                "dice": self.dice, "seeded": self.seeded, "problems": self.problems}
 
 
 def check_chain(log: GameLog, section: Any) -> ChainReport:
@@ -225,14 +231,16 @@ def check_chain(log: GameLog, section: Any) -> ChainReport:
     of every posted stint against its seed."""
     report = ChainReport()
     if not isinstance(section, Mapping) or not isinstance(section.get("records"), list) \
-            or section.get("dice") not in (COMMITTED, SEEDED):
+            or section.get("dice") not in (COMMITTED, SEEDED, TABLE):
         report.problems.append("no posts record: this game was never posted")
         return report
     records: list[Any] = section["records"]
-    report.posts, report.seeded = len(records), section["dice"] == SEEDED
+    report.posts, report.dice = len(records), section["dice"]
     if not _check_heads(log, records, report):
         return report
-    if report.seeded:
+    if report.dice == TABLE:
+        report.unverifiable_entries = len(log.entries)
+    if report.dice != COMMITTED:
         return report
     if section.get("scheme") != SCHEME or section.get("game_id") != log.initial.hash():
         report.problems.append(f"the dice scheme or game id is not this game's ({SCHEME})")

@@ -14,7 +14,7 @@ from aare.errors import AareError
 from aare.events import DiceRolled
 from aare.game_log import GameLog
 from aare.posts.attachment import TamperedPost, decode, encode
-from aare.posts.dice import ChainReport, StintDice, check_chain, new_section, next_record
+from aare.posts.dice import TABLE, ChainReport, StintDice, check_chain, new_section, next_record
 from aare.posts.text import FORMATS, render
 from aare.state.game_state import GameState
 
@@ -22,13 +22,19 @@ FORMAT = "aare-post"
 VERSION = 1
 
 
-def make_post(log: GameLog, fmt: str, secrets: dict[str, str]) -> tuple[str, dict[str, Any]]:
+def make_post(log: GameLog, fmt: str, secrets: dict[str, str], section: Mapping[str, Any] | None = None,
+              shown_from: int | None = None) -> tuple[str, dict[str, Any]]:
     """The text of the next post of `log` and the game's `posts` section with its record (the caller stores
-    it in the game file; `secrets` gains the poster's new secret, which the caller keeps)."""
+    it in the game file; `secrets` gains the poster's new secret, which the caller keeps). `section`: the posts
+    section to continue (default: the game's, or a new one); `shown_from`: the first entry the text shows
+    (default: the first the previous post did not hold)."""
     if fmt not in FORMATS:
         raise AareError(f"unknown post format {fmt!r}: one of {', '.join(FORMATS)}")
-    section = copy.deepcopy(log.sections.get("posts")) or new_section(log)
-    section["records"].append(next_record(log, section, secrets))
+    section = copy.deepcopy(dict(section or log.sections.get("posts") or new_section(log)))
+    record = next_record(log, section, secrets)
+    if shown_from is not None:
+        record["shown_from"] = shown_from
+    section["records"].append(record)
     lines = render(log, section, fmt, encode(_attachment(log, section)))
     return "\n".join(lines) + "\n", section
 
@@ -127,6 +133,14 @@ def rebuild(data: Any) -> GameLog:
         raise TamperedPost("the rebuilt game does not reach the state the attachment records")
     log.sections = {"posts": dict(posts)}
     return log
+
+
+def table_post(log: GameLog, fmt: str) -> str:
+    """A post of a game of the online table: the whole game attached, the text showing the current round; its
+    dice are the table's (its export proves them), so the post carries no commitments of its own."""
+    start = next((i for i, entry in enumerate(log.entries) for e in entry.events
+                  if e.type == "phase_entered" and e.to_json().get("round") == log.state.round), len(log.entries))
+    return make_post(log, fmt, {}, {"dice": TABLE, "records": []}, shown_from=start)[0]
 
 
 def _action_text(action: Mapping[str, Any]) -> str:

@@ -29,6 +29,8 @@ def render(log: GameLog, section: Mapping[str, Any], fmt: str, attachment: list[
     style = _style(fmt)
     records = section["records"]
     start, end = (records[-2]["upto"] if len(records) > 1 else 0), records[-1]["upto"]
+    shown = records[-1].get("shown_from")
+    start = shown if isinstance(shown, int) and 0 <= shown <= end else start
     state = log.state
     lines = [style["title"].format(f"aare post {len(records) - 1}: {state.ruleset}, game {log.initial.hash()[:12]}"),
              f"Entries {start + 1} to {end}" if end > start else "No new entries", ""]
