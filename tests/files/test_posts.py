@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 from aare.cli.main import cli
 from aare.game_file import load_game
-from aare.posts.attachment import decode, encode, find
+from aare.posts.attachment import TamperedPost, decode, encode, find
 from aare.posts.dice import NoFairDice, dice_for_file, load_secrets, secrets_path
 
 ALLIES = ("Russia", "United Kingdom", "United States")
@@ -236,3 +236,18 @@ def test_the_readme_example_runs_as_written(tmp_path: Path) -> None:
         assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr}"
     assert ok("show", "--json", str(tmp_path / "game.json")).output == \
         ok("show", "--json", str(tmp_path / "copy.json")).output
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    (lambda lines: lines[:2] + lines[3:], "lines were lost or added"),
+    (lambda lines: lines[:-1], "no end line"),
+    (lambda lines: [lines[0], lines[1][:5] + lines[1][6] + lines[1][5] + lines[1][7:], *lines[2:]],
+     "checksum does not match"),
+    (lambda lines: [lines[0], lines[1][:5] + "*" + lines[1][6:], *lines[2:]], "never uses"),
+    (lambda lines: [lines[0].replace("sha256=", "sha256=0"), *lines[1:]], "header line is damaged"),
+])
+def test_the_attachment_is_checked_to_the_character(edit: object, says: str) -> None:
+    lines = encode({"some": "game", "entries": list(range(200))})
+    assert decode(lines) == {"some": "game", "entries": list(range(200))}
+    with pytest.raises(TamperedPost, match=says):
+        decode(edit(lines))  # type: ignore[operator]
