@@ -104,6 +104,9 @@ def test_every_die_is_recomputed_from_the_posts_seeds(played: Players, tmp_path:
     report = json.loads(aare("verify", "--json", str(path)).output)
     assert report["ok"], report
     assert report["dice_checked"] > 20 and not report["seeded"] and report["unverifiable_entries"] == 0
+    for game in played.games.values():  # each player's game file, checked the same way
+        mine = json.loads(aare("verify", "--json", str(game)).output)
+        assert mine["ok"] and mine["dice_checked"] == report["dice_checked"], mine
 
 
 def test_the_post_shows_moves_battles_purchases_and_the_map(played: Players) -> None:

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -90,8 +91,8 @@ def verify(export: Path, as_json: bool) -> None:
         raw = None if POST_MARK in text else json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise click.ClickException(f"{export}: cannot read: {exc}") from None
-    if raw is None:
-        _verify_post(export, text, as_json)
+    if raw is None or (isinstance(raw, dict) and "posts" in raw and "server" not in raw):
+        _verify_post(export, text if raw is None else raw, as_json)
         return
     report = verify_export(raw)
     if as_json:
@@ -107,18 +108,20 @@ def verify(export: Path, as_json: bool) -> None:
     sys.exit(0 if report.ok else 1)
 
 
-def _verify_post(path: Path, text: str, as_json: bool) -> None:
-    from aare.posts.post import check_post
+def _verify_post(path: Path, post: str | dict[str, Any], as_json: bool) -> None:
+    """Check a post (its text), or a posted game's file (its JSON), and print what was recomputed."""
+    from aare.posts.post import check_game_file, check_post
 
-    report = check_post(text)
+    report = check_post(post) if isinstance(post, str) else check_game_file(post)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
         chain, entries = report.chain, len(report.log.entries) if report.log else 0
         dice = ("seeded dice, which anyone with the game can foresee" if chain.seeded
                 else "dice rolled by the online table (its export proves them)" if chain.dice == "table"
-                else f"{chain.dice_checked} dice recomputed from the posts' seeds")
-        click.echo(f"{path}: post {chain.posts - 1} of a game of {entries} entries; {dice}"
+                else f"{chain.dice_checked} dice recomputed from the posts' seeds"
+                + (f", {chain.dice_pending} rolled since the last post" if chain.dice_pending else ""))
+        click.echo(f"{path}: {chain.posts} post(s) of a game of {entries} entries; {dice}"
                    + (f"; {chain.unverifiable_entries} entries before the first post not covered"
                       if chain.unverifiable_entries and chain.dice != "table" else ""))
         for problem in report.problems:

@@ -12,6 +12,7 @@ from aare.dice import ScriptedDice
 from aare.engine import Game
 from aare.errors import AareError
 from aare.events import DiceRolled
+from aare.game_file import read_game
 from aare.game_log import GameLog
 from aare.posts.attachment import TamperedPost, decode, encode
 from aare.posts.dice import TABLE, ChainReport, StintDice, check_chain, new_section, next_record
@@ -89,6 +90,21 @@ def check_post(text: str) -> PostReport:
     report.fmt = fmt
     if difference:
         report.problems.append(difference)
+    return report
+
+
+def check_game_file(raw: Any) -> PostReport:
+    """Check a posted game's file (`aare verify GAME` of a game with a `posts` section): the checks of every
+    load, then the posts' records and every posted die."""
+    report = PostReport()
+    try:
+        log = read_game(raw)
+    except AareError as exc:
+        report.problems.append(str(exc))
+        return report
+    report.log = log
+    report.chain = check_chain(log, log.sections.get("posts"))
+    report.problems += report.chain.problems
     return report
 
 
