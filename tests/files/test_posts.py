@@ -254,3 +254,15 @@ def test_the_attachment_is_checked_to_the_character(edit: object, says: str) -> 
     assert decode(lines) == {"some": "game", "entries": list(range(200))}
     with pytest.raises(TamperedPost, match=says):
         decode(edit(lines))  # type: ignore[operator]
+
+
+def test_a_posted_entry_cannot_be_taken_back(tmp_path: Path) -> None:
+    game = tmp_path / "g.json"
+    ok("new", "--rules", "lhtr-1.3", "--seed", "3", "-o", str(game))
+    ok("act", str(game), "--text", "end phase")
+    ok("act", str(game), "--text", "buy 1 infantry")
+    ok("post", str(game), "-o", str(tmp_path / "post.md"))
+    before = game.read_bytes()
+    result = aare("undo", str(game))
+    assert result.exit_code == 2 and "posted already" in result.output, result.output
+    assert game.read_bytes() == before

@@ -81,6 +81,9 @@ def undo(game: Path, power: str | None) -> None:
     g = Game(load_game(game))
     before = [e.action for e in g.log.entries]
     g.undo(g.ruleset.board.resolve_power(power) if power else None)
+    records = (g.log.sections.get("posts") or {}).get("records") or [{}]
+    if len(g.log.entries) < records[-1].get("upto", 0):
+        raise MalformedInput("that entry was posted already: a posted game only goes on")
     save_log(g.log, game)
     after = [e.action for e in g.log.entries]
     gone = next((a for i, a in enumerate(before) if i >= len(after) or after[i] != a), None)

@@ -9,7 +9,7 @@ import click
 from aare.errors import MalformedInput
 from aare.game_file import load_game
 from aare.game_log import GameLog, save_log
-from aare.posts.dice import foreign_dice, heads, load_secrets, save_secrets, secrets_path
+from aare.posts.dice import COMMITTED, foreign_dice, heads, load_secrets, save_secrets, secrets_path
 from aare.posts.post import read_post
 from aare.posts.text import FORMATS
 
@@ -29,15 +29,14 @@ def post(game: Path, fmt: str, output: Path | None) -> None:
     secrets_file = secrets_path(game)
     secrets = load_secrets(secrets_file)
     text, section = make_post(log, fmt, secrets)
-    if output is not None:
-        output.write_text(text, encoding="utf-8")
-    if section["dice"] == "committed":
+    if section["dice"] == COMMITTED:  # first the secret, then the record, then the post that publishes both
         save_secrets(secrets_file, secrets)
     log.sections["posts"] = section
     save_log(log, game)
     if output is None:
         click.echo(text, nl=False)
     else:
+        output.write_text(text, encoding="utf-8")
         click.echo(f"post {len(section['records']) - 1} of {game} written to {output}", err=True)
 
 
