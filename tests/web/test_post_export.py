@@ -8,9 +8,10 @@ pytest.importorskip("fastapi", reason="the server extra is not installed")
 
 from fastapi.testclient import TestClient
 
+from aare.posts.attachment import find
 from aare.posts.post import check_post
+from tests.web.test_pages import CSRF, create, register
 from tests.web.test_pages import client as client  # the fixtures
-from tests.web.test_pages import create, register
 from tests.web.test_pages import player as player
 from tests.web.test_pages import server as server
 
@@ -32,3 +33,36 @@ def test_no_post_for_a_user_from_whom_parts_are_hidden(player: TestClient, monke
     monkeypatch.setattr(aare.web.table, "hidden_from", lambda state, viewer: ("a sealed bid",))
     answer = player.get(f"/play/{game_id}/post")
     assert answer.status_code == 403 and "hidden from you" in answer.text
+
+
+def test_a_pasted_post_becomes_a_table_game_and_a_changed_character_is_refused(player: TestClient) -> None:
+    game_id = create(player, CSRF[0])
+    text = player.get(f"/play/{game_id}/post", params={"format": "markdown"}).text
+    original = player.get(f"/games/{game_id}/export").json()
+    lobby = player.get("/")
+    assert 'id="import-post-form"' in lobby.text
+    mine = len(player.get("/games", params={"mine": "true"}).json())
+    start, _end = find(text.splitlines())
+    lines = text.splitlines()
+    body = lines[start + 1]
+    lines[start + 1] = ("B" if body[0] != "B" else "C") + body[1:]  # one character of the attachment
+    refused = player.post("/import-post", data={"csrf_token": CSRF[0], "post": "\n".join(lines)},
+                          follow_redirects=False)
+    assert refused.status_code == 400 and "Could not import the post" in refused.text
+    assert len(player.get("/games", params={"mine": "true"}).json()) == mine  # nothing stored
+    answer = player.post("/import-post", data={"csrf_token": CSRF[0], "post": text}, follow_redirects=False)
+    assert answer.status_code == 303
+    new_id = str(answer.headers["location"]).rsplit("/", 1)[-1]
+    imported = player.get(f"/games/{new_id}/export").json()
+    assert imported["state_hash"] == original["state_hash"] and len(imported["entries"]) == len(original["entries"])
+
+
+def test_the_api_imports_a_post_or_a_game_file_not_both(player: TestClient) -> None:
+    game_id = create(player, CSRF[0])
+    text = player.get(f"/play/{game_id}/post").text
+    headers = {"X-CSRF-Token": CSRF[0]}
+    made = player.post("/games/import", json={"post": text, "seating": "sides"}, headers=headers)
+    assert made.status_code == 201, made.text
+    assert made.json()["version"] == player.get(f"/games/{game_id}").json()["version"]
+    both = player.post("/games/import", json={"post": text, "game": {}}, headers=headers)
+    assert both.status_code == 400 and "one of them" in both.text

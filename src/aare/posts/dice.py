@@ -9,7 +9,7 @@ Post `n` of a game carries a record (the game file's `posts` section keeps them 
 - `commit`: ``sha256`` of a fresh secret the poster keeps (beside the game file) for its next stint.
 
 The dice of stint `n` (the entries post `n` adds) come from ``seed = sha256(reveal_n ‖ share_{n-1})`` through
-the server's commit–reveal dice (`aare.server.fair_dice.die`, with the stint as the turn and the game's initial
+the server's commit–reveal dice (`aare.fair_dice.die`, with the stint as the turn and the game's initial
 state hash as its id). The roller committed to its half before it saw the other's share and the other chose
 its share without knowing the secret, so neither can pick the dice; and the secret is fixed, so reloading rolls
 the same dice again. Stints 0 and 1 (until the first two posts have exchanged commitments) roll no dice.
@@ -29,9 +29,9 @@ from typing import Any
 from aare.dice import DiceSource
 from aare.errors import AareError, MalformedInput
 from aare.events import DiceRolled
+from aare.fair_dice import CommittedDice, commitment, die, new_seed
 from aare.game_log import GameLog, link
 from aare.json_files import write_json_atomic
-from aare.server.fair_dice import CommittedDice, commitment, die, new_seed
 
 SCHEME = "post-shares-hmac-sha256-v1"
 COMMITTED, SEEDED, TABLE = "committed", "seeded", "table"

@@ -18,9 +18,9 @@ from sqlalchemy import Connection, bindparam, select
 
 from aare.errors import ReplayMismatch
 from aare.events import Event, event_from_json
+from aare.fair_dice import dice_count, turn_after
 from aare.game_log import GameLog
 from aare.server.errors import NotFound
-from aare.server.fair_dice import dice_count, turn_after
 from aare.server.schema import dice_turns, games, log_entries
 from aare.state.game_state import GameState
 

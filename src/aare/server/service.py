@@ -30,6 +30,7 @@ from aare.ai import bot_names
 from aare.engine import Game
 from aare.errors import AareError
 from aare.events import MemberFocused, apply_events
+from aare.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.game_file import read_game
 from aare.game_log import GameLog
 from aare.game_setup import new_game
@@ -38,7 +39,6 @@ from aare.rules.ruleset import load_ruleset, load_spec
 from aare.server import db, ladder, timing
 from aare.server.broker import Broker
 from aare.server.errors import BadRequest, Forbidden, NotFound, Outdated, ServiceError, VersionConflict
-from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
 from aare.server.schema import dice_turns, games, log_entries, seats, users
 from aare.server.seats import (
@@ -180,6 +180,11 @@ class GameService:
         exported = isinstance(raw, Mapping) and "server" in raw
         log = read_game(raw, dice_from_seed=False if exported else None)
         return self._store_new(user_id, log, seating, seat_spec)
+
+    def import_posted(self, user_id: int, log: GameLog, seating: str, seat_spec: Mapping[str, str]) -> str:
+        """A game played by post, already checked as `aare import` checks it (`aare.posts.post.read_post`), brought
+        onto the table: it goes on here with the table's dice (docs/play-by-post.md)."""
+        return self._store_new(user_id, GameLog(log.initial, log.entries), seating, seat_spec)
 
     def _store_new(self, user_id: int, log: GameLog, seating: str, seat_spec: Mapping[str, str],
                    ranking: Ranking | None = None) -> str:

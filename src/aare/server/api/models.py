@@ -134,7 +134,8 @@ class LadderPlayerOut(BaseModel):
 
 
 class GameImport(BaseModel):
-    game: dict[str, Any] = Field(description="a game file (`aare new`, `aare play`) or a server export")
+    game: dict[str, Any] | None = Field(None, description="a game file (`aare new`, `aare play`) or a server export")
+    post: str | None = Field(None, description="or the text of a post (`aare post`): a game played by post")
     seating: Literal["nations", "sides", "powers"] = "nations"
     seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
 
