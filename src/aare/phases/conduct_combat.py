@@ -659,7 +659,8 @@ register_phase(ConductCombat())
 # A battle waiting for an answer is rebuilt from its dice and answers (`_replay`). The process keeps the battle it
 # left waiting, keyed by its record's `current` value (by identity), and reuses it when the next action finds
 # the same record in a state equal in every other part a battle reads (all but the record's `current`, the
-# pending decision, the dice and the version). AARE_CHECK_REPLAY=1 (the tests) rebuilds it anyway and compares.
+# pending decision, the dice, the version, and the other members' records). AARE_CHECK_REPLAY=1 (the tests)
+# rebuilds it anyway and compares.
 CHECK_REPLAY = os.environ.get("AARE_CHECK_REPLAY") == "1"
 _Replayed = tuple[BattleSite, Battle, "str | None", dict[str, Routes]]
 _IN_PROGRESS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...], Any, _Replayed]] = {}
@@ -668,7 +669,9 @@ _IN_PROGRESS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...], Any, _Replayed
 def _context(state: GameState) -> tuple[Any, ...]:
     record = state.extra.get(KEY)
     rest = {k: v for k, v in record.items() if k != "current"} if isinstance(record, Mapping) else record
-    return (state.units, state.owners, state.techs, state.banks, state.options, state.members, state.round,
+    # of the other members of a team turn only where each stands (their records and pending decisions are theirs)
+    members = tuple(sorted((p, m.get("status"), m.get("phase")) for p, m in state.members.items() if p != state.nation))
+    return (state.units, state.owners, state.techs, state.banks, state.options, members, state.round,
             state.nation, state.phase, state.winner, rest, *sorted((k, v) for k, v in state.extra.items() if k != KEY))
 
 
