@@ -235,3 +235,17 @@ def test_the_ladder_migration_keeps_existing_games(tmp_path: Path) -> None:
         command.downgrade(config, "0001")
     assert current_revision(engine) == "0001" and kept() == (1, 1)
     engine.dispose()
+
+
+@pytest.mark.rule("AARE-RANK-unranked-opponents", "LHTR-VICTORY-no-capital-rule")
+def test_a_ranked_aare_game_ends_by_concession_and_moves_the_ladder(server: LiveServer, player: Player,
+                                                                   other_player: Player) -> None:
+    seed_ladder(server, [f"q{i}{player.username[:6]}" for i in range(3)] + [player.username])  # the player 4th
+    seats = {"Axis": "me", "Allies": f"user:{other_player.username}"}
+    game = player.post("/games", {"ruleset": "aare-5.0", "seating": "sides", "ranked": True, "seats": seats})
+    assert game.status_code == 201, game.text
+    answer = other_player.act(game.json()["id"], {"type": "concede", "power": "Russia"})
+    assert answer.status_code == 200, answer.text
+    assert player.view(game.json()["id"])["winner"] == "Axis"
+    assert entry(server, player, player.username)["wins"] == 1
+    assert entry(server, player, other_player.username)["rank"] == 5  # the newcomer enters below the last
