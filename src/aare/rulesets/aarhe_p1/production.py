@@ -9,13 +9,13 @@ there), `raised` (infantry placed per city), `spent` (IPCs mobilised per complex
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from aare.actions import Place, Purchase
 from aare.board.notation import format_units, parse_units
 from aare.economy.pool import pool, pool_event
-from aare.economy.production import has_complex, producers, sea_producers
+from aare.economy.production import has_complex
 from aare.economy.turn import held_since_turn_start
 from aare.errors import IllegalAction
 from aare.events import BankChanged, Event, ExtraSet, UnitsAdded, UnitsChanged, UnitsRemoved
@@ -24,6 +24,7 @@ from aare.phases.purchase import check_capital
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe import production as aarhe_production
 from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.production import connected
 from aare.rulesets.aarhe_p1.cities import CAPITAL, MAJOR, city, points
@@ -54,7 +55,6 @@ RECORD = "aarhep1_production"
 WESTERN_ALLIES = ("United Kingdom", "United States")  # capital cap 3; the others lose 1 at a cut-off city
 WESTERN_CAPITAL_CAP = 3
 IC_BASE = 15  # AARHEP1-IC-cost-formula
-IC_SPEND_FACTOR = 4  # AARHEP1-IC-non-inf-cap
 DESTROYED, CAPTURED = "destroyed", "captured"  # what becomes of a bought complex whose territory is lost
 # infantry by where they are raised (AARHEP1-INFCOST-table)
 INFANTRY_COST = {"capital": 2, "own": 3, "captured": 4}
@@ -237,31 +237,13 @@ def raise_events(state: Any, power: str, units: Mapping[str, int], space: str) -
 def spend_room(state: Any, ruleset: Any, power: str, territory: str) -> int:
     """IPCs of non-infantry units the complex in `territory` may still mobilise this turn (AARHEP1-IC-non-inf-cap);
     infantry raised at a city there do not count (AARHEP1-IC-independent-caps)."""
-    cap: int = IC_SPEND_FACTOR * ruleset.board.spaces[territory].ipc
-    return cap - int(record(state, power)["spent"].get(territory, 0))
+    return aarhe_production.spend_room(state, ruleset, power, territory, record(state, power)["spent"])
 
 
 def _spend(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str) -> dict[str, int] | None:
-    """The complexes' spending after placing `units` in `space`, or None when nothing counts (a new complex);
-    IllegalAction past the cap. Ships count against the adjacent complex with the most room."""
-    value = sum(ruleset.unit_cost(u, power=power, state=state).value * n for u, n in units.items()
-                if ruleset.units[u].domain != "building")
-    if not value:
-        return None
-    producing = producers(state, ruleset, power)
-    sources: Iterable[str] = [space] if ruleset.board.spaces[space].is_land else sea_producers(ruleset, producing,
-                                                                                              space)
-    rooms = {t: spend_room(state, ruleset, power, t) for t in sources if t in producing}
-    if not rooms:
-        return None  # the core names why nothing may be placed here (AARHEP1-IC-no-build-first-turn)
-    best = max(sorted(rooms), key=lambda t: rooms[t])
-    if value > rooms[best]:
-        cap = IC_SPEND_FACTOR * ruleset.board.spaces[best].ipc
-        raise IllegalAction(f"the complex in {best} mobilises at most {cap} IPCs of units a turn; "
-                            f"{max(rooms[best], 0)} left, these cost {value}", R_IC_CAP)
-    spent = dict(record(state, power)["spent"])
-    spent[best] = int(spent.get(best, 0)) + value
-    return dict(sorted(spent.items()))
+    """The complexes' spending after placing `units` in `space` (AARHE's rule, the same four times the value), or
+    None when nothing counts; IllegalAction past the cap (AARHEP1-IC-non-inf-cap)."""
+    return aarhe_production.spending(state, ruleset, power, units, space, record(state, power)["spent"], R_IC_CAP)
 
 
 def initial_complex(territory: str) -> bool:
