@@ -28,6 +28,8 @@ from aare.rulesets.aarhe import production as aarhe_production
 from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.production import connected
 from aare.rulesets.aarhe_p1.cities import CAPITAL, MAJOR, city, points
+from aare.rulesets.aarhe_p1.rockets import purchase_events as rocket_purchase_events
+from aare.rulesets.aarhe_p1.rockets import rocket_order
 from aare.state.unit_stacks import Stack
 
 R_VC_ONLY = "AARHEP1-INF-vc-only"
@@ -151,7 +153,7 @@ def purchase_events(state: Any, ruleset: Any, power: str, units: Mapping[str, in
 
 
 class Buying(PhaseExtension):
-    """Purchase: infantry and complexes are bought for a place."""
+    """Purchase: infantry and complexes are bought for a place; rockets go to `aarhep1_rockets`."""
 
     name = "purchase"
     action_types = frozenset({"purchase"})
@@ -172,6 +174,10 @@ class Buying(PhaseExtension):
         return out
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
+        rockets = rocket_order(action.units)
+        if rockets is not None and not action.at:
+            ctx.emit(*rocket_purchase_events(ctx.state, ctx.ruleset, ctx.power, rockets))
+            return
         units = parse_units(action.units, ctx.ruleset.units)
         if action.at:
             ctx.emit(*purchase_events(ctx.state, ctx.ruleset, ctx.power, units, action.at))
