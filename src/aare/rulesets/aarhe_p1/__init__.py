@@ -9,6 +9,7 @@ from aare.rules.registry import Family, register_family
 from aare.rulesets.aarhe_p1 import (  # noqa: F401  (each registers its module)
     air,
     air_defence,
+    bailout,
     levy,
     production,
     research,
