@@ -29,7 +29,7 @@ from aare.rulesets.aarhe.hooks import by_phase
 from aare.rulesets.aarhe.production import connected
 from aare.rulesets.aarhe_p1.cities import CAPITAL, MAJOR, city, points
 from aare.rulesets.aarhe_p1.rockets import purchase_events as rocket_purchase_events
-from aare.rulesets.aarhe_p1.rockets import rocket_order
+from aare.rulesets.aarhe_p1.rockets import split_order
 from aare.state.unit_stacks import Stack
 
 R_VC_ONLY = "AARHEP1-INF-vc-only"
@@ -174,11 +174,15 @@ class Buying(PhaseExtension):
         return out
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
-        rockets = rocket_order(action.units)
-        if rockets is not None and not action.at:
+        rockets, units = split_order(parse_units(action.units, ctx.ruleset.units))
+        if rockets:
+            if action.at:
+                raise IllegalAction("rockets are bought for the nation, not for a place (buy 3 rockets)",
+                                    "AARHEP1-OPT-rockets-purchase")
             ctx.emit(*rocket_purchase_events(ctx.state, ctx.ruleset, ctx.power, rockets))
-            return
-        units = parse_units(action.units, ctx.ruleset.units)
+            if not units:
+                return
+            action = action.model_copy(update={"units": format_units(units, ctx.ruleset.units)})
         if action.at:
             ctx.emit(*purchase_events(ctx.state, ctx.ruleset, ctx.power, units, action.at))
             return
@@ -209,9 +213,13 @@ class Mobilizing(PhaseExtension):
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
         space = ruleset.board.resolve(action.space)
         units = parse_units(action.units, ruleset.units)
-        if INFANTRY in units:
-            ctx.emit(*raise_events(state, power, units, space))
-            return
+        if INFANTRY in units:  # raised at their city; the other units of the order as usual
+            ctx.emit(*raise_events(state, power, {INFANTRY: units[INFANTRY]}, space))
+            units = {u: n for u, n in units.items() if u != INFANTRY}
+            if not units:
+                return
+            state = ctx.state
+            action = action.model_copy(update={"units": format_units(units, ruleset.units)})
         if FACTORY in units and units[FACTORY] > _ordered(state, power, space, FACTORY):
             raise IllegalAction(f"{power} bought no industrial complex for {space}", R_IC_DECLARE)
         spent = _spend(state, ruleset, power, units, space)

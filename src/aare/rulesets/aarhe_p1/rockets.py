@@ -1,20 +1,21 @@
 """AARHE Phase 1 rockets (module `aarhep1_rockets`, AARHEP1-OPT-rockets-*), for a nation that developed Rockets
-(`rocket_launchers`): rockets are bought in purchase at 2 IPCs each (`buy 3 rockets`) into the nation's stock,
-ready from its next turn on; in conduct combat each rocket is fired on its own (`rocket FROM -> TO`) from a
-territory the nation has held since the turn began and that a chain of its side's land territories joins to its
-capital, at an enemy industrial complex at most 2 spaces away (counted as aircraft fly). Its damage is the higher
-of two dice, as economic damage (LHTR's: IPCs out of the owner's treasury), at most the territory's value a turn
-for all raids and rockets together; nothing defends against it.
+(`rocket_launchers`): rockets (a unit of the catalogue never put on the board) are bought in purchase at 2 IPCs
+each (`buy 3 rockets`) into the nation's stock, ready from its next turn on; in conduct combat each rocket is
+fired on its own (`rocket FROM -> TO`) from a territory the nation has held since the turn began and that a chain
+of its side's land territories joins to its capital, at an enemy industrial complex at most 2 spaces away
+(counted as aircraft fly). Its damage is the higher of two dice, as economic damage (LHTR's: IPCs out of the
+owner's treasury), at most the territory's value a turn for all raids and rockets together; nothing defends
+against it.
 
 State: ``extra["aarhep1_rockets"][power] = {"ready": rockets to fire, "new": bought in round "round"}``."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from aare.actions import Purchase, Rocket
+from aare.actions import Rocket
+from aare.board.units import UnitCatalogue, UnitType
 from aare.economy.damage import bombing_damage_events, damage_cap_remaining
 from aare.economy.turn import held_since_turn_start
 from aare.errors import IllegalAction
@@ -37,13 +38,14 @@ ROCKETS = "rocket_launchers"  # the technology's id (`aarhep1_research`)
 STOCK = "aarhep1_rockets"
 PRICE = 2
 RANGE = 2
-_ORDER = re.compile(r"^\s*(\d+)\s+rockets?\s*$", re.IGNORECASE)
+ROCKET = "rocket"
+UNIT = UnitType(ROCKET, "building", cost=PRICE, move=0, attack=0, defense=0, name="rocket", plural="rockets",
+                aliases=("rockets",), tags=frozenset({ROCKET}), rule=R_PURCHASE)
 
 
-def rocket_order(units: str) -> int | None:
-    """The number of rockets an order such as ``3 rockets`` names, or None when it names other units."""
-    found = _ORDER.match(units)
-    return int(found.group(1)) if found else None
+def split_order(units: Mapping[str, int]) -> tuple[int, dict[str, int]]:
+    """The rockets of an order and its other units."""
+    return units.get(ROCKET, 0), {u: n for u, n in units.items() if u != ROCKET}
 
 
 def stock(state: Any, power: str) -> dict[str, int]:
@@ -100,14 +102,10 @@ def damage(rolls: Iterable[int]) -> int:
     return max(rolls)
 
 
-class RocketPurchase(PhaseExtension):
-    """Purchase: rockets for a nation with Rockets (the order itself goes through `aarhep1_production`)."""
-
-    name = "purchase"
-
-    def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
-        if space is None and has_rockets(ctx.state, ctx.power) and ctx.state.banks.get(ctx.power, 0) >= PRICE:
-            yield Purchase(units="1 rocket")
+def _units(catalogue: UnitCatalogue, **_: Any) -> UnitCatalogue:
+    """The rocket joins the catalogue: the purchase phase offers it (to a nation with Rockets, as its order is
+    refused otherwise); it is never placed."""
+    return catalogue if ROCKET in catalogue else UnitCatalogue([*catalogue, UNIT])
 
 
 class RocketFire(PhaseExtension):
@@ -167,7 +165,8 @@ AARHEP1_ROCKETS = register_module(
         id="aarhep1_rockets",
         title="AARHE Phase 1 rockets: bought at 2 IPCs, fired from territories joined to the capital, 2 spaces",
         rule_ids=(R_PURCHASE, R_LAUNCH, R_RANGE, R_DAMAGE, R_CAP),
-        hooks={"phase_actions": by_phase(RocketPurchase(), RocketFire()), "nation_records": _nation_records},
+        hooks={"phase_actions": by_phase(RocketFire()), "nation_records": _nation_records,
+               "unit_catalogue": _units},
         requires=("aarhep1_research",),
     )
 )
