@@ -17,7 +17,7 @@ from typing import Any
 
 from aare.combat.rules import CombatRules, SubDetection
 from aare.combat.sequences import Sequence
-from aare.combat.sub_detection import steps
+from aare.combat.sub_detection import steps, with_detection
 from aare.rules.rule_module import RuleModule, register_module
 
 R = "AA50E-SUBDET-"
@@ -57,14 +57,7 @@ def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
 def _combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
     """Sea battles open with the detection roll and its result; the subs' first strike is detection's; the
     undetected subs' submerge follows the removal of opening-fire casualties."""
-    if kind != "sea":
-        return seq
-    first = seq.steps[0].name
-    seq = seq.insert_before(first, STEPS.detection).insert_before(first, STEPS.result)
-    seq = seq.replace("attacker sub first strike", STEPS.attacker_subs)
-    seq = seq.replace("defender sub first strike", STEPS.defender_subs)
-    seq = seq.insert_after("remove opening fire casualties", STEPS.attacker_submerge)
-    return seq.insert_after(STEPS.attacker_submerge.name, STEPS.defender_submerge)
+    return with_detection(seq, STEPS) if kind == "sea" else seq
 
 
 MODULE = register_module(

@@ -14,6 +14,7 @@ from aare.rulesets.aarhe_p1 import (  # noqa: F401  (each registers its module)
     production,
     research,
     rockets,
+    sub_detection,
     turn,
     victory,
 )
