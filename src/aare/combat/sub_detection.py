@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from aare.board.units import UnitType
 from aare.combat.battle_state import SIDES, DiceGroup, Side, UnitKey, make_stacks, other
 from aare.combat.decisions import ChooseSubmerge
 from aare.combat.events import Event, SubsDetected
-from aare.combat.rules import SubDetection
+from aare.combat.rules import CombatRules, SubDetection
 from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
 from aare.combat.steps import Step, StepResult, combat_units, roll
@@ -283,3 +283,17 @@ def with_detection(seq: Sequence, found: DetectionSteps) -> Sequence:
     seq = seq.replace("defender sub first strike", found.defender_subs)
     seq = seq.insert_after("remove opening fire casualties", found.attacker_submerge)
     return seq.insert_after(found.attacker_submerge.name, found.defender_submerge)
+
+
+def detection_hooks(det: SubDetection) -> dict[str, Callable[..., Any]]:
+    """The `combat_rules` and `combat_sequence` hooks of a rule module whose sea battles open with `det`'s
+    detection (`with_detection`)."""
+    found = steps(det)
+
+    def combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
+        return replace(rules, sub_detection=det)
+
+    def combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
+        return with_detection(seq, found) if kind == "sea" else seq
+
+    return {"combat_rules": combat_rules, "combat_sequence": combat_sequence}

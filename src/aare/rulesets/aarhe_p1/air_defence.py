@@ -23,6 +23,7 @@ from aare.combat.values import present
 from aare.movement.battles import BattleSite
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.ruleset import Ruleset
+from aare.rulesets.aarhe.overflight import overflight_end
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 
@@ -89,19 +90,10 @@ def fire(battle: Battle) -> StepResult:
     return s.roll(battle, "aa fire", groups)
 
 
-def _end(battle: Battle) -> StepResult:
-    """The guns are done: the aircraft hit are lost, the others fly on."""
-    st, events = s.remove_opening(battle)
-    if st.ended:
-        return st, events
-    st2, more = s.finish(battle.with_state(st), "attacker")
-    return st2, events + more
-
-
 FLYOVER = Sequence("land", (
     Step("aa detection", detection, lambda b: guns(b) > 0 and bool(_aircraft(b, False)), rule=R_DETECT),
     Step("aa fire", fire, lambda b: guns(b) > 0 and bool(_aircraft(b, True)), rule=R_FIRE),
-    Step("overflight ends", _end, rule=R_FIRE),
+    Step("overflight ends", overflight_end, rule=R_FIRE),
 ))
 
 

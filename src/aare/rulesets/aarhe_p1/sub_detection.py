@@ -8,12 +8,8 @@ rule alone holds and Radar does nothing at sea."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
-from aare.combat.rules import CombatRules, SubDetection
-from aare.combat.sequences import Sequence
-from aare.combat.sub_detection import steps, with_detection
+from aare.combat.rules import SubDetection
+from aare.combat.sub_detection import detection_hooks
 from aare.rules.rule_module import RuleModule, register_module
 
 R_RADAR_SUBS = "AARHEP1-OPT-radar-sub-detection"
@@ -28,17 +24,6 @@ DETECTION = SubDetection(
     strike_rule=R_RADAR_SUBS, submerge_rule=R_RADAR_SUBS,
     detectors=("domain:sea", "fighter"), detector_label="ships and fighters",
 )
-STEPS = steps(DETECTION)
-
-
-def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
-    return replace(rules, sub_detection=DETECTION)
-
-
-def _combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
-    """Sea battles open with the detection roll and its result; the subs' first strike is detection's; the
-    undetected subs' submerge follows the removal of opening-fire casualties."""
-    return with_detection(seq, STEPS) if kind == "sea" else seq
 
 
 AARHEP1_SUB_DETECTION = register_module(
@@ -46,7 +31,7 @@ AARHEP1_SUB_DETECTION = register_module(
         id="aarhep1_sub_detection",
         title="AARHE Phase 1 submarine detection by ships and fighters (2, 4 with Radar)",
         rule_ids=(R_RADAR_SUBS,),
-        hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence},
+        hooks=detection_hooks(DETECTION),
         option=OPTION,
     )
 )
