@@ -10,7 +10,6 @@ conduct combat and not saved."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from aare.actions import Designate
@@ -112,9 +111,8 @@ class BailOut(PhaseExtension):
                 rest.append(stack.with_count(stack.count - take))
         table[space] = rest
         ctx.emit(BankChanged(power, -PRICE * n, f"{n} bombers saved", R_BAILOUT))
-        for stack in saved:
-            back = flags.with_flags(replace(stack, flags=tuple(f for f in stack.flags if f != flags.RETREATED)),
-                                    [flags.COMBAT])
+        for stack in saved:  # out of any battle still to come there (a bomber downed on its way), as if repelled
+            back = flags.with_flags(stack, [flags.COMBAT, flags.RETREATED], drop=[flags.FLYOVER])
             ctx.emit(UnitsAdded(space, back, R_BAILOUT))
         ctx.emit(_record(ctx.state, table))
 
