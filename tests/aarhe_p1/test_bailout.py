@@ -53,3 +53,20 @@ def test_without_long_range_aircraft_or_declined_the_bomber_is_lost() -> None:
     end_phase(declined)
     assert units_in(declined, "United Kingdom", GER) == {"bomber": 1}
     assert declined.state.banks[GER] == 30
+
+
+@pytest.mark.rule("AARHEP1-OPT-lra-bomber-bailout")
+def test_a_bomber_downed_on_its_way_is_saved_out_of_the_battle() -> None:
+    g = board_at(GER, "combat-move", {"Germany": "Germany: 1 bomber", "Eastern Europe": "Russia: 3 aa gun",
+                                     "Ukraine S.S.R.": "Russia: 1 infantry"},
+                 owners={"Eastern Europe": "Russia", "Ukraine S.S.R.": "Russia"}, banks={GER: 30}, dice=[2, 6, 6, 1],
+                 rules=RULES)
+    g = Game(GameLog(replace(g.state, techs={GER: ("long_range_aircraft",)}, round=2)), g.dice)
+    move(g, "1 bomber", "Germany", "Eastern Europe", "Ukraine S.S.R.")
+    end_phase(g)  # the guns over Eastern Europe detect the bomber (2) and hit it (1)
+    assert units_in(g, "Ukraine S.S.R.", GER) == {}
+    g.apply({**BAIL, "space": "Ukraine S.S.R."})
+    assert units_in(g, "Ukraine S.S.R.", GER) == {"bomber": 1} and g.state.banks[GER] == 20
+    assert not any(a.type == "fight" for a in g.legal_actions())  # it aborted its attack
+    end_phase(g)
+    assert g.state.phase == "mobilize"

@@ -194,7 +194,8 @@ def _movement_left(left: int, view: Situation, stack: Stack, **_: Any) -> int:
     combat move (AARHEP1-OPT-lra-bombers). Super Subs: a submarine that did not move in combat move moves 3 in
     non-combat move (AARHEP1-OPT-super-subs-move)."""
     unit, techs = view.unit(stack), view.state.techs.get(stack.owner, ())
-    idle = view.state.phase == "non-combat-move" and not flags.has(stack, flags.COMBAT)
+    idle = view.state.phase == "non-combat-move" and not flags.has(stack, flags.COMBAT) \
+        and not flags.has(stack, flags.RETREATED)  # repelled or saved (`bailout.py`): it flew in combat move
     if unit.has("bomber") and "long_range_aircraft" in techs and not idle:
         return max(0, left - 2)
     if unit.has("submarine") and "super_submarines" in techs and idle:
