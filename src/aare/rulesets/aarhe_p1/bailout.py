@@ -110,7 +110,7 @@ class BailOut(PhaseExtension):
             if stack.count - take:
                 rest.append(stack.with_count(stack.count - take))
         table[space] = rest
-        ctx.emit(BankChanged(power, -PRICE * n, f"{n} bombers saved", R_BAILOUT))
+        ctx.emit(BankChanged(power, -PRICE * n, f"rule: {n} bombers saved", R_BAILOUT))
         for stack in saved:  # out of any battle still to come there (a bomber downed on its way), as if repelled
             back = flags.with_flags(stack, [flags.RETREATED], drop=[flags.COMBAT, flags.FLYOVER])
             ctx.emit(UnitsAdded(space, back, R_BAILOUT))
