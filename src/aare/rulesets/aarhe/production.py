@@ -345,15 +345,23 @@ def raise_events(state: Any, ruleset: Any, power: str, units: Mapping[str, int],
             _record_event(state, power, R_INF_CAP, raised={**rec["raised"], space: raised})]
 
 
-def spend_room(state: Any, ruleset: Any, power: str, territory: str) -> int:
-    """IPCs of units the complex in `territory` may still mobilise this turn (AARHE-MOBIL-ic-spend-cap)."""
+def spend_room(state: Any, ruleset: Any, power: str, territory: str, spent: Mapping[str, int] | None = None) -> int:
+    """IPCs of units the complex in `territory` may still mobilise this turn (AARHE-MOBIL-ic-spend-cap), after
+    `spent` (IPCs mobilised per complex this turn; by default this module's record)."""
     cap: int = IC_SPEND_FACTOR * ruleset.board.spaces[territory].ipc
-    return cap - int(record(state, power)["spent"].get(territory, 0))
+    done = record(state, power)["spent"] if spent is None else spent
+    return cap - int(done.get(territory, 0))
 
 
 def _spend(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str) -> dict[str, int] | None:
-    """The complexes' spending after placing `units` in `space`, or None when nothing counts (a new complex);
-    IllegalAction past the cap. Ships count against the adjacent complex with the most room."""
+    return spending(state, ruleset, power, units, space, record(state, power)["spent"], R_IC_CAP)
+
+
+def spending(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str, spent: Mapping[str, int],
+             rule_id: str) -> dict[str, int] | None:
+    """The complexes' spending (`spent` before) after placing `units` in `space`, or None when nothing counts (a
+    new complex); IllegalAction under `rule_id` past four times the territory's value. Ships count against the
+    adjacent complex with the most room."""
     value = sum(ruleset.unit_cost(u, power=power, state=state).value * n for u, n in units.items()
                 if ruleset.units[u].domain != "building")
     if not value:
@@ -361,17 +369,17 @@ def _spend(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space
     producing = producers(state, ruleset, power)
     sources: Iterable[str] = [space] if ruleset.board.spaces[space].is_land else sea_producers(ruleset, producing,
                                                                                               space)
-    rooms = {t: spend_room(state, ruleset, power, t) for t in sources if t in producing}
+    rooms = {t: spend_room(state, ruleset, power, t, spent) for t in sources if t in producing}
     if not rooms:
         return None  # the core names why nothing may be placed here
     best = max(sorted(rooms), key=lambda t: rooms[t])
     if value > rooms[best]:
         cap = IC_SPEND_FACTOR * ruleset.board.spaces[best].ipc
         raise IllegalAction(f"the complex in {best} mobilises at most {cap} IPCs of units a turn; "
-                            f"{max(rooms[best], 0)} left, these cost {value}", R_IC_CAP)
-    spent = dict(record(state, power)["spent"])
-    spent[best] = int(spent.get(best, 0)) + value
-    return dict(sorted(spent.items()))
+                            f"{max(rooms[best], 0)} left, these cost {value}", rule_id)
+    after = dict(spent)
+    after[best] = int(after.get(best, 0)) + value
+    return dict(sorted(after.items()))
 
 
 def scorched_earth_events(state: Any, ruleset: Any, power: str) -> list[Event]:
