@@ -14,23 +14,21 @@ from typing import Any
 
 from aare.actions import Place, Purchase
 from aare.board.notation import format_units, parse_units
-from aare.economy.pool import pool, pool_event
+from aare.economy.pool import pool
 from aare.economy.production import has_complex
 from aare.economy.turn import held_since_turn_start
 from aare.errors import IllegalAction
-from aare.events import BankChanged, Event, ExtraSet, UnitsAdded, UnitsChanged, UnitsRemoved
+from aare.events import Event, UnitsChanged, UnitsRemoved
 from aare.phases.base import PhaseExtension, TurnContext, phase_handler
-from aare.phases.purchase import check_capital
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe import production as aarhe_production
 from aare.rulesets.aarhe.hooks import by_phase
-from aare.rulesets.aarhe.production import connected
+from aare.rulesets.aarhe.production import TurnRecord, connected, order_events, waiting_infantry_events
 from aare.rulesets.aarhe_p1.cities import CAPITAL, MAJOR, city, points
 from aare.rulesets.aarhe_p1.rockets import purchase_events as rocket_purchase_events
 from aare.rulesets.aarhe_p1.rockets import split_order
-from aare.state.unit_stacks import Stack
 
 R_VC_ONLY = "AARHEP1-INF-vc-only"
 R_HELD = "AARHEP1-INF-held-at-start"
@@ -62,18 +60,12 @@ DESTROYED, CAPTURED = "destroyed", "captured"  # what becomes of a bought comple
 INFANTRY_COST = {"capital": 2, "own": 3, "captured": 4}
 
 
+TURN_RECORD = TurnRecord(RECORD)
+
+
 def record(state: Any, power: str) -> dict[str, Any]:
     """`power`'s production record of this turn (empty parts when none, or when made in an earlier round)."""
-    found = (state.extra.get(RECORD) or {}).get(power) or {}
-    if found.get("round") != state.round:
-        found = {}
-    return {"round": state.round, "orders": {}, "raised": {}, "spent": {}, **found}
-
-
-def _record_event(state: Any, power: str, rule_id: str, **changes: Any) -> ExtraSet:
-    table = dict(state.extra.get(RECORD) or {})
-    table[power] = {**record(state, power), **changes}
-    return ExtraSet(RECORD, dict(sorted(table.items())), rule_id)
+    return TURN_RECORD.of(state, power)
 
 
 def ic_cost(territory: str, board: Any) -> int:
@@ -134,22 +126,8 @@ def purchase_events(state: Any, ruleset: Any, power: str, units: Mapping[str, in
     else:
         raise IllegalAction("only infantry (at a victory city) or one industrial complex are bought at a place",
                             R_ASSIGN)
-    check_capital(state, ruleset, power)
-    bank = state.banks.get(power, 0)
-    text = format_units(units, ruleset.units)
-    if cost > bank:
-        raise IllegalAction(f"{text} at {territory} cost {cost} IPCs; {power} has {bank}", "LHTR-PURCHASE-budget")
-    have = pool(state, power)
-    orders = dict(record(state, power)["orders"])
-    here = dict(orders.get(territory, {}))
-    for unit, n in units.items():
-        have[unit] = have.get(unit, 0) + n
-        here[unit] = here.get(unit, 0) + n
-    orders[territory] = here
     placed_rule = R_ASSIGN if INFANTRY in units else R_IC_DECLARE
-    return [BankChanged(power, -cost, f"rule: {text} bought at {territory}", rule),
-            pool_event(state, power, have, placed_rule),
-            _record_event(state, power, placed_rule, orders=dict(sorted(orders.items())))]
+    return order_events(state, ruleset, power, units, territory, cost, rule, placed_rule, TURN_RECORD)
 
 
 class Buying(PhaseExtension):
@@ -225,27 +203,17 @@ class Mobilizing(PhaseExtension):
         spent = _spend(state, ruleset, power, units, space)
         phase_handler(self.name).events_for(ctx, action)
         if spent is not None:
-            ctx.emit(_record_event(ctx.state, power, R_IC_CAP, spent=spent))
+            ctx.emit(TURN_RECORD.event(ctx.state, power, R_IC_CAP, spent=spent))
 
 
 def raise_events(state: Any, power: str, units: Mapping[str, int], space: str) -> list[Event]:
     """Infantry bought for the city in `space` placed there (AARHEP1-INF-assign-at-purchase)."""
-    if set(units) != {INFANTRY}:
-        raise IllegalAction("infantry are placed on their own, at the city they were bought for", R_ASSIGN)
-    n = units[INFANTRY]
-    rec = record(state, power)
-    waiting = int(rec["orders"].get(space, {}).get(INFANTRY, 0)) - int(rec["raised"].get(space, 0))
-    if n > waiting:
-        raise IllegalAction(f"{power} bought {max(waiting, 0)} more infantry for {space} this turn, not {n}; "
-                            "infantry are placed at the victory city they were bought for", R_ASSIGN)
+    raised, events = waiting_infantry_events(state, power, units, space, TURN_RECORD, R_ASSIGN, R_VC_ONLY,
+                                             ("bought", "for"))
     if not held_since_turn_start(state, power, space):
         raise IllegalAction(f"{power} has not held {space} since the start of its turn", R_HELD)
-    have = pool(state, power)
-    have[INFANTRY] = have.get(INFANTRY, 0) - n
-    return [UnitsAdded(space, Stack(power, INFANTRY, n), R_VC_ONLY),
-            pool_event(state, power, have, "LHTR-PURCHASE-units-wait-for-mobilize"),
-            _record_event(state, power, R_ASSIGN, raised={**rec["raised"], space: int(rec["raised"].get(space, 0))
-                                                          + n})]
+    return [*events, TURN_RECORD.event(state, power, R_ASSIGN, raised={**record(state, power)["raised"],
+                                                                       space: raised})]
 
 
 def spend_room(state: Any, ruleset: Any, power: str, territory: str) -> int:
