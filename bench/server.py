@@ -57,7 +57,7 @@ SITECUSTOMIZE = f'''"""Benchmark server: reproducible dice (bench/server.py); no
 import os
 
 if os.environ.get("AARE_BENCH_DICE") == "1":
-    from aare.server import fair_dice
+    from aare import fair_dice
 
     _die = fair_dice.die
     fair_dice.new_seed = lambda: {BENCH_SEED!r}
@@ -77,9 +77,9 @@ def record_script(seed: int, steps: int) -> dict[str, Any]:
     from aare.ai import NoLegalAction, make_bot
     from aare.engine import Game
     from aare.errors import AareError
+    from aare.fair_dice import CommittedDice
     from aare.game_setup import new_game
     from aare.rules.registry import default_ruleset
-    from aare.server.fair_dice import CommittedDice
     from aare.server.live import LiveGame
 
     log = new_game(default_ruleset())

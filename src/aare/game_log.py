@@ -21,6 +21,9 @@ FORMAT = "aare-game"
 FORMAT_VERSION = 2  # 2: every entry carries its link of the hash chain; 1 (read only): no chain
 VIEW_KEY = "view_of"
 """Marks a game file that is a player's view (`aare.player_view.log_view`): hidden parts are left out."""
+SECTIONS = ("posts",)
+"""Records kept with a game beside its log, carried through reading and writing (`posts`: play by post,
+`aare.posts`); they are not part of the hash chain."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class GameLog:
     initial: GameState
     entries: list[LogEntry] = field(default_factory=list)
     state: GameState = field(init=False)
+    sections: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         self.state = self.initial
@@ -86,6 +90,7 @@ class GameLog:
             "entries": entries,
             "state_hash": self.state.hash(),
             "state": self.state.to_json(),
+            **{key: self.sections[key] for key in SECTIONS if key in self.sections},
         }
 
     @staticmethod
@@ -126,6 +131,7 @@ class GameLog:
                                          "action and events (the entry, or one before it, was changed)", action)
             entries.append(parsed)
         log = GameLog(initial, entries)
+        log.sections = {key: raw[key] for key in SECTIONS if key in raw}
         if check_hash:
             log.check_state_hash(raw.get("state_hash"))
         return log

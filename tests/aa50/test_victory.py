@@ -125,7 +125,7 @@ def test_the_power_to_act_concedes_for_its_side_also_in_the_team_turn() -> None:
 
 
 def test_rulesets_without_concession_refuse_it() -> None:
-    game = Game(new_game("lhtr-1.3", seed=1))
+    game = Game(new_game("classic-2e", seed=1))
     with pytest.raises(IllegalAction, match="has no concession"):
         game.apply({"type": "concede"})
     assert game.state.winner is None and not game.log.entries

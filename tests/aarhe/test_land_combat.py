@@ -4,16 +4,17 @@ terrain, infrastructure defence and the forced retreat."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
-from aare.combat.battle_state import UnitKey, make_stacks
+from aare.combat.battle_state import HitBatch, Target, UnitKey, make_stacks
 from aare.combat.board_battle import build_battle as board_battle
 from aare.combat.decisions import ChooseCasualties, ChooseTargets, Press, PressOrRetreat, Retreat, Targets
-from aare.combat.engine import advance, decide, start_battle
+from aare.combat.engine import advance, casualties_from_types, decide, start_battle
 from aare.combat.events import DiceRolled, Retreated, UnitsMarked, UnitsRemoved
 from aare.combat.policy import default_targets
 from aare.combat.rules import CombatRules
@@ -529,3 +530,19 @@ def test_a_landing_in_a_territory_an_ally_took_meanwhile_has_no_battle_with_enem
     g.apply({"type": "end_phase"})
     held = at("United Kingdom", "conduct-combat", {}, owners={"Western Europe": "Germany"}, stacks=stacks)
     assert "Western Europe" in {b.space for b in open_battles(held.state, held.ruleset)}  # enemy land: a battle
+
+
+@pytest.mark.rule("AARHE-ID-attack", "LHTR-COMBAT-hit-eligibility")
+def test_casualties_named_by_type_go_to_the_detected_aircraft_the_hits_may_take() -> None:
+    """Two IDs hit a detected fighter and the detected bomber; the UK names "1 fighter, 1 bomber": of its three
+    fighters, the detected one is taken (not one the hits may not reach)."""
+    b = battle("3 fighter, 1 bomber, 1 infantry", "1 infantry")
+    detected = "id-detected"
+    owner = next(k.owner for k, _ in b.state.attacker)
+    stacks = make_stacks([(UnitKey("fighter", owner), 2), (UnitKey("fighter", owner, flags=(detected,)), 1),
+                          (UnitKey("bomber", owner, flags=(detected,)), 1), (UnitKey("infantry", owner), 1)])
+    batches = tuple(HitBatch("attacker", Target(types=(t,), flags=(detected,), one_each=True), 1, "opening")
+                    for t in ("bomber", "fighter"))
+    b = b.with_state(replace(b.state.with_units("attacker", stacks), pending=ChooseCasualties("attacker", batches, 2)))
+    hits = casualties_from_types(b, "attacker", "1 fighter, 1 bomber").hits
+    assert sorted((k.type, k.flags, n) for k, n in hits) == [("bomber", (detected,), 1), ("fighter", (detected,), 1)]

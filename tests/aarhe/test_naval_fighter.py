@@ -181,6 +181,30 @@ def test_a_carrier_moves_in_combat_move_and_then_its_naval_fighters_launch() -> 
     rejected(off, mv("1 carrier", "SZ 60", "SZ 51", "SZ 52"), "LHTR-TURN-combat-move-attack-only")
 
 
+@pytest.mark.rule(R_NOT_CARGO, "LHTR-TURN-combat-move-attack-only")
+def test_a_carrier_that_brought_a_naval_fighter_on_to_another_carrier_had_a_purpose() -> None:
+    """Carrier A brings the NAV to SZ 52, where carrier B is; B sails into the battle in SZ 53 and the NAV rides on
+    with it: A carried the NAV to a battle, so combat move may end."""
+    units = {"SZ 60": "Japan: 1 carrier, 1 naval fighter", "SZ 52": "Japan: 1 carrier",
+             "SZ 53": "United States: 1 destroyer"}
+    game = at(JAP, "combat-move", units, options=ON)
+    move(game, "1 carrier", "SZ 60", "SZ 51", "SZ 52")
+    move(game, "1 carrier", "SZ 52", "SZ 53")  # the one that has not moved: the NAV rides with it
+    assert units_in(game, "SZ 53") == {"carrier": 1, NAV: 1, "destroyer": 1}
+    end(game)
+    assert game.state.phase == "conduct-combat"
+
+
+@pytest.mark.rule(R_NOT_CARGO, "AARHE-AXISCOOP-separation")
+def test_no_carrier_moves_to_launch_its_naval_fighter_at_a_battle_it_may_not_join() -> None:
+    """The only battle in the NAV's reach is in SZ 53, where German units are: a Japanese NAV may not go there, so
+    the carrier has no reason to move in combat move."""
+    units = {"SZ 60": "Japan: 1 carrier, 1 naval fighter",
+             "SZ 53": "United States: 1 destroyer; Germany: 1 submarine"}
+    game = at(JAP, "combat-move", units, options=ON)
+    rejected(game, mv("1 carrier", "SZ 60", "SZ 51", "SZ 52"), "LHTR-TURN-combat-move-attack-only")
+
+
 @pytest.mark.rule(R_NOT_CARGO)
 def test_naval_fighters_riding_into_a_sea_battle_fly_a_combat_mission() -> None:
     units = {"SZ 60": "Japan: 1 carrier, 1 naval fighter", "SZ 51": "United States: 1 destroyer"}

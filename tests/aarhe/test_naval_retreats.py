@@ -3,6 +3,7 @@ then declares its stance; a mutual break off ends the battle with both fleets in
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,10 +17,11 @@ from aare.combat.engine import advance, decide
 from aare.dice import ScriptedDice
 from aare.engine import Game
 from aare.errors import IllegalAction
+from aare.game_log import GameLog
 from aare.odds import build_battle, odds
 from aare.phases.conduct_combat import open_battles
 from aare.rulesets.aarhe import naval_retreats as nr
-from tests.aarhe.common import GER, UK, refused
+from tests.aarhe.common import GER, RUS, UK, refused
 from tests.aarhe.move_common import at
 
 MISSES = [6] * 60
@@ -200,3 +202,28 @@ def test_with_the_naval_fighter_only_it_retreats_to_a_sea_zone(nav: bool) -> Non
                                  {"United Kingdom": {"fighter": 1}}) == (("United Kingdom", "fighter", 1),)
     else:
         assert route("fighter") == (("SZ 8", "fighter", 1),)
+
+
+@pytest.mark.rule("AARHE-ORDER-team-concurrency", "AARHE-NAVALRETREAT-defender")
+def test_a_battle_keeps_the_retreats_it_began_with_while_a_teammate_moves_on() -> None:
+    """A Russian destroyer closes the German's only retreats when the British battle begins; Russia, done with its
+    battles, sails one away in non-combat move before the German answers: the battle goes on as it began (the
+    German declares its stance, it gains no retreat), and the log replays."""
+    start = at(UK, "combat-move", {"SZ 11": "United Kingdom: 2 destroyer", "SZ 10": "Germany: 1 destroyer",
+                                   "SZ 9": "Russia: 1 destroyer", "SZ 19": "Russia: 1 destroyer"}, dice=MISSES)
+    members = {p: {"phase": "combat-move", "status": "acting", "pending": None} for p in (UK, RUS)}
+    g = Game(GameLog(replace(start.state, members=members)), start.dice)
+    g.apply({"type": "move", "units": "1 destroyer", "path": ["SZ 11", "SZ 10"]}, power=UK)
+    g.apply({"type": "end_phase"}, power=UK)
+    g.apply({"type": "end_phase"}, power=RUS)
+    g.apply({"type": "fight", "space": "SZ 10"}, power=UK)
+    g.apply({"type": "press"}, power=UK)
+    g.apply({"type": "choose", "option": "press-on"}, power=UK)
+    pending = g.state.members[UK]["pending"]
+    assert (pending["kind"], pending["power"], pending["choices"]) == ("choose_option", GER, ["remain", "break-off"])
+    g.apply({"type": "end_phase"}, power=RUS)
+    g.apply({"type": "move", "units": "1 destroyer", "path": ["SZ 9", "SZ 8"]}, power=RUS)  # SZ 9 is free now
+    g.apply({"type": "choose", "option": "remain"}, power=GER)
+    pending = g.state.members[UK]["pending"]
+    assert (pending["kind"], pending["power"], pending["cycle"]) == ("press_or_retreat", UK, 2)
+    assert GameLog.from_json(g.log.to_json()).state == g.log.state

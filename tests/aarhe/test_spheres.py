@@ -53,3 +53,21 @@ def test_japanese_fighter_may_not_land_beside_german_units_until_germany_falls()
     german = at("Germany", "non-combat-move", {"Caucasus": "Germany: 1 infantry", "Kazakh S.S.R.": "Japan: 1 fighter"},
                 owners=owners)
     rejected(german, mv("1 infantry", "Caucasus", "Kazakh S.S.R."), R_COOP, "with Japan")
+
+
+@pytest.mark.rule(R_COOP, "LHTR-TRANSPORT-cm-load-must-assault")
+def test_a_coast_only_reached_beside_japanese_ships_is_no_assault_a_german_transport_must_make() -> None:
+    """German armour loaded and carried to SZ 15 for Anglo Egypt; German armour then takes Anglo Egypt by blitz.
+    The only enemy coast left in reach is Caucasus, beside SZ 16 where a Japanese destroyer is: a German transport
+    may not end its move there, so the armour stays aboard and combat move may end (no position without a way on)."""
+    game = at("Germany", "combat-move", {
+        "SZ 14": "Germany: 1 transport", "Southern Europe": "Germany: 1 armour", "Libya": "Germany: 1 armour",
+        "SZ 16": "Japan: 1 destroyer"},
+        owners={"Anglo Egypt": "United Kingdom", "Trans-Jordan": "Germany", "Turkey": "Germany",
+                "Italian East Africa": "United Kingdom"})
+    game.apply({"type": "load", "units": "1 armour", "territory": "Southern Europe", "sea_zone": "SZ 14"})
+    move(game, "1 armour, 1 transport", "SZ 14", "SZ 15")
+    rejected(game, mv("1 armour, 1 transport", "SZ 15", "SZ 16"), R_COOP, "may not share SZ 16")
+    move(game, "1 armour", "Libya", "Anglo Egypt", "Italian East Africa")  # a blitz through Anglo Egypt
+    assert game.state.owners["Anglo Egypt"] == "Germany"
+    assert game.is_legal({"type": "end_phase"})

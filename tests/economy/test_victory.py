@@ -61,6 +61,19 @@ def test_capitals_alone_do_not_win() -> None:
     assert game.state.winner is None
 
 
+@pytest.mark.rule("LHTR-VICTORY-no-capital-rule")
+@pytest.mark.parametrize("rules", ["lhtr-1.3", "aare-5.0", "aarhe"])
+def test_players_may_concede_and_the_other_side_wins(rules: str) -> None:
+    game = scenario(rules, nation="Germany", phase="combat-move", round=3)
+    assert "concede" not in {a.type for a in game.legal_actions()}  # never offered: bots play on
+    game.apply({"type": "concede", "power": "Russia"})  # not Russia's turn: a side may concede at any time
+    assert game.state.winner == "Axis"
+    ended = [e for e in game.log.entries[-1].events if e.type == "game_ended"]
+    assert [(e.winner, e.rule_id) for e in ended] == [("Axis", "LHTR-VICTORY-no-capital-rule")]
+    with pytest.raises(IllegalAction, match="game is over"):
+        game.apply({"type": "end_phase"})
+
+
 @pytest.mark.rule("LHTR-VICTORY-check-end-of-round")
 def test_a_finished_game_accepts_no_more_actions() -> None:
     game = scenario(nation="United States", phase="collect-income", owners=AXIS_NINE)

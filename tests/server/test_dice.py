@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from aare.cli.main import cli
+from aare.fair_dice import CommittedDice, commitment, die
 from aare.game_log import GameLog, link
-from aare.server.fair_dice import CommittedDice, commitment, die
 from aare.server.verify import verify_export
 from aare.state.game_state import GameState
 from tests.server.conftest import Player

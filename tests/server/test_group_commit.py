@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from aare import fair_dice
 from aare.ai import NoLegalAction, make_bot
 from aare.engine import Game
 from aare.rules.registry import default_ruleset
-from aare.server import fair_dice, service
+from aare.server import service
 from aare.server.accounts import create_user
 from aare.server.broker import make_broker
 from aare.server.db import MAX_BATCH, make_engine, read, write

@@ -11,6 +11,7 @@ from aare.engine import Game
 from aare.errors import IllegalAction
 from aare.game_log import GameLog
 from aare.game_setup import new_game
+from aare.web.log_view import event_log
 from tests.teamturns.family import RULES, install
 
 
@@ -45,6 +46,15 @@ def test_members_act_interleaved_at_their_own_pace() -> None:
     log = game.log.to_json()
     assert [e["action"].get("power") for e in log["entries"]] == ["Germany", "Japan", "Germany", "Japan"]
     assert GameLog.from_json(log).state == game.state  # replays bit for bit
+
+
+def test_the_pages_game_log_names_the_member_who_played_each_action() -> None:
+    game = _game()
+    game.apply({"type": "purchase", "units": "1 infantry"}, power="Japan")
+    game.apply({"type": "purchase", "units": "1 infantry"}, power="Germany")
+    seen = event_log(game.log, None)
+    assert [(e["nation"], e["action"]) for e in seen][-2:] == [("Japan", "Japan: buy 1 infantry"),
+                                                                ("Germany", "Germany: buy 1 infantry")]
 
 
 def test_an_action_must_name_a_member_that_may_act() -> None:

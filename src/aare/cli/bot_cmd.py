@@ -10,6 +10,7 @@ from aare.ai import bot_names, make_bot
 from aare.engine import Game
 from aare.game_file import load_game
 from aare.game_log import save_log
+from aare.posts.dice import dice_for_file
 from aare.selfplay import play_for
 
 
@@ -29,6 +30,7 @@ def bot(game: Path, bot_name: str, powers: tuple[str, ...], until_round: int | N
     until the current power's turn ends, and write the game file. It stops early when a decision falls to a
     power it does not play."""
     g = Game(load_game(game))
+    g.dice = dice_for_file(game, g.log)
     board = g.ruleset.board
     chosen = {board.resolve_power(p) for p in powers} or None
     played = play_for(g, make_bot(bot_name, seed, budget=budget, work=work), chosen, until_round)

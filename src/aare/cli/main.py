@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "aare.cli.tournament_cmd",
     "aare.cli.bot_cmd",
     "aare.cli.ladder_cmd",
+    "aare.cli.post_cmds",
     "aare.cli.server_cmds",
 ]
 

@@ -19,6 +19,7 @@ from aare.errors import MalformedInput
 from aare.game_file import load_game
 from aare.game_log import save_log
 from aare.player_view import entries_view
+from aare.posts.dice import dice_for_file
 
 GAME = click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
 
@@ -55,6 +56,7 @@ def legal(game: Path, space: str | None, power: str | None, as_json: bool) -> No
 def act(game: Path, action: str | None, text: str | None, as_json: bool) -> None:
     """Apply one action (JSON, or --text notation) and write the game file."""
     g = Game(load_game(game))
+    g.dice = dice_for_file(game, g.log)
     if (action is None) == (text is None):
         raise MalformedInput("give exactly one action: JSON as an argument, or --text")
     raw = parse_action_text(text, g.ruleset) if text is not None else parse_action(action).to_json()
@@ -79,6 +81,9 @@ def undo(game: Path, power: str | None) -> None:
     g = Game(load_game(game))
     before = [e.action for e in g.log.entries]
     g.undo(g.ruleset.board.resolve_power(power) if power else None)
+    records = (g.log.sections.get("posts") or {}).get("records") or [{}]
+    if len(g.log.entries) < records[-1].get("upto", 0):
+        raise MalformedInput("that entry was posted already: a posted game only goes on")
     save_log(g.log, game)
     after = [e.action for e in g.log.entries]
     gone = next((a for i, a in enumerate(before) if i >= len(after) or after[i] != a), None)

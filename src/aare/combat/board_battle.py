@@ -70,8 +70,19 @@ def _strongest(
     return tuple(out)
 
 
-def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = ()) -> Battle:
-    """The engine battle for `site` as the map stands."""
+def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = (),
+                 frozen: Mapping[str, Any] | None = None) -> Battle:
+    """The engine battle for `site` as the map stands; `frozen` (from `frozen_inputs`) fixes the inputs that were
+    read from the map around it when the battle began."""
+    inputs = battle_inputs(state, ruleset, site, fought)
+    if frozen:
+        inputs |= thaw_inputs(frozen)
+    return start_battle(**inputs)
+
+
+def battle_inputs(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = ()
+                  ) -> dict[str, Any]:
+    """The arguments of `start_battle` for `site` as the map stands (after the `battle_inputs` hook)."""
     units = ruleset.units
     rules, sequence = combat_setup(ruleset, site.kind)
     defenders = [s for stacks in site.defenders.values() for s in stacks]
@@ -110,8 +121,61 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
         "overland": overland,
         **extra,
     }
-    inputs = ruleset.modify("battle_inputs", inputs, state=state, site=site)
-    return start_battle(**inputs)
+    found: dict[str, Any] = ruleset.modify("battle_inputs", inputs, state=state, site=site)
+    return found
+
+
+def with_tag(inputs: Mapping[str, Any], attacker: str, power: str, tag: str, side: str = "") -> dict[str, Any]:
+    """The battle inputs with `tag` among `power`'s techs: those of the attacking side when `power` is the
+    `attacker`, and `power`'s own entry of `owner_techs` when it has one (a defender, or a power attacking
+    jointly). `side` ("attacker"/"defender") limits it to `power` in that role."""
+    attacking = power == attacker or any(k.owner == power for k, _ in inputs.get("attacker") or ())
+    if side and (side == "attacker") != attacking:
+        return dict(inputs)
+    out = dict(inputs)
+    if power == attacker:
+        out["attacker_techs"] = frozenset(out.get("attacker_techs") or ()) | {tag}
+    owners = dict(out.get("owner_techs") or {})
+    if power in owners:
+        owners[power] = frozenset(owners[power]) | {tag}
+        out["owner_techs"] = owners
+    return out
+
+
+def _plain(value: Any) -> bool:
+    if value is None or isinstance(value, bool | int | str):
+        return True
+    return isinstance(value, tuple | frozenset) and all(isinstance(v, str | int) for v in value)
+
+
+def frozen_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The plain inputs of a battle (where each side may retreat, which types must stay, the caps ...) as JSON,
+    so that a battle rebuilt later reads them as they were when it began, not from a map teammates have changed
+    since (a team turn: docs/rulings.md, "A battle's surroundings are fixed when it begins")."""
+    out: dict[str, Any] = {}
+    for key, value in sorted(inputs.items()):
+        if key == "kind" or not _plain(value):
+            continue
+        if isinstance(value, frozenset):
+            out[key] = {"set": sorted(value, key=str)}
+        elif isinstance(value, tuple):
+            out[key] = {"tuple": list(value)}
+        else:
+            out[key] = value
+    return out
+
+
+def thaw_inputs(frozen: Mapping[str, Any]) -> dict[str, Any]:
+    """The inputs `frozen_inputs` wrote, as `start_battle` takes them."""
+    out: dict[str, Any] = {}
+    for key, value in frozen.items():
+        if isinstance(value, Mapping) and "set" in value:
+            out[key] = frozenset(value["set"])
+        elif isinstance(value, Mapping) and "tuple" in value:
+            out[key] = tuple(value["tuple"])
+        else:
+            out[key] = value
+    return out
 
 
 def deciding_power(state: GameState, ruleset: Ruleset, site: BattleSite, side: Side) -> str:

@@ -444,15 +444,19 @@ def apply_casualties(
 
 def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] | str) -> Casualties:
     """``{"infantry": 1, "battleship": 1}`` as a Casualties answer: hits per unit type, spread one per
-    unit with undamaged multi-hit units absorbing first."""
+    unit with undamaged multi-hit units absorbing first, units the pending hits may take before those they may
+    not (of a type, only the detected aircraft, say)."""
     cat = battle.setup.catalogue
     if isinstance(wanted, str):
         wanted = parse_units(wanted, cat)
     decision = battle.state.pending
     batches = decision.batches if isinstance(decision, ChooseCasualties) else ()
 
+    def aimed(key: UnitKey) -> bool:  # a unit some batch of hits may take
+        return any(cas.eligible(cat, key, b.target) for b in batches)
+
     def takes(key: UnitKey) -> bool:  # units that left the battle only where the hits may reach them
-        return (key.present or any(cas.eligible(cat, key, b.target) for b in batches)) and not key.marked
+        return (key.present or aimed(key)) and not key.marked
 
     hits: list[tuple[UnitKey, int]] = []
     for name, n in wanted.items():
@@ -464,7 +468,7 @@ def casualties_from_types(battle: Battle, side: Side, wanted: Mapping[str, int] 
                 for _ in range(c)
                 if k.type == type_id and takes(k)
             ),
-            key=lambda k: (k.damage, k),
+            key=lambda k: (not aimed(k), k.damage, k),  # first those the hits may take (e.g. only detected ones)
         )
         taken = [0] * len(units)
         left = n

@@ -85,6 +85,10 @@ class SubDetection:
     result_rule: str = "AARE-SUBDET-roll-threshold"
     strike_rule: str = "AARE-NAVALSEQ-regular-sub-values"
     submerge_rule: str = "AARE-SUBDET-undetected-submerge"
+    # the units that roll to detect: those with one of these tags, or of a domain named ``domain:<domain>``
+    # (never a submarine), and what their dice are called
+    detectors: tuple[str, ...] = ("anti_submarine",)
+    detector_label: str = "destroyers"
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from aare.board.units import UnitType
 from aare.combat.battle_state import SIDES, DiceGroup, Side, UnitKey, make_stacks, other
 from aare.combat.decisions import ChooseSubmerge
 from aare.combat.events import Event, SubsDetected
-from aare.combat.rules import SubDetection
+from aare.combat.rules import CombatRules, SubDetection
+from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
 from aare.combat.steps import Step, StepResult, combat_units, roll
 from aare.combat.values import DETECTED, has_tag, present, sub_fire_groups, undetected
@@ -33,17 +35,23 @@ Reasons = tuple[tuple[str, str], ...]  # (rule id, text) of each part of a value
 
 @dataclass(frozen=True)
 class DetectorGroup:
-    """The destroyers of one nation on `side`, rolling together with the same bonus."""
+    """The destroyers (`SubDetection.detectors`) of one nation on `side`, rolling together with the same bonus."""
 
     side: Side
     owner: str
     count: int
     bonus: int
     reasons: Reasons
+    noun: str = "destroyers"
 
     @property
     def label(self) -> str:
-        return f"{self.owner} destroyers" if self.owner else "destroyers"
+        return f"{self.owner} {self.noun}" if self.owner else self.noun
+
+
+def is_detector(det: SubDetection, unit: UnitType) -> bool:
+    """Whether `unit` rolls to detect: a tag of `det.detectors` or its domain named there; never a submarine."""
+    return not unit.has("submarine") and any(unit.has(t) or t == f"domain:{unit.domain}" for t in det.detectors)
 
 
 def rules_of(battle: Battle) -> SubDetection | None:
@@ -68,14 +76,15 @@ def detector_groups(battle: Battle, side: Side) -> list[DetectorGroup]:
     units = present(battle, side)
     counts: dict[str, int] = {}
     for key, n in units:
-        if setup.unit(key).has("anti_submarine"):
+        if is_detector(det, setup.unit(key)):
             counts[key.owner] = counts.get(key.owner, 0) + n
     groups = []
     for owner in sorted(counts):
         techs = setup.techs(side, UnitKey("destroyer", owner))
         reasons: list[tuple[str, str]] = []
         bonus = 0
-        if any(setup.unit(k).domain == "air" and (det.air_of_side or k.owner == owner) for k, _ in units):
+        if (det.air_bonus or det.long_range_air_bonus) and any(
+                setup.unit(k).domain == "air" and (det.air_of_side or k.owner == owner) for k, _ in units):
             long_range = det.long_range_tech in techs
             step = det.long_range_air_bonus if long_range else det.air_bonus
             bonus += step
@@ -85,7 +94,7 @@ def detector_groups(battle: Battle, side: Side) -> list[DetectorGroup]:
         if det.destroyer_tech in techs:
             bonus += det.destroyer_tech_bonus
             reasons.append((det.destroyer_tech_rule, f"+{det.destroyer_tech_bonus} {det.destroyer_tech_label}"))
-        groups.append(DetectorGroup(side, owner, counts[owner], bonus, tuple(reasons)))
+        groups.append(DetectorGroup(side, owner, counts[owner], bonus, tuple(reasons), det.detector_label))
     return groups
 
 
@@ -263,3 +272,28 @@ def steps(det: SubDetection) -> DetectionSteps:
         Step("defender undetected subs submerge", undetected_submerge("defender"), _has_undetected("defender"),
              cycles=1, rule=det.submerge_rule),
     )
+
+
+def with_detection(seq: Sequence, found: DetectionSteps) -> Sequence:
+    """A sea sequence with LHTR's anchors opening with the detection roll and its result, the subs' first strike
+    detection's, the undetected subs' submerge after the removal of opening-fire casualties."""
+    first = seq.steps[0].name
+    seq = seq.insert_before(first, found.detection).insert_before(first, found.result)
+    seq = seq.replace("attacker sub first strike", found.attacker_subs)
+    seq = seq.replace("defender sub first strike", found.defender_subs)
+    seq = seq.insert_after("remove opening fire casualties", found.attacker_submerge)
+    return seq.insert_after(found.attacker_submerge.name, found.defender_submerge)
+
+
+def detection_hooks(det: SubDetection) -> dict[str, Callable[..., Any]]:
+    """The `combat_rules` and `combat_sequence` hooks of a rule module whose sea battles open with `det`'s
+    detection (`with_detection`)."""
+    found = steps(det)
+
+    def combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
+        return replace(rules, sub_detection=det)
+
+    def combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
+        return with_detection(seq, found) if kind == "sea" else seq
+
+    return {"combat_rules": combat_rules, "combat_sequence": combat_sequence}

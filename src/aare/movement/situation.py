@@ -114,6 +114,13 @@ class Situation:
         found: dict[str, tuple[str, str]] = self.cache["refused"]
         return found
 
+    def barred_ends(self) -> frozenset[str]:
+        """Spaces the mover's units may pass but not end a move in now (the ``barred_ends`` hook)."""
+        if "barred_ends" not in self.cache:
+            self.cache["barred_ends"] = frozenset(self.ruleset.modify("barred_ends", frozenset(), view=self))
+        found: frozenset[str] = self.cache["barred_ends"]
+        return found
+
     def hostile(self, sea: str) -> bool:
         """A sea zone with enemy sea units other than submerged submarines."""
         return sea in self.hostile_seas

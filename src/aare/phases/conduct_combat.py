@@ -24,14 +24,16 @@ from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
 from aare.combat.board_battle import (
     Routes,
+    battle_inputs,
     build_battle,
     combat_setup,
     deciding_power,
+    frozen_inputs,
     outcome_events,
     units_text,
     withdraw_key,
 )
-from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
+from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire, start_battle
 from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
@@ -483,8 +485,11 @@ class ConductCombat(PhaseHandler):
             if record["current"] is not None:
                 raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
             site = self._choose(ctx, action.space)
-            battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
-            self._run(ctx, site, battle, {"space": site.space, "kind": site.kind, "dice": [], "answers": []})
+            inputs = battle_inputs(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+            current: dict[str, Any] = {"space": site.space, "kind": site.kind, "dice": [], "answers": []}
+            if ctx.state.members:  # teammates play on while it is fought: its surroundings are fixed now
+                current["inputs"] = frozen_inputs(inputs)
+            self._run(ctx, site, start_battle(**inputs), current)
             return
         if action.type in ("choose_casualties", "press", "retreat", "submerge", "declare_targets", "choose"):
             current = record["current"]
@@ -579,7 +584,7 @@ class ConductCombat(PhaseHandler):
     def _rebuild(self, ctx: TurnContext, current: Mapping[str, Any]
                  ) -> tuple[BattleSite, Battle, str | None, dict[str, Routes]]:
         site = self._site(ctx, current)
-        battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+        battle = build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state), current.get("inputs"))
         dice = ScriptedDice(list(current["dice"]))
         battle, _ = advance(battle, dice)
         retreated: str | None = None
@@ -671,7 +676,8 @@ register_phase(ConductCombat())
 # A battle waiting for an answer is rebuilt from its dice and answers (`_replay`). The process keeps the battle it
 # left waiting, keyed by its record's `current` value (by identity), and reuses it when the next action finds
 # the same record in a state equal in every other part a battle reads (all but the record's `current`, the
-# pending decision, the dice and the version). AARE_CHECK_REPLAY=1 (the tests) rebuilds it anyway and compares.
+# pending decision, the dice, the version, and the other members' records). AARE_CHECK_REPLAY=1 (the tests)
+# rebuilds it anyway and compares.
 CHECK_REPLAY = os.environ.get("AARE_CHECK_REPLAY") == "1"
 _Replayed = tuple[BattleSite, Battle, "str | None", dict[str, Routes]]
 _IN_PROGRESS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...], Any, _Replayed]] = {}
@@ -680,7 +686,9 @@ _IN_PROGRESS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...], Any, _Replayed
 def _context(state: GameState) -> tuple[Any, ...]:
     record = state.extra.get(KEY)
     rest = {k: v for k, v in record.items() if k != "current"} if isinstance(record, Mapping) else record
-    return (state.units, state.owners, state.techs, state.banks, state.options, state.members, state.round,
+    # of the other members of a team turn only where each stands (their records and pending decisions are theirs)
+    members = tuple(sorted((p, m.get("status"), m.get("phase")) for p, m in state.members.items() if p != state.nation))
+    return (state.units, state.owners, state.techs, state.banks, state.options, members, state.round,
             state.nation, state.phase, state.winner, rest, *sorted((k, v) for k, v in state.extra.items() if k != KEY))
 
 

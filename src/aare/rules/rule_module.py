@@ -80,6 +80,9 @@ HOOKS: dict[str, str] = {
     "sealed_seas": "sea zones the power's ships may neither enter nor leave now (frozenset of str), e.g. a sea "
     "behind straits its side does not hold; the reach of ships and transports passes them over, context: state, "
     "power",
+    "barred_ends": "spaces the power to move may pass through but not end a move in now (frozenset of str), e.g. "
+    "where units of a power it may not share a space with are; no amphibious assault is planned from such a sea "
+    "zone, context: view (Situation)",
     "air_closed": "spaces aircraft may neither fly over nor enter now (frozenset of str), e.g. neutrals; air routes "
     "and landing ranges go around them, context: view (Situation)",
     "entry_refusals": "{territory: (reason, rule id)} of the enemy territories the power to move may not enter with "

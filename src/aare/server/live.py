@@ -18,9 +18,9 @@ from sqlalchemy import Connection, bindparam, select
 
 from aare.errors import ReplayMismatch
 from aare.events import Event, event_from_json
+from aare.fair_dice import dice_count, turn_after
 from aare.game_log import GameLog
 from aare.server.errors import NotFound
-from aare.server.fair_dice import dice_count, turn_after
 from aare.server.schema import dice_turns, games, log_entries
 from aare.state.game_state import GameState
 
@@ -107,7 +107,8 @@ class LiveCache:
 
 GAME_ROW = select(
     games.c.id, games.c.ruleset, games.c.options, games.c.seating, games.c.version, games.c.state_hash,
-    games.c.dice_from_seq, games.c.winner, games.c.bot_error,
+    games.c.dice_from_seq, games.c.winner, games.c.bot_error, games.c.ranked, games.c.title_match,
+    games.c.match_id, games.c.bid,
 ).where(games.c.id == bindparam("game_id"))
 INITIAL_STATE = select(games.c.initial_state).where(games.c.id == bindparam("game_id"))
 ENTRIES = (

@@ -14,6 +14,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -61,6 +62,10 @@ games = Table(
     Column("created_by", Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("ranked", Boolean, nullable=False, server_default=false()),
+    Column("title_match", Boolean, nullable=False, server_default=false()),
+    Column("match_id", String(32), nullable=True, index=True),
+    Column("bid", Integer, nullable=True),
 )
 
 seats = Table(
@@ -91,4 +96,35 @@ dice_turns = Table(
     Column("commitment", String(64), nullable=False),
     Column("seed", String(64), nullable=False),
     Column("revealed", Boolean, nullable=False),
+)
+
+ladder_players = Table(
+    "ladder_players", metadata,
+    Column("name", String(64), primary_key=True),
+    Column("rank", Integer, nullable=False),
+    Column("champion", Boolean, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+ladder_results = Table(
+    "ladder_results", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="SET NULL"), nullable=True, unique=True),
+    Column("winner", String(64), nullable=False, index=True),
+    Column("loser", String(64), nullable=False, index=True),
+    Column("winner_before", Integer, nullable=False),
+    Column("loser_before", Integer, nullable=False),
+    Column("winner_after", Integer, nullable=False),
+    Column("loser_after", Integer, nullable=False),
+    Column("winner_rating_before", Float, nullable=False),
+    Column("loser_rating_before", Float, nullable=False),
+    Column("winner_rating_after", Float, nullable=False),
+    Column("loser_rating_after", Float, nullable=False),
+    Column("title_match", Boolean, nullable=False),
+    Column("source", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
 )

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -25,20 +25,20 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from aare.actions import parse_action
+from aare.actions import Bid, EndPhase, parse_action
 from aare.ai import bot_names
 from aare.engine import Game
 from aare.errors import AareError
 from aare.events import MemberFocused, apply_events
+from aare.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.game_file import read_game
 from aare.game_log import GameLog
 from aare.game_setup import new_game
 from aare.player_view import log_view
-from aare.rules.ruleset import load_ruleset
-from aare.server import db, timing
+from aare.rules.ruleset import load_ruleset, load_spec
+from aare.server import db, ladder, timing
 from aare.server.broker import Broker
 from aare.server.errors import BadRequest, Forbidden, NotFound, Outdated, ServiceError, VersionConflict
-from aare.server.fair_dice import SCHEME, CommittedDice, commitment, new_seed
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
 from aare.server.schema import dice_turns, games, log_entries, seats, users
 from aare.server.seats import (
@@ -54,6 +54,7 @@ from aare.server.seats import (
 from aare.server.views import HIDDEN_KEY, Rendered, dumps, entry_message, message_view, player_view, rendered
 
 log = logging.getLogger("aare.server")
+AXIS = "Axis"  # the side an agreed bid goes to
 FRESH_TRIES = 3  # fresh reads an action is judged on when the game moved on meanwhile (a teammate's action)
 
 
@@ -142,10 +143,35 @@ class GameService:
     # -- creating -------------------------------------------------------------------------------------
 
     def create_game(self, user_id: int, ruleset: str, options: Mapping[str, Any], seating: str,
-                    seat_spec: Mapping[str, str]) -> str:
-        """A new game; `seat_spec` maps seat names to "me", "open" or a bot name (others stay open)."""
+                    seat_spec: Mapping[str, str], ranked: bool = False, title_match: bool = False) -> str:
+        """A new game; `seat_spec` maps seat names to "me", "open", "user:NAME" (a registered account) or a bot
+        name (others stay open). `ranked`: it moves the ladder when it ends (`aare.server.ladder`: seated by
+        side, one account a side); `title_match`: a ranked game for the champion's belt."""
         log = new_game(ruleset, options)
-        return self._store_new(user_id, log, seating, seat_spec)
+        ranking = Ranking(title_match=title_match) if ranked or title_match else None
+        return self._store_new(user_id, log, seating, seat_spec, ranking)
+
+    def create_match(self, user_id: int, ruleset: str, options: Mapping[str, Any], opponent: str, bid: int = 0,
+                     title_match: bool = False) -> list[str]:
+        """The community's match: two ranked games between the caller and `opponent`, sides swapped, both with
+        the agreed `bid` for the Axis: the ruleset's `bid_axis` option, or, where the players bid before the game
+        (a straight bid), those bids made for them (the Axis seat `bid`, the other one more)."""
+        if bid < 0:
+            raise BadRequest("the bid cannot be negative")
+        agreed = dict(options)
+        if bid and "bid_axis" in {o.key for o in load_spec(ruleset).option_specs}:
+            agreed["bid_axis"] = bid
+        sides = seat_names(ruleset, agreed, "sides")
+        match_id = uuid.uuid4().hex
+        ranking = Ranking(title_match=title_match, match_id=match_id, bid=bid)
+        created = []
+        for mine in sides:
+            log = new_game(ruleset, agreed)
+            if not _agree_bid(log, bid) and bid and "bid_axis" not in agreed:
+                raise BadRequest(f"{ruleset} takes no agreed bid")
+            seat_spec = {side: "me" if side == mine else f"user:{opponent}" for side in sides}
+            created.append(self._store_new(user_id, log, "sides", seat_spec, ranking))
+        return created
 
     def import_game(self, user_id: int, raw: Any, seating: str, seat_spec: Mapping[str, str]) -> str:
         """A game file (or export) brought onto the server; its entries so far keep the dice they had. Every entry
@@ -155,15 +181,31 @@ class GameService:
         log = read_game(raw, dice_from_seed=False if exported else None)
         return self._store_new(user_id, log, seating, seat_spec)
 
-    def _store_new(self, user_id: int, log: GameLog, seating: str, seat_spec: Mapping[str, str]) -> str:
+    def import_posted(self, user_id: int, log: GameLog, seating: str, seat_spec: Mapping[str, str]) -> str:
+        """A game played by post, already checked as `aare import` checks it (`aare.posts.post.read_post`), brought
+        onto the table: it goes on here with the table's dice (docs/play-by-post.md)."""
+        return self._store_new(user_id, GameLog(log.initial, log.entries), seating, seat_spec)
+
+    def _store_new(self, user_id: int, log: GameLog, seating: str, seat_spec: Mapping[str, str],
+                   ranking: Ranking | None = None) -> str:
         state = log.initial
         if seating not in SEATINGS:
             raise BadRequest(f"seating must be one of {list(SEATINGS)}")
         names = seat_names(state.ruleset, state.options, seating)
-        holders = {name: _holder(user_id, name, seat_spec.get(name, "open")) for name in names}
         unknown = sorted(set(seat_spec) - set(names))
         if unknown:
             raise BadRequest(f"no seat {unknown[0]!r}; the seats are {names}")
+        if ranking is not None:
+            ladder.check_ranked(seating, names, seat_spec, ranking.title_match)
+        with db.read(self.engine) as conn:
+            accounts = _accounts(conn, user_id, seat_spec.values())
+            if ranking is not None:
+                held = [accounts[seat_spec[n]] for n in names if seat_spec.get(n, "open") != "open"]
+                if len(set(held)) != len(held):
+                    raise BadRequest("a ranked game needs two different players")
+                if ranking.title_match:
+                    ladder.check_title_match(conn, [name for _, name in held])
+        holders = {name: _holder(user_id, name, seat_spec.get(name, "open"), accounts) for name in names}
         game_id = uuid.uuid4().hex
         seed, now = new_seed(), time.time()
         live = LiveGame(game_id, seating, GameLog(state), state.hash(), len(log.entries), 0, 0, seed)
@@ -176,7 +218,7 @@ class GameService:
                 id=game_id, ruleset=state.ruleset, options=dumps(dict(state.options)), seating=seating,
                 initial_state=dumps(state.to_json()), version=live.version, state_hash=live.state_hash,
                 dice_from_seq=live.dice_from_seq, winner=live.state.winner, created_by=user_id, created_at=now,
-                updated_at=now,
+                updated_at=now, **(ranking.columns() if ranking is not None else {}),
             ))
             conn.execute(insert(seats), [{"game_id": game_id, "seat": n, **h} for n, h in holders.items()])
             for seq, entry in enumerate(log.entries):
@@ -468,6 +510,7 @@ class GameService:
             conn.execute(INSERT_ENTRY, prepared.row)
             if prepared.new_turn:
                 self._next_turn(conn, prepared)
+            _game_ended(conn, prepared)
 
         def published(_: None) -> dict[str, Any]:
             self.cache.put(work)
@@ -496,6 +539,7 @@ class GameService:
         for prepared in batch:
             if prepared.new_turn:
                 self._next_turn(conn, prepared)
+            _game_ended(conn, prepared)
 
     def _next_turn(self, conn: Connection, prepared: PreparedAction) -> None:
         """An action handed play to another nation: its turn's seed is revealed, the next turn's committed."""
@@ -505,8 +549,11 @@ class GameService:
 
     def undo(self, game_id: str, actor: Actor, version: int, power: str | None = None) -> dict[str, Any]:
         """Take back the caller's last action (within the phase, never past a die roll: `Game.undo`'s rules; in a
-        team turn, the last action of `power` or of the caller's acting power, the others' later ones kept)."""
-        live, seat_map, _ = self.load(game_id)
+        team turn, the last action of `power` or of the caller's acting power, the others' later ones kept). A
+        ranked game that has ended is not taken back: its result has moved the ladder."""
+        live, seat_map, row = self.load(game_id)
+        if live.state.winner is not None and row.ranked:
+            raise Forbidden("a ranked game that has ended cannot be taken back: its result is on the ladder")
         _, acting = self._check_turn(live, seat_map, actor, version, power)
         work = live.fork()
         Game(work.log).undo(acting if live.state.members else None)
@@ -641,7 +688,8 @@ class GameService:
     def _summary(row: Any, seat_map: Mapping[str, Seat]) -> dict[str, Any]:
         return {"id": row.id, "ruleset": row.ruleset, "options": json.loads(row.options), "seating": row.seating,
                 "version": row.version, "winner": row.winner, "bot_error": row.bot_error,
-                "seats": [s.to_json() for s in seat_map.values()]}
+                "seats": [s.to_json() for s in seat_map.values()], "ranked": bool(row.ranked),
+                "title_match": bool(row.title_match), "match_id": row.match_id, "bid": row.bid}
 
     @staticmethod
     def _turn_record(conn: Connection, game_id: str, turn: int) -> dict[str, Any] | None:
@@ -706,17 +754,68 @@ def _insert_many(count: int, named: bool) -> str:
     return f"INSERT INTO log_entries ({', '.join(ENTRY_COLUMNS)}) VALUES {rows}"
 
 
-def _holder(user_id: int, seat: str, spec: str) -> dict[str, Any]:
-    """Seat columns for a creation request: "me", "open", or a bot name (optionally "bot:NAME")."""
+@dataclass(frozen=True)
+class Ranking:
+    """What makes a new game ranked: a title match, and the match (two games, sides swapped, a bid) it is of."""
+
+    title_match: bool = False
+    match_id: str | None = None
+    bid: int | None = None
+
+    def columns(self) -> dict[str, Any]:
+        return {"ranked": True, "title_match": self.title_match, "match_id": self.match_id, "bid": self.bid}
+
+
+def _agree_bid(log: GameLog, bid: int) -> bool:
+    """Where the game opens with the players' bids for the Axis, make them for the agreed `bid`: the Axis seat
+    bids it, the other seat one more, so the Axis seat keeps the Axis and receives `bid`. False if it does not."""
+    game, done = Game(log), set()
+    board = load_ruleset(log.state.ruleset, log.state.options).board
+    while log.state.winner is None:
+        power = acting_power(log.state)
+        side = board.side_of(power)
+        if side in done or not any(a.type == "bid" for a in game.legal_actions(None, power)):
+            break
+        game.apply(Bid(amount=bid if side == AXIS else bid + 1), power)
+        game.apply(EndPhase(), power)
+        done.add(side)
+    return bool(done)
+
+
+def _game_ended(conn: Connection, prepared: PreparedAction) -> None:
+    """An action that ends its game moves the ladder, if the game is ranked (in the action's transaction)."""
+    winner = prepared.work.state.winner
+    if winner is not None and prepared.live.state.winner is None:
+        ladder.record_finish(conn, prepared.live.id, winner)
+
+
+def _accounts(conn: Connection, user_id: int, specs: Iterable[str]) -> dict[str, tuple[int, str]]:
+    """The accounts a creation request seats: "me" and every "user:NAME" -> (user id, username)."""
+    wanted = {spec.removeprefix("user:") for spec in specs if spec.startswith("user:")}
+    rows = conn.execute(select(users.c.id, users.c.username).where(
+        (users.c.id == user_id) | users.c.username.in_(sorted(wanted)))).all()
+    found = {f"user:{r.username}": (r.id, r.username) for r in rows}
+    missing = sorted(wanted - {r.username for r in rows})
+    if missing:
+        raise BadRequest(f"no account {missing[0]!r}")
+    found["me"] = next(((r.id, r.username) for r in rows if r.id == user_id), (user_id, ""))
+    return found
+
+
+def _holder(user_id: int, seat: str, spec: str, accounts: Mapping[str, tuple[int, str]]) -> dict[str, Any]:
+    """Seat columns for a creation request: "me", "open", "user:NAME" or a bot name (optionally "bot:NAME")."""
     name = spec.removeprefix("bot:")
     if spec == "me":
         return {"user_id": user_id, "bot": None}
     if spec == "open":
         return {"user_id": None, "bot": None}
+    if spec in accounts:
+        return {"user_id": accounts[spec][0], "bot": None}
     known = bot_names()
     if name in known:
         return {"user_id": None, "bot": name}
-    raise BadRequest(f"seat {seat!r}: {spec!r} is not 'me', 'open' or a known bot (the bots: {', '.join(known)})")
+    raise BadRequest(f"seat {seat!r}: {spec!r} is not 'me', 'open', 'user:NAME' or a known bot"
+                     f" (the bots: {', '.join(known)})")
 
 
 def _others_since(live: LiveGame, version: int, power: str) -> bool:

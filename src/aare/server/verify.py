@@ -1,5 +1,5 @@
 """Offline check of an exported server game: the log replays, every commitment matches its revealed seed,
-and every die recomputes from the seed of its turn (see `aare.server.fair_dice`)."""
+and every die recomputes from the seed of its turn (see `aare.fair_dice`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 from aare.errors import MalformedInput, ReplayMismatch
 from aare.events import DiceRolled
+from aare.fair_dice import SCHEME, commitment, die, turn_after
 from aare.game_file import read_game
 from aare.game_log import VIEW_KEY
-from aare.server.fair_dice import SCHEME, commitment, die, turn_after
 
 
 @dataclass

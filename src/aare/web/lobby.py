@@ -12,6 +12,7 @@ from starlette.datastructures import FormData
 
 from aare.ai import bot_names
 from aare.errors import AareError
+from aare.posts.post import read_post
 from aare.rules.registry import default_ruleset
 from aare.rules.ruleset import Ruleset, available_rulesets, load_ruleset, load_spec
 from aare.server import accounts, db
@@ -221,4 +222,18 @@ async def create_game(request: Request, who: PostingCaller, ctx: Ctx) -> Respons
     except (AareError, ServiceError, ValueError) as exc:
         message = exc.message if isinstance(exc, ServiceError) else str(exc)
         return await _lobby(request, who.user, who.csrf_token, ctx, f"Could not create the game: {message}", 400)
+    return RedirectResponse(f"/play/{game_id}", status_code=303)
+
+
+@router.post("/import-post", response_class=HTMLResponse)
+async def import_post(request: Request, who: PostingCaller, ctx: Ctx) -> Response:
+    """A game played by post, pasted into the lobby: checked as `aare import` checks it, then played on at the
+    table with every seat open (docs/play-by-post.md)."""
+    form = await request.form()
+    try:
+        log = await run_in_threadpool(read_post, str(form.get("post") or ""))
+        game_id = await run_in_threadpool(ctx.service.import_posted, who.user.id, log, "sides", {})
+    except (AareError, ServiceError) as exc:
+        message = exc.message if isinstance(exc, ServiceError) else str(exc)
+        return await _lobby(request, who.user, who.csrf_token, ctx, f"Could not import the post: {message}", 400)
     return RedirectResponse(f"/play/{game_id}", status_code=303)

@@ -30,6 +30,11 @@ def _nations(log: GameLog) -> list[str]:
     return out
 
 
+def _actor(action: Mapping[str, Any] | None) -> str:
+    """The power an action names (in a team turn, the member who played it)."""
+    return str((action or {}).get("power") or "")
+
+
 def event_log(log: GameLog, viewer: Viewer, limit: int = 60) -> list[dict[str, Any]]:
     """The last `limit` entries as `viewer` sees them, oldest first: sequence number, nation, the action and its
     events as text."""
@@ -40,7 +45,7 @@ def event_log(log: GameLog, viewer: Viewer, limit: int = 60) -> list[dict[str, A
         lines = [format_event(e) for e in entry["events"] if e.get("type") not in QUIET_EVENTS]
         action = entry["action"]
         out.append({
-            "seq": seq + 1, "nation": nations[seq], "action": format_action(action) if action else "",
+            "seq": seq + 1, "nation": _actor(action) or nations[seq], "action": format_action(action) if action else "",
             "lines": [line for line in lines if line],
         })
     return out

@@ -1,5 +1,5 @@
 """The browser table's HTML pages (server-rendered with Jinja2, live through htmx and server-sent events):
-the lobby, the game page and its fragments, and the battle calculator. `install(app)` adds them and the
+the lobby, the game page and its fragments, the battle calculator and the ladder. `install(app)` adds them and the
 static files to the server application."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from fastapi.staticfiles import StaticFiles
 
 from aare.server.api.app import service_error_answer
 from aare.server.api.auth import FORM_TYPES, CsrfFailed
-from aare.web import lobby, odds_page, table
+from aare.web import ladder_pages, lobby, odds_page, table
 from aare.web.templating import STATIC, is_htmx, render
 
 router = APIRouter(include_in_schema=False)
-for _module in (lobby, table, odds_page):
+for _module in (lobby, table, odds_page, ladder_pages):
     router.include_router(_module.router)
 
 

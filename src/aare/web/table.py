@@ -17,11 +17,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from aare.errors import AareError
-from aare.player_view import visible_state
+from aare.player_view import hidden_from, visible_state
+from aare.posts.post import table_post
+from aare.posts.text import FORMATS
 from aare.rules.ruleset import load_ruleset
 from aare.server.api.auth import OptionalCaller, PostingCaller
 from aare.server.api.context import Ctx, ServerContext
-from aare.server.errors import ServiceError, VersionConflict
+from aare.server.errors import Forbidden, ServiceError, VersionConflict
 from aare.server.seats import held_by, seat_powers
 from aare.server.service import Actor
 from aare.web.battle_odds import board_odds, preview_odds
@@ -84,6 +86,29 @@ async def map_fragment(game_id: str, request: Request, who: OptionalCaller, ctx:
     if "gzip" in request.headers.get("accept-encoding", ""):
         return Response(packed, media_type="image/svg+xml", headers={**headers, "Content-Encoding": "gzip"})
     return Response(gzip.decompress(packed), media_type="image/svg+xml", headers=headers)
+
+
+@router.get("/play/{game_id}/post")
+async def post_download(game_id: str, request: Request, who: OptionalCaller, ctx: Ctx,
+                        fmt: Annotated[str, Query(alias="format")] = "markdown") -> Response:
+    """The game as a turn post (`aare post`'s text: the current round, the whole game attached), to download;
+    only for a user from whom nothing of the game is hidden (a post holds the whole game)."""
+    user_id = who.user.id if who else None
+
+    def work() -> str:
+        live, seats, _ = ctx.service.load(game_id)
+        if hidden_from(live.state, seat_powers(live.state, held_by(seats, user_id))):
+            raise Forbidden("parts of this game are hidden from you, and a post holds the whole game: it can be "
+                            "posted by a player who sees everything, or once the game has ended")
+        return table_post(live.log, fmt if fmt in FORMATS else "markdown")
+
+    try:
+        text = await run_in_threadpool(work)
+    except ServiceError as exc:
+        return render(request, "error.html", exc.status, user=who.user if who else None, message=exc.message)
+    name = f"aare-{game_id[:8]}-post.{'txt' if fmt == 'bbcode' else 'md'}"
+    return Response(text, media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
 
 @router.get("/play/{game_id}/side", response_class=HTMLResponse)

@@ -12,12 +12,8 @@ Detected submarines follow the Anniversary rules (an enemy destroyer moves their
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
-from aare.combat.rules import CombatRules, SubDetection
-from aare.combat.sequences import Sequence
-from aare.combat.sub_detection import steps
+from aare.combat.rules import SubDetection
+from aare.combat.sub_detection import detection_hooks
 from aare.rules.rule_module import RuleModule, register_module
 
 R = "AA50E-SUBDET-"
@@ -47,24 +43,6 @@ DETECTION = SubDetection(
     strike_rule=R + "undetected-hits-removed",
     submerge_rule=R + "undetected-submerge",
 )
-STEPS = steps(DETECTION)
-
-
-def _combat_rules(rules: CombatRules, **_: Any) -> CombatRules:
-    return replace(rules, sub_detection=DETECTION)
-
-
-def _combat_sequence(seq: Sequence, kind: str, **_: Any) -> Sequence:
-    """Sea battles open with the detection roll and its result; the subs' first strike is detection's; the
-    undetected subs' submerge follows the removal of opening-fire casualties."""
-    if kind != "sea":
-        return seq
-    first = seq.steps[0].name
-    seq = seq.insert_before(first, STEPS.detection).insert_before(first, STEPS.result)
-    seq = seq.replace("attacker sub first strike", STEPS.attacker_subs)
-    seq = seq.replace("defender sub first strike", STEPS.defender_subs)
-    seq = seq.insert_after("remove opening fire casualties", STEPS.attacker_submerge)
-    return seq.insert_after(STEPS.attacker_submerge.name, STEPS.defender_submerge)
 
 
 MODULE = register_module(
@@ -77,7 +55,7 @@ MODULE = register_module(
             "modifier-table", "mod-airpower", "mod-long-range-air", "mod-improved-shipyards", "mod-super-destroyers",
             "multinational",
         )),
-        hooks={"combat_rules": _combat_rules, "combat_sequence": _combat_sequence},
+        hooks=detection_hooks(DETECTION),
         requires=("aa50_combat",),
     )
 )

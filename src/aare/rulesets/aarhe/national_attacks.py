@@ -17,12 +17,13 @@ change the values:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from aare.combat.battle_state import DiceGroup, Side, Target, UnitKey, make_stacks, other
+from aare.combat.board_battle import with_tag
 from aare.combat.rules import CombatRules, TechBonus
 from aare.combat.sequences import Sequence
 from aare.combat.setup import Battle
@@ -94,18 +95,6 @@ BONUSES = (
     TechBonus(RADAR, "fighter", "defense", 1, R_RADAR),
     TechBonus(MARINE, "infantry", "attack", 1, R_MARINE, cycles=1, when=_amphibious),
 )
-
-
-def with_tag(inputs: Mapping[str, Any], attacker: str, power: str, tag: str) -> dict[str, Any]:
-    """The battle inputs with `tag` among `power`'s techs (the attacker's, or its own entry as a defender)."""
-    out = dict(inputs)
-    if power == attacker:
-        out["attacker_techs"] = frozenset(out.get("attacker_techs") or ()) | {tag}
-    owners = dict(out.get("owner_techs") or {})
-    if power in owners:
-        owners[power] = frozenset(owners[power]) | {tag}
-        out["owner_techs"] = owners
-    return out
 
 
 def shock_battles(state: Any, ruleset: Any) -> list[str]:

@@ -35,6 +35,7 @@ R_NOT_CARGO = "AARHE-OPTUNIT-nav-not-cargo"
 
 NAV = "naval_fighter"
 DECK = "turn:aarhe-deck"  # =<sea zone>: a NAV launched from there to a battle in combat move
+VIA = "turn:aarhe-via"  # =<sea zone>: a NAV rode out of there aboard a carrier in combat move (one per ride)
 OPTION = OptionSpec(NAV, bool, False, "the optional naval fighter (NAV): only it lands on carriers and stays with "
                     "them in sea battles", R_LANDING)
 
@@ -100,7 +101,8 @@ def launch_purpose(leg: Leg) -> Violation | None:
         return found
     view = leg.view
     reach = max(_riders(view, leg.start), default=-1)
-    near = view.graph.ball(leg.end, reach, view.air_nbrs) if reach >= 0 else {}
+    barred = view.barred_ends()
+    near = [s for s in view.graph.ball(leg.end, reach, view.air_nbrs) if s not in barred] if reach >= 0 else []
     if any(view.hostile(s) if view.is_sea(s) else s in view.enemy_fighting for s in near):
         return None
     return found
@@ -128,16 +130,19 @@ def _moved_flags(found: list[str], view: Situation, stack: Stack, path: tuple[st
     if not enabled(view.ruleset) or not combat or not view.unit(stack).carrier_size:
         return found
     if riding:
-        return [*found, flags.COMBAT, f"{air.FLOWN}=0"] if view.hostile(path[-1]) else found
+        into_battle = [flags.COMBAT, f"{air.FLOWN}=0"] if view.hostile(path[-1]) else []
+        return [*found, *into_battle, f"{VIA}={path[0]}"]
     return [*found, f"{DECK}={path[0]}"] if view.is_sea(path[0]) else found
 
 
 def _launched_from(zones: set[str], view: Situation, **_: Any) -> set[str]:
-    """Sea zones the mover's NAV launched from: carriers that moved there to launch them had a purpose."""
+    """Sea zones the mover's NAV launched from, or rode on from aboard another carrier before going to a battle:
+    carriers that moved there to carry them to it had a purpose (docs/rulings.md)."""
     if not enabled(view.ruleset):
         return zones
-    decks = {d for stacks in view.state.units.values() for s in stacks
-             if s.owner == view.power and (d := flags.value(s, DECK)) is not None}
+    decks = {z for stacks in view.state.units.values() for s in stacks
+             if s.owner == view.power and (flags.has(s, flags.COMBAT) or flags.value(s, DECK) is not None)
+             for z in (*flags.values(s, DECK), *flags.values(s, VIA))}
     return zones | decks
 
 

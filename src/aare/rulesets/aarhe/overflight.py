@@ -28,7 +28,7 @@ R_ID_FIRE = "AARHE-ID-overflight-fire"
 R_INTERCEPTION = "AARHE-AIRMOVE-overflight-interception"
 
 
-def _end(battle: Battle) -> StepResult:
+def overflight_end(battle: Battle) -> StepResult:
     """The overflight's fire is over: destroyed aircraft go, repelled ones leave."""
     st, events = s.remove_opening(battle)
     if st.ended:
@@ -40,7 +40,7 @@ def _end(battle: Battle) -> StepResult:
 FLYOVER = Sequence("land", (
     Step("id search", infra.search, infra.search_applies, rule=R_ID_FIRE),
     Step("id attack", infra.attack, infra.attack_applies, rule=R_ID_FIRE),
-    Step("overflight ends", _end, rule=R_ID_FIRE),
+    Step("overflight ends", overflight_end, rule=R_ID_FIRE),
 ))
 
 

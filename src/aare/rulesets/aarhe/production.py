@@ -13,6 +13,7 @@ Units bought at a place enter the purchase pool under AARHE-PURCH-inf-at-vc / AA
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aare.actions import Designate, Place, Purchase
@@ -56,18 +57,83 @@ DEMOCRATIC_COST = {"first": 2, "first-minor": 3, "second": 3, "further": 4}
 IC_SPEND_FACTOR = 4
 
 
+@dataclass(frozen=True)
+class TurnRecord:
+    """A power's production record of the turn in `extra[key]` (with its `round`): `orders` (territory -> units
+    bought there), `raised` (infantry placed per city), `spent` (IPCs mobilised per complex) and the `lists` of
+    its own."""
+
+    key: str
+    lists: tuple[str, ...] = ()
+
+    def of(self, state: Any, power: str) -> dict[str, Any]:
+        """`power`'s record of this turn (empty parts when none, or when made in an earlier round)."""
+        found = (state.extra.get(self.key) or {}).get(power) or {}
+        if found.get("round") != state.round:
+            found = {}
+        return {"round": state.round, "orders": {}, "raised": {}, "spent": {},
+                **{name: [] for name in self.lists}, **found}
+
+    def event(self, state: Any, power: str, rule_id: str, **changes: Any) -> ExtraSet:
+        """The event setting `changes` in `power`'s record of this turn."""
+        table = dict(state.extra.get(self.key) or {})
+        table[power] = {**self.of(state, power), **changes}
+        return ExtraSet(self.key, dict(sorted(table.items())), rule_id)
+
+
+TURN_RECORD = TurnRecord(RECORD, ("scorched",))
+
+
 def record(state: Any, power: str) -> dict[str, Any]:
     """`power`'s production record of this turn (empty parts when none, or when made in an earlier round)."""
-    found = (state.extra.get(RECORD) or {}).get(power) or {}
-    if found.get("round") != state.round:
-        found = {}
-    return {"round": state.round, "orders": {}, "raised": {}, "spent": {}, "scorched": [], **found}
+    return TURN_RECORD.of(state, power)
 
 
 def _record_event(state: Any, power: str, rule_id: str, **changes: Any) -> ExtraSet:
-    table = dict(state.extra.get(RECORD) or {})
-    table[power] = {**record(state, power), **changes}
-    return ExtraSet(RECORD, dict(sorted(table.items())), rule_id)
+    return TURN_RECORD.event(state, power, rule_id, **changes)
+
+
+def order_events(state: Any, ruleset: Any, power: str, units: Mapping[str, int], territory: str, cost: int,
+                 rule_id: str, placed_rule: str, turn: TurnRecord, **changes: Any) -> list[Event]:
+    """The events of an order of `units` for `territory` at `cost` IPCs once its place is allowed: paid under
+    `rule_id`, into the pool and the `turn` record under `placed_rule` (with `changes`);
+    IllegalAction when the capital is lost or the bank is short."""
+    check_capital(state, ruleset, power)
+    bank = state.banks.get(power, 0)
+    text = format_units(units, ruleset.units)
+    if cost > bank:
+        raise IllegalAction(f"{text} at {territory} cost {cost} IPCs; {power} has {bank}", "LHTR-PURCHASE-budget")
+    have = pool(state, power)
+    orders = dict(turn.of(state, power)["orders"])
+    here = dict(orders.get(territory, {}))
+    for unit, n in units.items():
+        have[unit] = have.get(unit, 0) + n
+        here[unit] = here.get(unit, 0) + n
+    orders[territory] = here
+    return [BankChanged(power, -cost, f"rule: {text} bought at {territory}", rule_id),
+            pool_event(state, power, have, placed_rule),
+            turn.event(state, power, placed_rule, orders=dict(sorted(orders.items())), **changes)]
+
+
+def waiting_infantry_events(state: Any, power: str, units: Mapping[str, int], space: str, turn: TurnRecord,
+                            rule_id: str, added_rule: str, how: tuple[str, str]) -> tuple[int, list[Event]]:
+    """The infantry bought for the city in `space` (in the `turn` record) placed there under `added_rule`: how
+    many it will then have raised this turn, and the events; IllegalAction under `rule_id` for other units or more
+    than wait. `how` names the order ("raised", "at") or ("bought", "for")."""
+    verb, prep = how
+    if set(units) != {INFANTRY}:
+        raise IllegalAction(f"infantry are placed on their own, at the city they were {verb} {prep}", rule_id)
+    n = units[INFANTRY]
+    rec = turn.of(state, power)
+    raised = int(rec["raised"].get(space, 0))
+    waiting = int(rec["orders"].get(space, {}).get(INFANTRY, 0)) - raised
+    if n > waiting:
+        raise IllegalAction(f"{power} {verb} {max(waiting, 0)} more infantry {prep} {space} this turn, not {n}; "
+                            f"infantry are placed at the victory city they were {verb} {prep}", rule_id)
+    have = pool(state, power)
+    have[INFANTRY] = have.get(INFANTRY, 0) - n
+    return raised + n, [UnitsAdded(space, Stack(power, INFANTRY, n), added_rule),
+                        pool_event(state, power, have, "LHTR-PURCHASE-units-wait-for-mobilize")]
 
 
 def ic_cost(territory: str, board: Any | None = None) -> int:
@@ -155,23 +221,9 @@ def located_purchase_events(state: Any, ruleset: Any, power: str, units: Mapping
     else:
         raise IllegalAction("only infantry (at a victory city), one industrial complex or a national build are "
                             "bought at a place", R_INF_AT_VC)
-    check_capital(state, ruleset, power)
-    bank = state.banks.get(power, 0)
-    text = format_units(units, ruleset.units)
-    if cost > bank:
-        raise IllegalAction(f"{text} at {territory} cost {cost} IPCs; {power} has {bank}", "LHTR-PURCHASE-budget")
-    have = pool(state, power)
-    orders = dict(record(state, power)["orders"])
-    here = dict(orders.get(territory, {}))
-    for unit, n in units.items():
-        have[unit] = have.get(unit, 0) + n
-        here[unit] = here.get(unit, 0) + n
-    orders[territory] = here
     placed_rule = found[0].rule if found is not None else R_INF_AT_VC if INFANTRY in units else R_IC_COST
     national = {nb.NATIONAL: [*bought, found[1]]} if found is not None else {}
-    return [BankChanged(power, -cost, f"rule: {text} bought at {territory}", rule),
-            pool_event(state, power, have, placed_rule),
-            _record_event(state, power, placed_rule, orders=dict(sorted(orders.items())), **national)]
+    return order_events(state, ruleset, power, units, territory, cost, rule, placed_rule, TURN_RECORD, **national)
 
 
 class Recruiting(PhaseExtension):
@@ -324,36 +376,33 @@ def _national_placement(state: Any, ruleset: Any, power: str, units: Mapping[str
 def raise_events(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str) -> list[Event]:
     """Infantry bought at the city in `space` placed there (AARHE-PURCH-inf-at-vc), at most its points a turn
     (AARHE-MOBIL-inf-vc-cap)."""
-    if set(units) != {INFANTRY}:
-        raise IllegalAction("infantry are placed on their own, at the city they were raised at", R_INF_AT_VC)
-    n = units[INFANTRY]
-    rec = record(state, power)
-    waiting = int(rec["orders"].get(space, {}).get(INFANTRY, 0)) - int(rec["raised"].get(space, 0))
-    if n > waiting:
-        raise IllegalAction(f"{power} raised {max(waiting, 0)} more infantry at {space} this turn, not {n}; "
-                            "infantry are placed at the victory city they were bought at", R_INF_AT_VC)
+    raised, events = waiting_infantry_events(state, power, units, space, TURN_RECORD, R_INF_AT_VC, R_INF_AT_VC,
+                                             ("raised", "at"))
     if state.owners.get(space) != power:
         raise IllegalAction(f"{power} no longer controls {space}", R_INF_AT_VC)
-    raised = int(rec["raised"].get(space, 0)) + n
     if raised > points(space, ruleset.board):
         raise IllegalAction(f"the city in {space} mobilises at most {points(space, ruleset.board)} infantry a turn",
                             R_INF_CAP)
-    have = pool(state, power)
-    have[INFANTRY] = have.get(INFANTRY, 0) - n
-    return [UnitsAdded(space, Stack(power, INFANTRY, n), R_INF_AT_VC),
-            pool_event(state, power, have, "LHTR-PURCHASE-units-wait-for-mobilize"),
-            _record_event(state, power, R_INF_CAP, raised={**rec["raised"], space: raised})]
+    return [*events, _record_event(state, power, R_INF_CAP, raised={**record(state, power)["raised"], space: raised})]
 
 
-def spend_room(state: Any, ruleset: Any, power: str, territory: str) -> int:
-    """IPCs of units the complex in `territory` may still mobilise this turn (AARHE-MOBIL-ic-spend-cap)."""
+def spend_room(state: Any, ruleset: Any, power: str, territory: str, spent: Mapping[str, int] | None = None) -> int:
+    """IPCs of units the complex in `territory` may still mobilise this turn (AARHE-MOBIL-ic-spend-cap), after
+    `spent` (IPCs mobilised per complex this turn; by default this module's record)."""
     cap: int = IC_SPEND_FACTOR * ruleset.board.spaces[territory].ipc
-    return cap - int(record(state, power)["spent"].get(territory, 0))
+    done = record(state, power)["spent"] if spent is None else spent
+    return cap - int(done.get(territory, 0))
 
 
 def _spend(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str) -> dict[str, int] | None:
-    """The complexes' spending after placing `units` in `space`, or None when nothing counts (a new complex);
-    IllegalAction past the cap. Ships count against the adjacent complex with the most room."""
+    return spending(state, ruleset, power, units, space, record(state, power)["spent"], R_IC_CAP)
+
+
+def spending(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str, spent: Mapping[str, int],
+             rule_id: str) -> dict[str, int] | None:
+    """The complexes' spending (`spent` before) after placing `units` in `space`, or None when nothing counts (a
+    new complex); IllegalAction under `rule_id` past four times the territory's value. Ships count against the
+    adjacent complex with the most room."""
     value = sum(ruleset.unit_cost(u, power=power, state=state).value * n for u, n in units.items()
                 if ruleset.units[u].domain != "building")
     if not value:
@@ -361,17 +410,17 @@ def _spend(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space
     producing = producers(state, ruleset, power)
     sources: Iterable[str] = [space] if ruleset.board.spaces[space].is_land else sea_producers(ruleset, producing,
                                                                                               space)
-    rooms = {t: spend_room(state, ruleset, power, t) for t in sources if t in producing}
+    rooms = {t: spend_room(state, ruleset, power, t, spent) for t in sources if t in producing}
     if not rooms:
         return None  # the core names why nothing may be placed here
     best = max(sorted(rooms), key=lambda t: rooms[t])
     if value > rooms[best]:
         cap = IC_SPEND_FACTOR * ruleset.board.spaces[best].ipc
         raise IllegalAction(f"the complex in {best} mobilises at most {cap} IPCs of units a turn; "
-                            f"{max(rooms[best], 0)} left, these cost {value}", R_IC_CAP)
-    spent = dict(record(state, power)["spent"])
-    spent[best] = int(spent.get(best, 0)) + value
-    return dict(sorted(spent.items()))
+                            f"{max(rooms[best], 0)} left, these cost {value}", rule_id)
+    after = dict(spent)
+    after[best] = int(after.get(best, 0)) + value
+    return dict(sorted(after.items()))
 
 
 def scorched_earth_events(state: Any, ruleset: Any, power: str) -> list[Event]:

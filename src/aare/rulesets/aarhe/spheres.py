@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from aare.movement.move_checks import Check, Leg, Violation, path_shape
+from aare.movement.situation import Situation
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rulesets.aarhe.turn import CONTROL
 
@@ -56,12 +57,26 @@ def xenophobia(leg: Leg) -> Violation | None:
                      f"Russia", R_XENO)
 
 
+def _apart(view: Situation, owner: str) -> frozenset[str]:
+    """The powers whose units `owner`'s units may not share a space with now."""
+    others = SEPARATED.get(owner)
+    if not others or any(captured(view.state, view.ruleset, t) for t in (GERMANY, JAPAN)):
+        return frozenset()
+    return others
+
+
+def _barred_ends(found: frozenset[str], view: Situation, **_: Any) -> frozenset[str]:
+    """Where the power to move may not end a move: the spaces of the Axis partners it keeps apart from."""
+    others = _apart(view, view.power)
+    if not others:
+        return found
+    return found | {space for space, stacks in view.state.units.items() if any(s.owner in others for s in stacks)}
+
+
 def separation(leg: Leg) -> Violation | None:
     """AARHE-AXISCOOP-separation: Japanese and German units never share a space."""
     view = leg.view
-    others = SEPARATED.get(leg.stack.owner)
-    if not others or any(captured(view.state, view.ruleset, t) for t in (GERMANY, JAPAN)):
-        return None
+    others = _apart(view, leg.stack.owner)
     met = sorted({s.owner for s in view.state.stacks(leg.end) if s.owner in others})
     if not met:
         return None
@@ -87,6 +102,6 @@ AARHE_SPHERES = register_module(
         id="aarhe_spheres",
         title="AARHE Stalinist xenophobia and Axis co-operation",
         rule_ids=(R_XENO, R_LIBERATION, R_COOP),
-        hooks={"move_checks": _move_checks, "capture_controller": _capture_controller},
+        hooks={"move_checks": _move_checks, "capture_controller": _capture_controller, "barred_ends": _barred_ends},
     )
 )

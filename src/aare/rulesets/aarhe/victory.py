@@ -184,17 +184,26 @@ def _standing(records: list[dict[str, Any]], ruleset: Any, state: Any, **_: Any)
     mode = ruleset.options.get("victory_mode", CITY)
     if mode == CITY:
         held = city_points(ruleset, state)
-        return [*records, *({"kind": "city points", "text": f"{side}: {held[side]} of {CITY_POINTS[side]} victory "
-                             "city points", "rule_id": R_CITY, "side": side, "level": held[side],
-                             "needed": CITY_POINTS[side], "met": held[side] >= CITY_POINTS[side]}
-                            for side in (AXIS, ALLIES))]
+        return [*records, *points_standing(held, CITY_POINTS, R_CITY)]
     if mode == ECONOMIC:
         values = territory_values(ruleset, state)
         rounds = int(ruleset.options.get("economic_rounds", 10))
         text = f"after round {rounds} the side with more territory IPCs wins: Axis {values[AXIS]}, Allies "
         text += str(values[ALLIES])
         return [*records, {"kind": "economic", "text": text, "rule_id": R_ECONOMIC}]
-    return [*records, {"kind": "total", "text": "the first side to control every territory wins", "rule_id": R_TOTAL}]
+    return [*records, total_standing(R_TOTAL)]
+
+
+def points_standing(held: Mapping[str, int], needed: Mapping[str, int], rule_id: str) -> list[dict[str, Any]]:
+    """Each side's victory city points against the points it needs."""
+    return [{"kind": "city points", "text": f"{side}: {held.get(side, 0)} of {needed[side]} victory city points",
+             "rule_id": rule_id, "side": side, "level": held.get(side, 0), "needed": needed[side],
+             "met": held.get(side, 0) >= needed[side]} for side in (AXIS, ALLIES)]
+
+
+def total_standing(rule_id: str) -> dict[str, Any]:
+    """Total victory's standing: no count, the first side to hold every territory."""
+    return {"kind": "total", "text": "the first side to control every territory wins", "rule_id": rule_id}
 
 
 AARHE_VICTORY = register_module(

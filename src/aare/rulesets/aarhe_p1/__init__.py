@@ -6,7 +6,18 @@ from pathlib import Path
 
 import aare.rulesets.aarhe  # noqa: F401  (Phase 1 shares AARHE's helpers and plays on the Revised board of LHTR)
 from aare.rules.registry import Family, register_family
-from aare.rulesets.aarhe_p1 import air, levy, production, research, turn, victory  # noqa: F401  (each registers its module)
+from aare.rulesets.aarhe_p1 import (  # noqa: F401  (each registers its module)
+    air,
+    air_defence,
+    bailout,
+    levy,
+    production,
+    research,
+    rockets,
+    sub_detection,
+    turn,
+    victory,
+)
 
 FAMILY = register_family(
     Family("aarhe_p1", "AARHE Phase 1: Working Proposal", Path(__file__).resolve().parent / "data")

@@ -9,25 +9,26 @@ there), `raised` (infantry placed per city), `spent` (IPCs mobilised per complex
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from aare.actions import Place, Purchase
 from aare.board.notation import format_units, parse_units
-from aare.economy.pool import pool, pool_event
-from aare.economy.production import has_complex, producers, sea_producers
+from aare.economy.pool import pool
+from aare.economy.production import has_complex
 from aare.economy.turn import held_since_turn_start
 from aare.errors import IllegalAction
-from aare.events import BankChanged, Event, ExtraSet, UnitsAdded, UnitsChanged, UnitsRemoved
+from aare.events import Event, UnitsChanged, UnitsRemoved
 from aare.phases.base import PhaseExtension, TurnContext, phase_handler
-from aare.phases.purchase import check_capital
 from aare.rules.effects import Effect
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
+from aare.rulesets.aarhe import production as aarhe_production
 from aare.rulesets.aarhe.hooks import by_phase
-from aare.rulesets.aarhe.production import connected
+from aare.rulesets.aarhe.production import TurnRecord, connected, order_events, waiting_infantry_events
 from aare.rulesets.aarhe_p1.cities import CAPITAL, MAJOR, city, points
-from aare.state.unit_stacks import Stack
+from aare.rulesets.aarhe_p1.rockets import purchase_events as rocket_purchase_events
+from aare.rulesets.aarhe_p1.rockets import split_order
 
 R_VC_ONLY = "AARHEP1-INF-vc-only"
 R_HELD = "AARHEP1-INF-held-at-start"
@@ -54,24 +55,17 @@ RECORD = "aarhep1_production"
 WESTERN_ALLIES = ("United Kingdom", "United States")  # capital cap 3; the others lose 1 at a cut-off city
 WESTERN_CAPITAL_CAP = 3
 IC_BASE = 15  # AARHEP1-IC-cost-formula
-IC_SPEND_FACTOR = 4  # AARHEP1-IC-non-inf-cap
 DESTROYED, CAPTURED = "destroyed", "captured"  # what becomes of a bought complex whose territory is lost
 # infantry by where they are raised (AARHEP1-INFCOST-table)
 INFANTRY_COST = {"capital": 2, "own": 3, "captured": 4}
 
 
+TURN_RECORD = TurnRecord(RECORD)
+
+
 def record(state: Any, power: str) -> dict[str, Any]:
     """`power`'s production record of this turn (empty parts when none, or when made in an earlier round)."""
-    found = (state.extra.get(RECORD) or {}).get(power) or {}
-    if found.get("round") != state.round:
-        found = {}
-    return {"round": state.round, "orders": {}, "raised": {}, "spent": {}, **found}
-
-
-def _record_event(state: Any, power: str, rule_id: str, **changes: Any) -> ExtraSet:
-    table = dict(state.extra.get(RECORD) or {})
-    table[power] = {**record(state, power), **changes}
-    return ExtraSet(RECORD, dict(sorted(table.items())), rule_id)
+    return TURN_RECORD.of(state, power)
 
 
 def ic_cost(territory: str, board: Any) -> int:
@@ -132,26 +126,12 @@ def purchase_events(state: Any, ruleset: Any, power: str, units: Mapping[str, in
     else:
         raise IllegalAction("only infantry (at a victory city) or one industrial complex are bought at a place",
                             R_ASSIGN)
-    check_capital(state, ruleset, power)
-    bank = state.banks.get(power, 0)
-    text = format_units(units, ruleset.units)
-    if cost > bank:
-        raise IllegalAction(f"{text} at {territory} cost {cost} IPCs; {power} has {bank}", "LHTR-PURCHASE-budget")
-    have = pool(state, power)
-    orders = dict(record(state, power)["orders"])
-    here = dict(orders.get(territory, {}))
-    for unit, n in units.items():
-        have[unit] = have.get(unit, 0) + n
-        here[unit] = here.get(unit, 0) + n
-    orders[territory] = here
     placed_rule = R_ASSIGN if INFANTRY in units else R_IC_DECLARE
-    return [BankChanged(power, -cost, f"rule: {text} bought at {territory}", rule),
-            pool_event(state, power, have, placed_rule),
-            _record_event(state, power, placed_rule, orders=dict(sorted(orders.items())))]
+    return order_events(state, ruleset, power, units, territory, cost, rule, placed_rule, TURN_RECORD)
 
 
 class Buying(PhaseExtension):
-    """Purchase: infantry and complexes are bought for a place."""
+    """Purchase: infantry and complexes are bought for a place; rockets go to `aarhep1_rockets`."""
 
     name = "purchase"
     action_types = frozenset({"purchase"})
@@ -172,7 +152,15 @@ class Buying(PhaseExtension):
         return out
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
-        units = parse_units(action.units, ctx.ruleset.units)
+        rockets, units = split_order(parse_units(action.units, ctx.ruleset.units))
+        if rockets:
+            if action.at:
+                raise IllegalAction("rockets are bought for the nation, not for a place (buy 3 rockets)",
+                                    "AARHEP1-OPT-rockets-purchase")
+            ctx.emit(*rocket_purchase_events(ctx.state, ctx.ruleset, ctx.power, rockets))
+            if not units:
+                return
+            action = action.model_copy(update={"units": format_units(units, ctx.ruleset.units)})
         if action.at:
             ctx.emit(*purchase_events(ctx.state, ctx.ruleset, ctx.power, units, action.at))
             return
@@ -203,65 +191,41 @@ class Mobilizing(PhaseExtension):
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
         space = ruleset.board.resolve(action.space)
         units = parse_units(action.units, ruleset.units)
-        if INFANTRY in units:
-            ctx.emit(*raise_events(state, power, units, space))
-            return
+        if INFANTRY in units:  # raised at their city; the other units of the order as usual
+            ctx.emit(*raise_events(state, power, {INFANTRY: units[INFANTRY]}, space))
+            units = {u: n for u, n in units.items() if u != INFANTRY}
+            if not units:
+                return
+            state = ctx.state
+            action = action.model_copy(update={"units": format_units(units, ruleset.units)})
         if FACTORY in units and units[FACTORY] > _ordered(state, power, space, FACTORY):
             raise IllegalAction(f"{power} bought no industrial complex for {space}", R_IC_DECLARE)
         spent = _spend(state, ruleset, power, units, space)
         phase_handler(self.name).events_for(ctx, action)
         if spent is not None:
-            ctx.emit(_record_event(ctx.state, power, R_IC_CAP, spent=spent))
+            ctx.emit(TURN_RECORD.event(ctx.state, power, R_IC_CAP, spent=spent))
 
 
 def raise_events(state: Any, power: str, units: Mapping[str, int], space: str) -> list[Event]:
     """Infantry bought for the city in `space` placed there (AARHEP1-INF-assign-at-purchase)."""
-    if set(units) != {INFANTRY}:
-        raise IllegalAction("infantry are placed on their own, at the city they were bought for", R_ASSIGN)
-    n = units[INFANTRY]
-    rec = record(state, power)
-    waiting = int(rec["orders"].get(space, {}).get(INFANTRY, 0)) - int(rec["raised"].get(space, 0))
-    if n > waiting:
-        raise IllegalAction(f"{power} bought {max(waiting, 0)} more infantry for {space} this turn, not {n}; "
-                            "infantry are placed at the victory city they were bought for", R_ASSIGN)
+    raised, events = waiting_infantry_events(state, power, units, space, TURN_RECORD, R_ASSIGN, R_VC_ONLY,
+                                             ("bought", "for"))
     if not held_since_turn_start(state, power, space):
         raise IllegalAction(f"{power} has not held {space} since the start of its turn", R_HELD)
-    have = pool(state, power)
-    have[INFANTRY] = have.get(INFANTRY, 0) - n
-    return [UnitsAdded(space, Stack(power, INFANTRY, n), R_VC_ONLY),
-            pool_event(state, power, have, "LHTR-PURCHASE-units-wait-for-mobilize"),
-            _record_event(state, power, R_ASSIGN, raised={**rec["raised"], space: int(rec["raised"].get(space, 0))
-                                                          + n})]
+    return [*events, TURN_RECORD.event(state, power, R_ASSIGN, raised={**record(state, power)["raised"],
+                                                                       space: raised})]
 
 
 def spend_room(state: Any, ruleset: Any, power: str, territory: str) -> int:
     """IPCs of non-infantry units the complex in `territory` may still mobilise this turn (AARHEP1-IC-non-inf-cap);
     infantry raised at a city there do not count (AARHEP1-IC-independent-caps)."""
-    cap: int = IC_SPEND_FACTOR * ruleset.board.spaces[territory].ipc
-    return cap - int(record(state, power)["spent"].get(territory, 0))
+    return aarhe_production.spend_room(state, ruleset, power, territory, record(state, power)["spent"])
 
 
 def _spend(state: Any, ruleset: Any, power: str, units: Mapping[str, int], space: str) -> dict[str, int] | None:
-    """The complexes' spending after placing `units` in `space`, or None when nothing counts (a new complex);
-    IllegalAction past the cap. Ships count against the adjacent complex with the most room."""
-    value = sum(ruleset.unit_cost(u, power=power, state=state).value * n for u, n in units.items()
-                if ruleset.units[u].domain != "building")
-    if not value:
-        return None
-    producing = producers(state, ruleset, power)
-    sources: Iterable[str] = [space] if ruleset.board.spaces[space].is_land else sea_producers(ruleset, producing,
-                                                                                              space)
-    rooms = {t: spend_room(state, ruleset, power, t) for t in sources if t in producing}
-    if not rooms:
-        return None  # the core names why nothing may be placed here (AARHEP1-IC-no-build-first-turn)
-    best = max(sorted(rooms), key=lambda t: rooms[t])
-    if value > rooms[best]:
-        cap = IC_SPEND_FACTOR * ruleset.board.spaces[best].ipc
-        raise IllegalAction(f"the complex in {best} mobilises at most {cap} IPCs of units a turn; "
-                            f"{max(rooms[best], 0)} left, these cost {value}", R_IC_CAP)
-    spent = dict(record(state, power)["spent"])
-    spent[best] = int(spent.get(best, 0)) + value
-    return dict(sorted(spent.items()))
+    """The complexes' spending after placing `units` in `space` (AARHE's rule, the same four times the value), or
+    None when nothing counts; IllegalAction past the cap (AARHEP1-IC-non-inf-cap)."""
+    return aarhe_production.spending(state, ruleset, power, units, space, record(state, power)["spent"], R_IC_CAP)
 
 
 def initial_complex(territory: str) -> bool:

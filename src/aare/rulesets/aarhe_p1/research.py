@@ -9,9 +9,10 @@ The six technologies are the proposal's optional rules, in force for the nation 
 the core's ids, so the core's mechanisms apply: Super Subs (`super_submarines`: attack and defence 3), Long-range
 Aircraft (`long_range_aircraft`: fighters move 6), Jet Fighters (`jet_fighters`: fighters defend at 5, AA guns
 hit on 2), Heavy Bombers (`heavy_bombers`: the higher of two dice, in battle and in raids); submarines (Super
-Subs) move 3 and bombers (Long-range aircraft) 8 in non-combat move when they did not move in combat move. Their
-other effects (interdiction, the bombers' bail-out, the jets' and heavy bombers' stealth), Radar and Rockets have
-no effect yet.
+Subs) move 3 and bombers (Long-range aircraft) 8 in non-combat move when they did not move in combat move. Radar
+(`radar`), the jets' and heavy bombers' stealth: `air_defence.py`, `sub_detection.py`; Rockets
+(`rocket_launchers`): `rockets.py`; the bombers' bail-out: `bailout.py`. Super Subs' interdiction has no effect
+(the proposal has no commerce rule).
 
 State: ``extra["aarhep1_research"][power] = {"last": the round of its last roll bought, "breakthroughs": {tech:
 n}}``, ``extra["aarhep1_research_turn"] = {"round", "power", "bank" (held as the phase began), "spent", "free"
@@ -193,7 +194,8 @@ def _movement_left(left: int, view: Situation, stack: Stack, **_: Any) -> int:
     combat move (AARHEP1-OPT-lra-bombers). Super Subs: a submarine that did not move in combat move moves 3 in
     non-combat move (AARHEP1-OPT-super-subs-move)."""
     unit, techs = view.unit(stack), view.state.techs.get(stack.owner, ())
-    idle = view.state.phase == "non-combat-move" and not flags.has(stack, flags.COMBAT)
+    idle = view.state.phase == "non-combat-move" and not flags.has(stack, flags.COMBAT) \
+        and not flags.has(stack, flags.RETREATED)  # repelled or saved (`bailout.py`): it flew in combat move
     if unit.has("bomber") and "long_range_aircraft" in techs and not idle:
         return max(0, left - 2)
     if unit.has("submarine") and "super_submarines" in techs and idle:

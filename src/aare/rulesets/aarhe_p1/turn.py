@@ -55,5 +55,7 @@ AARHEP1_TURN = register_module(
         rule_ids=(R_SEQUENCE, R_INCOME, R_PLACE),
         hooks={"phase_table": _phase_table,
                "phase_actions": by_phase(TurnEnd("non-combat-move"), TurnEnd("develop-weapons"))},
+        # the proposal's set-up has no bid of IPCs (its sides bid turns in Minor Victory): LHTR's is not offered
+        replaces_options=("bid_axis", "bid_allies", "bid_needs_own_unit"),
     )
 )

@@ -13,7 +13,7 @@ from typing import Any
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.victory import victory_hooks
-from aare.rulesets.aarhe.victory import total_winner
+from aare.rulesets.aarhe.victory import points_standing, total_standing, total_winner
 from aare.rulesets.aarhe_p1.cities import CITIES, R_STRUCTURE, R_TABLE, side_points
 
 R_SELECT = "AARHEP1-VICTORY-select"
@@ -64,16 +64,13 @@ def _standing(records: list[dict[str, Any]], ruleset: Any, state: Any, **_: Any)
     mode = ruleset.options.get("victory_mode", MAJOR)
     held = side_points(ruleset, state)
     if mode == MAJOR:
-        return [*records, *({"kind": "city points", "text": f"{side}: {held.get(side, 0)} of {MAJOR_POINTS[side]} "
-                             "victory city points", "rule_id": R_MAJOR, "side": side, "level": held.get(side, 0),
-                             "needed": MAJOR_POINTS[side], "met": held.get(side, 0) >= MAJOR_POINTS[side]}
-                            for side in (AXIS, ALLIES))]
+        return [*records, *points_standing(held, MAJOR_POINTS, R_MAJOR)]
     if mode == MINOR:
         rounds = int(ruleset.options.get("minor_turns", 8))
         text = (f"after round {rounds} the side with more victory city points wins: Axis {held.get(AXIS, 0)}, "
                 f"Allies {held.get(ALLIES, 0)}")
         return [*records, {"kind": "minor", "text": text, "rule_id": R_MAJORITY}]
-    return [*records, {"kind": "total", "text": "the first side to control every territory wins", "rule_id": R_TOTAL}]
+    return [*records, total_standing(R_TOTAL)]
 
 
 AARHEP1_VICTORY = register_module(

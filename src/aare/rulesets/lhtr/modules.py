@@ -35,6 +35,12 @@ def _victory_thresholds(needed: dict[str, int], ruleset: Any, **_: Any) -> dict[
     return {**needed, **{p.side: level for p in ruleset.board.powers}}
 
 
+def _concession(rule: str | None, **_: Any) -> str | None:
+    """Only the victory cities decide, but the players may concede: a side concedes at any time and the other
+    side wins (LHTR-VICTORY-no-capital-rule)."""
+    return rule or "LHTR-VICTORY-no-capital-rule"
+
+
 def _victory(winner: str | None, ruleset: Any, state: Any, **_: Any) -> str | None:
     """At the end of a round, the alliance holding its number of victory cities wins (`victory_thresholds`)."""
     return winner if winner is not None else city_victory(ruleset, state)
@@ -98,6 +104,7 @@ LHTR = register_module(
         hooks={
             "phase_table": _phase_table,
             "victory": _victory,
+            "concession": _concession,
             "victory_thresholds": _victory_thresholds,
             "income": _income,
             "technologies": _technologies,

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp
 from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownName
 from aare.server import accounts, db, timing
 from aare.server.accounts import AccountError
-from aare.server.api import auth_routes, game_routes, stream
+from aare.server.api import auth_routes, game_routes, ladder_routes, stream
 from aare.server.api.action_door import ActionDoor
 from aare.server.api.context import ServerContext
 from aare.server.api.middleware import BodyLimit, SecurityHeaders
@@ -82,7 +82,8 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
     app.add_middleware(BodyLimit, default=settings.max_body_bytes,
                        limits={"/games/import": settings.max_import_bytes})
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, the 413 included
-    for module in (game_routes, stream, auth_routes):  # the action door first: routes are matched in order
+    # the action door first: routes are matched in order
+    for module in (game_routes, stream, auth_routes, ladder_routes):
         app.include_router(module.router)
     for point in entry_points(group=PAGES):
         point.load()(app)  # the browser table at / (aare.web.pages:install)

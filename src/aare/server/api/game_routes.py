@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 
 from aare.actions import action_schema
+from aare.posts.post import read_post
 from aare.server.api.action_door import submit_answer
 from aare.server.api.auth import AnyCaller, OptionalCaller, PostingCaller
 from aare.server.api.context import Ctx, ServerContext
@@ -22,6 +23,7 @@ from aare.server.api.models import (
     VersionRequest,
     errors,
 )
+from aare.server.errors import BadRequest
 from aare.server.service import Actor
 
 router = APIRouter(tags=["games"])
@@ -31,14 +33,20 @@ SpaceQuery = Annotated[str | None, Query(description="only moves and placements 
 @router.post("/games", summary="Create a game and seat players and bots", status_code=201, response_model=GameView,
              responses=errors(400, 401, 403))
 def create_game(body: GameCreate, who: PostingCaller, ctx: Ctx) -> dict[str, Any]:
-    game_id = ctx.service.create_game(who.user.id, body.ruleset, body.options, body.seating, body.seats)
+    game_id = ctx.service.create_game(who.user.id, body.ruleset, body.options, body.seating, body.seats,
+                                      ranked=body.ranked, title_match=body.title_match)
     return ctx.service.view(game_id, who.user.id)
 
 
 @router.post("/games/import", summary="Bring a game file onto the server", status_code=201, response_model=GameView,
              responses=errors(400, 401, 403))
 def import_game(body: GameImport, who: PostingCaller, ctx: Ctx) -> dict[str, Any]:
-    game_id = ctx.service.import_game(who.user.id, body.game, body.seating, body.seats)
+    if (body.game is None) == (body.post is None):
+        raise BadRequest("send a game file (`game`) or a post (`post`), one of them")
+    if body.post is not None:
+        game_id = ctx.service.import_posted(who.user.id, read_post(body.post), body.seating, body.seats)
+    else:
+        game_id = ctx.service.import_game(who.user.id, body.game, body.seating, body.seats)
     return ctx.service.view(game_id, who.user.id)
 
 

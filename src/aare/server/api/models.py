@@ -66,8 +66,8 @@ class SeatOut(BaseModel):
 
 
 SeatSpec = dict[str, str]
-SEAT_SPEC_HELP = (f'seat name → "me", "open" or a bot by name ({", ".join(bot_names())}); unnamed '
-                  'seats are open; an unknown bot is refused (400)')
+SEAT_SPEC_HELP = (f'seat name → "me", "open", "user:NAME" (a registered account) or a bot by name '
+                  f'({", ".join(bot_names())}); unnamed seats are open; an unknown bot or account is refused (400)')
 
 
 class GameCreate(BaseModel):
@@ -77,10 +77,65 @@ class GameCreate(BaseModel):
         "nations", description="one seat per nation (a power another's player plays sits with it), per side, or per "
         "power (every power its own seat)")
     seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
+    ranked: bool = Field(False, description="a ladder game: seated by side, one account a side, no bots; its end "
+                         "moves the ladder")
+    title_match: bool = Field(False, description="a ranked game for the champion's belt (both players named)")
+
+
+class MatchCreate(BaseModel):
+    """The community's match: two ranked games, sides swapped, an agreed bid."""
+
+    ruleset: str = Field(default_factory=default_ruleset, description="ruleset id (see `aare rulesets`)")
+    options: dict[str, Any] = Field(default_factory=dict, description="ruleset options")
+    opponent: str = Field(min_length=1, max_length=64, description="the other player's username")
+    bid: int = Field(0, ge=0, le=100, description="the agreed bid: IPCs for the Axis in both games")
+    title_match: bool = False
+
+
+class MatchOut(BaseModel):
+    match_id: str | None
+    games: list[str]
+
+
+class LadderEntry(BaseModel):
+    rank: int = Field(description="AARe power-ranking place (1 is best)")
+    name: str
+    champion: bool
+    wins: int
+    losses: int
+    games: int
+    rating: float = Field(description="openskill ordinal (mu - 3 sigma)")
+    mu: float
+    sigma: float
+
+
+class LadderOut(BaseModel):
+    players: list[LadderEntry]
+    champion: str | None = None
+
+
+class LadderGame(BaseModel):
+    result: Literal["won", "lost"]
+    opponent: str
+    rank_before: int
+    rank_after: int
+    opponent_rank_before: int
+    rating_before: float
+    rating_after: float
+    title_match: bool
+    game_id: str | None = None
+    source: str
+    at: float
+
+
+class LadderPlayerOut(BaseModel):
+    player: LadderEntry
+    history: list[LadderGame] = Field(description="newest first")
 
 
 class GameImport(BaseModel):
-    game: dict[str, Any] = Field(description="a game file (`aare new`, `aare play`) or a server export")
+    game: dict[str, Any] | None = Field(None, description="a game file (`aare new`, `aare play`) or a server export")
+    post: str | None = Field(None, description="or the text of a post (`aare post`): a game played by post")
     seating: Literal["nations", "sides", "powers"] = "nations"
     seats: SeatSpec = Field(default_factory=dict, description=SEAT_SPEC_HELP)
 
@@ -94,6 +149,10 @@ class GameSummary(BaseModel):
     winner: str | None = None
     bot_error: str | None = None
     seats: list[SeatOut]
+    ranked: bool = False
+    title_match: bool = False
+    match_id: str | None = None
+    bid: int | None = None
 
 
 class DiceInfo(BaseModel):
