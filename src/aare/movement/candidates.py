@@ -5,12 +5,13 @@ one move along the best legal path (and, for land units, one per blitz variant);
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from aare.actions import Load, Move
 from aare.board.notation import format_units
 from aare.errors import AareError
 from aare.movement import flags
+from aare.movement.memo import kept_moves
 from aare.movement.move_checks import Leg, first_violation, leg_checks, movable, not_committed
 from aare.movement.pathing import air_routes, blitzed, remaining, simple_paths
 from aare.movement.situation import Situation
@@ -51,11 +52,19 @@ def _text(view: Situation, stack: Stack, count: int) -> str:
 STACK_CHECKS = (movable, not_committed)
 
 
-def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterator[Move]:
+def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterable[Move]:
+    """The moves of `stack` in `where`: one per reachable destination (and blitz variant, or raid), for one unit and
+    for the whole stack; kept from the last state while nothing within reach changed (`aare.movement.memo`)."""
     unit = view.unit(stack)
     left = remaining(view, stack, where)
     if not left or unit.domain == "building":
-        return
+        return ()
+    return kept_moves(view, combat, where, stack, left, unit.domain,
+                      lambda: _listed_moves(view, combat, where, stack, left))
+
+
+def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left: int) -> Iterator[Move]:
+    unit = view.unit(stack)
     probe = Leg(view, combat, stack, (where,))
     if movable(probe) or not_committed(probe):
         return

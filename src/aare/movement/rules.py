@@ -32,3 +32,6 @@ class MovementRules:
     allied_transports: bool = True
     unload_after_sea_battle: bool = False
     control_in_real_time: bool = False
+    # a stack's moves depend only on the units within its reach and on the rest of the state (no rule module reads
+    # farther): its move candidates are kept from one state to the next while those are unchanged (movement.memo)
+    moves_local: bool = False

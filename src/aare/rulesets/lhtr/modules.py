@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from aare.movement.rules import MovementRules
 from aare.rules.options import OptionSpec
 from aare.rules.rule_module import RuleModule, register_module
 from aare.rules.turns import PhaseSpec
@@ -172,12 +173,17 @@ def _trusted_candidates(kinds: frozenset[str], phase: str, **_: Any) -> frozense
     return kinds | {TRUSTED[phase]} if phase in TRUSTED else kinds
 
 
+def _local_moves(rules: MovementRules, **_: Any) -> MovementRules:
+    """LHTR's leg checks read only the units within a stack's reach: its move candidates may be kept."""
+    return replace(rules, moves_local=True)
+
+
 # Only the bare LHTR ruleset lists it: a ruleset whose modules add checks of their own to moves or battles leaves
-# their candidates judged twice.
+# their candidates judged twice, and listed afresh at every state.
 LHTR_TRUSTED = register_module(
     RuleModule(
         id="lhtr_trusted",
-        title="LHTR move and battle candidates legal by construction",
-        hooks={"trusted_candidates": _trusted_candidates},
+        title="LHTR move and battle candidates legal by construction, moves kept while their reach is unchanged",
+        hooks={"trusted_candidates": _trusted_candidates, "movement_rules": _local_moves},
     )
 )
