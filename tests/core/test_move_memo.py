@@ -1,6 +1,7 @@
 """Move candidates kept from one state to the next (`aare.movement.memo`): through random LHTR games the kept lists
 are the lists made afresh (a move changes other stacks' moves: a fighter may join the attack it made), and a ruleset
-that does not declare its moves local keeps nothing."""
+that does not declare its moves local keeps nothing; the enemy spaces and the mover's stacks, read again only where
+units changed, are those a fresh count finds."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import random
 
 import pytest
 
+from aare.ai import make_bot
 from aare.engine import Game
 from aare.game_setup import new_game
 from aare.movement import memo
+from aare.movement import situation as module
 from aare.movement.situation import situation
 
 
@@ -44,3 +47,26 @@ def test_a_ruleset_without_local_moves_keeps_nothing() -> None:
     game = Game(new_game("aare-5.0", None, 1))
     view = situation(game.state, game.ruleset)
     assert not view.rules.moves_local and memo.memo_for(view, True) is None
+
+
+@pytest.mark.rule("LHTR-SEAMOVE-hostile-sea-zone-stops")
+@pytest.mark.parametrize("rules", ["lhtr-1.3", "aarhe"])
+def test_spaces_read_again_only_where_units_changed_equal_a_fresh_count(rules: str) -> None:
+    game, bot = Game(new_game(rules, None, 5)), make_bot("random", 5)
+    sides = {p.name: p.side for p in game.ruleset.board.powers}
+    for _ in range(250):
+        if game.state.winner is not None:
+            break
+        power = game.to_act()[0]
+        player = game.acting_as(power) if game.state.members else game
+        player.apply(bot.choose(player), power)
+        for side in set(sides.values()):
+            kept = module._enemy_spaces(game.state, game.ruleset, side, sides, frozenset())
+            module._LAST_BITS.clear()
+            module._ENEMY_SPACES.clear()
+            assert kept == module._enemy_spaces(game.state, game.ruleset, side, sides, frozenset())
+        for mover in sides:
+            kept_own = module.Situation(game.state, game.ruleset, mover).own_spaces
+            module._LAST_OWN.clear()
+            fresh_own = module.Situation(game.state, game.ruleset, mover).own_spaces
+            assert kept_own == fresh_own and list(kept_own) == list(fresh_own)

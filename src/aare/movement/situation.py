@@ -168,17 +168,42 @@ class Situation:
 
     @cached_property
     def own_spaces(self) -> dict[str, tuple[Stack, ...]]:
-        """The stacks the mover moves, in each space that has any (in the board's order of the state's units)."""
-        out: dict[str, tuple[Stack, ...]] = {}
-        movers = {self.power, *self.co_movers}
-        passable = self.rules.passable_enemy_ships
-        for space, stacks in self.state.units.items():
-            if movers.isdisjoint(_owner_masks(stacks, self.ruleset, passable)):
-                continue
-            mine = tuple(s for s in stacks if self.commands(s))
-            if mine:
-                out[space] = mine
+        """The stacks the mover moves, in each space that has any (in the board's order of the state's units).
+        Only the spaces whose units changed since the last units seen for the same mover are read again."""
+        units = self.state.units
+        key = (self.power, tuple(sorted(self.co_movers.items())), id(self.ruleset))
+        last = _LAST_OWN.get(key)
+        if last is not None and last[0] is self.ruleset:
+            seen, before = last[1], last[2]
+            changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
+            changed += [sp for sp in seen if sp not in units]
+            if not changed:
+                return before
+            found = dict(before)
+            for space in changed:
+                mine = self._commanded(units.get(space, ()))
+                if mine:
+                    found[space] = mine
+                else:
+                    found.pop(space, None)
+            out = {sp: found[sp] for sp in units if sp in found}  # the state's order
+        else:
+            out = {}
+            for space, stacks in units.items():
+                mine = self._commanded(stacks)
+                if mine:
+                    out[space] = mine
+        if len(_LAST_OWN) > 64:
+            _LAST_OWN.clear()
+        _LAST_OWN[key] = (self.ruleset, dict(units), out)
         return out
+
+    def _commanded(self, stacks: tuple[Stack, ...]) -> tuple[Stack, ...]:
+        """The stacks of one space the mover moves."""
+        if not stacks or {self.power, *self.co_movers}.isdisjoint(
+                _owner_masks(stacks, self.ruleset, self.rules.passable_enemy_ships)):
+            return ()
+        return tuple(s for s in stacks if self.commands(s))
 
     def enemies(self, space: str) -> tuple[Stack, ...]:
         return tuple(s for s in self.state.stacks(space) if not self.friend(s.owner))
@@ -228,33 +253,68 @@ def _owner_masks(stacks: tuple[Stack, ...], ruleset: Ruleset, passable: frozense
     return masks
 
 
+def _space_bits(stacks: tuple[Stack, ...], ruleset: Ruleset, side: str, sides: Mapping[str, str],
+                passable: frozenset[str]) -> int:
+    """What the units of the other side in one space are, as bits."""
+    bits = 0
+    for owner, mask in _owner_masks(stacks, ruleset, passable).items():
+        if sides.get(owner) != side:
+            bits |= mask
+    return bits
+
+
+_BITS_ORDER = (_SHIP, _BLOCKING, _DESTROYER, _AA, _FACTORY, _ANY, _FIGHTING)
+# the last units seen per side, ruleset and passable ships: a copy of the mapping, each space's bits, the sets
+_LAST_BITS: dict[tuple[str, int, frozenset[str]], tuple[Any, dict[str, tuple[Stack, ...]], dict[str, int],
+                                                         _EnemySpaces]] = {}
+
+
 def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[str, str],
                   passable: frozenset[str]) -> _EnemySpaces:
     """The spaces holding units of the other side, by what they hold: hostile ships, ships that block, destroyers,
     AA guns, complexes, any unit, a unit that can be a casualty. Remembered per units mapping (states share it
-    until a unit changes; a shallow copy taken then catches a mapping changed in place) and side."""
+    until a unit changes; a shallow copy taken then catches a mapping changed in place) and side; a new mapping
+    is compared space by space with the last one seen and only the spaces whose units changed are read again."""
     key = (id(state.units), side)
     known = _ENEMY_SPACES.get(key)
     if (known is not None and known[0] is state.units and known[2] is ruleset and known[3] == passable
             and known[1] == state.units):
         return known[4]
-    sets: tuple[set[str], ...] = (set(), set(), set(), set(), set(), set(), set())
-    bits_order = (_SHIP, _BLOCKING, _DESTROYER, _AA, _FACTORY, _ANY, _FIGHTING)
-    for space, stacks in state.units.items():
-        bits = 0
-        for owner, mask in _owner_masks(stacks, ruleset, passable).items():
-            if sides.get(owner) != side:
-                bits |= mask
-        if bits:
-            for found_set, bit in zip(sets, bits_order, strict=True):
+    units = state.units
+    last = _LAST_BITS.get((side, id(ruleset), passable))
+    if last is not None and last[0] is ruleset:
+        _, seen, old_bits, old_sets = last
+        changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
+        changed += [sp for sp in seen if sp not in units]
+        bits_of = dict(old_bits)
+        sets = [set(x) for x in old_sets] if changed else None
+        for space in changed:
+            stacks = units.get(space)
+            bits = _space_bits(stacks, ruleset, side, sides, passable) if stacks is not None else 0
+            bits_of[space] = bits
+            for found_set, bit in zip(sets or (), _BITS_ORDER, strict=True):
                 if bits & bit:
                     found_set.add(space)
-    found = tuple(frozenset(x) for x in sets)
+                else:
+                    found_set.discard(space)
+        found: _EnemySpaces = old_sets if sets is None else tuple(frozenset(x) for x in sets)  # type: ignore[assignment]
+    else:
+        bits_of = {space: _space_bits(stacks, ruleset, side, sides, passable) for space, stacks in units.items()}
+        found = tuple(frozenset(sp for sp, bits in bits_of.items() if bits & bit)  # type: ignore[assignment]
+                      for bit in _BITS_ORDER)
+    copy = dict(units)
+    if len(_LAST_BITS) > 64:
+        _LAST_BITS.clear()
+    _LAST_BITS[(side, id(ruleset), passable)] = (ruleset, copy, bits_of, found)
     if len(_ENEMY_SPACES) > 64:
         _ENEMY_SPACES.clear()
-    _ENEMY_SPACES[key] = (state.units, dict(state.units), ruleset, passable, found)  # type: ignore[assignment]
-    return found  # type: ignore[return-value]
+    _ENEMY_SPACES[key] = (units, copy, ruleset, passable, found)
+    return found
 
+
+# the last units seen per mover (its co-movers) and ruleset: the ruleset, a copy of the mapping, the mover's stacks
+_LAST_OWN: dict[tuple[str, tuple[tuple[str, str], ...], int], tuple[Any, dict[str, tuple[Stack, ...]],
+                                                                  dict[str, tuple[Stack, ...]]]] = {}
 _CACHE: dict[tuple[int, str], Situation] = {}
 
 
