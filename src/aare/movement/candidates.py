@@ -12,7 +12,18 @@ from aare.board.notation import format_units
 from aare.errors import AareError
 from aare.movement import flags
 from aare.movement.memo import kept_moves
-from aare.movement.move_checks import Leg, first_violation, leg_checks, movable, not_committed
+from aare.movement.move_checks import (
+    Check,
+    Leg,
+    combat_purpose,
+    domain,
+    first_violation,
+    leg_checks,
+    movable,
+    neutrals,
+    not_committed,
+    path_shape,
+)
 from aare.movement.pathing import air_routes, blitzed, remaining, simple_paths
 from aare.movement.situation import Situation
 from aare.movement.transport import fits, load_violation, unload_events, unloadable
@@ -50,6 +61,21 @@ def _text(view: Situation, stack: Stack, count: int) -> str:
 
 
 STACK_CHECKS = (movable, not_committed)
+# what the paths listed here are by construction: steps between neighbours of the unit's own domain (the movement
+# graph leaves impassable neutrals out), no space twice
+BUILT_CHECKS = (path_shape, neutrals, domain)
+
+
+def _listing_checks(view: Situation) -> tuple[Check, ...]:
+    """The leg checks a listed leg still needs, the one that refuses most legs first: the probe passed the checks
+    that read only the stack and where it stands, and the paths are well formed by construction. A candidate
+    needs only to pass every check, so their order changes nothing but which refusal would be named."""
+    key = "listing_checks"
+    if key not in view.cache:
+        rest = [c for c in leg_checks(view) if c not in STACK_CHECKS and c not in BUILT_CHECKS]
+        view.cache[key] = tuple(sorted(rest, key=lambda c: c is not combat_purpose))
+    checks: tuple[Check, ...] = view.cache[key]
+    return checks
 
 
 def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterable[Move]:
@@ -68,8 +94,7 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
     probe = Leg(view, combat, stack, (where,))
     if movable(probe) or not_committed(probe):
         return
-    # the probe passed the checks that read only the stack and where it stands: the legs need not run them again
-    checks = tuple(c for c in leg_checks(view) if c not in STACK_CHECKS)
+    checks = _listing_checks(view)
     counts = [1, stack.count] if stack.count > 1 else [1]
     chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
     raids: list[tuple[str, ...]] = []
