@@ -193,20 +193,16 @@ class GameState:
     def canonical_json(self) -> str:
         """`canonical_dumps(self.to_json())`, built faster: each space's stacks, and each larger mapping (the
         owners, a ruleset's `extra` record, ...), are written once per value (states share every part an event
-        did not touch), then joined in key order."""
-        parts = {
-            "format": _key_json(FORMAT), "format_version": str(FORMAT_VERSION), "ruleset": _key_json(self.ruleset),
-            "options": _part_json(self.options), "round": _scalar_json(self.round),
-            "nation": _key_json(self.nation), "phase": _key_json(self.phase), "owners": _part_json(self.owners),
-            "units": _units_json(self.units),
-            "banks": _part_json(self.banks), "dice": _dice_json(self.dice),
-            "techs": _part_json(self.techs), "pending": _part_json(self.pending),
-            "extra": _joined_json(self.extra), "winner": _scalar_json(self.winner),
-            "version": _scalar_json(self.version),
-        }
-        if self.members:
-            parts["members"] = _joined_json(self.members)
-        return "{" + ",".join(f"{_key_json(k)}:{parts[k]}" for k in sorted(parts)) + "}"
+        did not touch), then joined in key order (the fields' order is fixed: written out here)."""
+        members = f',"members":{_joined_json(self.members)}' if self.members else ""
+        return (f'{{"banks":{_part_json(self.banks)},"dice":{_dice_json(self.dice)},'
+                f'"extra":{_joined_json(self.extra)},"format":{_FORMAT_JSON},"format_version":{FORMAT_VERSION}'
+                f'{members},"nation":{_key_json(self.nation)},"options":{_part_json(self.options)},'
+                f'"owners":{_part_json(self.owners)},"pending":{_part_json(self.pending)},'
+                f'"phase":{_key_json(self.phase)},"round":{_scalar_json(self.round)},'
+                f'"ruleset":{_key_json(self.ruleset)},"techs":{_part_json(self.techs)},'
+                f'"units":{_units_json(self.units)},"version":{_scalar_json(self.version)},'
+                f'"winner":{_scalar_json(self.winner)}}}')
 
     def hash(self) -> str:
         """sha256 of the canonical JSON: equal states have equal hashes, on every machine."""
@@ -230,6 +226,9 @@ _EMPTY: dict[str, Any] = {
 
 def canonical_dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_FORMAT_JSON = canonical_dumps(FORMAT)
 
 
 def _scalar_json(value: Any) -> str:
@@ -300,11 +299,19 @@ _UNITS_JSON: dict[int, tuple[Mapping[str, tuple[Stack, ...]], dict[str, tuple[St
 
 def _units_json(units: Mapping[str, tuple[Stack, ...]]) -> str:
     """The canonical JSON of the units on the board, remembered per mapping (by identity, and compared with a
-    shallow copy taken then: states share the mapping until a unit changes)."""
+    shallow copy taken then: states share the mapping until a unit changes). A new mapping is joined from its
+    spaces' texts (`_space_json`, looked up here without the call)."""
     known = _UNITS_JSON.get(id(units))
     if known is not None and known[0] is units and known[1] == units:
         return known[2]
-    text = "{" + ",".join([_space_json(s, units[s]) for s in sorted(units)]) + "}"
+    spaces = _SPACES_JSON.get
+    parts = []
+    for space in sorted(units):
+        stacks = units[space]
+        found = spaces(id(stacks))
+        parts.append(found[2] if found is not None and found[0] is stacks and found[1] == space
+                     else _space_json(space, stacks))
+    text = "{" + ",".join(parts) + "}"
     if len(_UNITS_JSON) >= 1_000:
         _UNITS_JSON.clear()
     _UNITS_JSON[id(units)] = (units, dict(units), text)
@@ -319,7 +326,7 @@ _PART_REMEMBERED = 0  # characters: shorter parts are written afresh each time
 def _part_json(value: Any) -> str:
     """The canonical JSON of a part of the state, remembered per value when it is long: by identity, and
     compared with a copy taken when it was written, so a mapping changed in place is written afresh."""
-    if not isinstance(value, Mapping) or not value:
+    if not value or (type(value) is not dict and not isinstance(value, Mapping)):
         return canonical_dumps(value)
     known = _PARTS_JSON.get(id(value))
     if known is not None and known[0] is value and known[1] == value:
@@ -335,7 +342,7 @@ def _part_json(value: Any) -> str:
 def _joined_json(value: Mapping[str, Any]) -> str:
     """The canonical JSON of a mapping of parts (`extra`: one record per rule module), each part through
     `_part_json`."""
-    return "{" + ",".join(f"{_key_json(k)}:{_part_json(value[k])}" for k in sorted(value)) + "}"
+    return "{" + ",".join([f"{_key_json(k)}:{_part_json(value[k])}" for k in sorted(value)]) + "}"
 
 
 def _check(raw: Mapping[str, Any], key: str, kind: type) -> None:

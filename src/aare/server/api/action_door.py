@@ -29,6 +29,8 @@ from aare.server.views import answer_json
 
 ACTIONS_PATH = re.compile(r"/games/([^/]+)/actions")
 JSON_TYPE = (b"content-type", b"application/json")
+ANSWER_HEADERS = security_headers("/games/-/actions")
+"""The security headers of every answer of the door (the same for every game's path)."""
 
 
 class ActionDoor:
@@ -54,7 +56,7 @@ class ActionDoor:
         if parsed is None:  # the framework's route answers it, malformed, too large or not
             await self.app(scope, receive if body is None else _replay(*body, receive), send)
             return
-        extra = security_headers(scope["path"])
+        extra = ANSWER_HEADERS
 
         async def answer(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -72,9 +74,11 @@ class ActionDoor:
                         else await run_in_threadpool(handler, request, exc))
             await response(scope, receive, answer)
             return
-        await answer({"type": "http.response.start", "status": 200,
-                      "headers": [(b"content-length", str(len(text)).encode()), JSON_TYPE]})
-        await answer({"type": "http.response.body", "body": text})
+        took = (time.perf_counter() - started) * 1000
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", str(len(text)).encode()), JSON_TYPE, *extra,
+                                (b"server-timing", timing.header(took, spans).encode())]})
+        await send({"type": "http.response.body", "body": text})
 
     async def _body(self, receive: Any) -> tuple[bytes, bool]:
         """The request body and whether it is whole (False: it passed `max_body` and the rest is unread, or the
