@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from aare.server import timing
-from aare.server.api.auth import posting_caller, presented_by
+from aare.server.api.auth import posting_caller, presented_in
 from aare.server.api.context import ServerContext
 from aare.server.api.middleware import add_headers, security_headers
 from aare.server.service import Actor
@@ -50,9 +50,9 @@ class ActionDoor:
         started = time.perf_counter()
         spans = timing.start_request()
         request = Request(scope, receive)
-        length = request.headers.get("content-length")
+        length, content_type = _length_and_type(scope["headers"])
         body = None if length and length.isdigit() and int(length) > self.max_body else await self._body(receive)
-        parsed = None if body is None or not body[1] else _well_formed(body[0], request.headers.get("content-type"))
+        parsed = None if body is None or not body[1] else _well_formed(body[0], content_type)
         if parsed is None:  # the framework's route answers it, malformed, too large or not
             await self.app(scope, receive if body is None else _replay(*body, receive), send)
             return
@@ -102,7 +102,7 @@ async def submit_answer(ctx: ServerContext, game_id: str, request: Request, acti
                         version: int) -> bytes:
     """The answer to a submission, as JSON: the action checked and stored by the service, as the caller sees
     it (for this door and the FastAPI route alike)."""
-    creds = presented_by(request)
+    creds = presented_in(request.scope)
     users: list[int] = []
 
     def actor() -> Actor:  # on the service's action threads, with the rules check
@@ -113,6 +113,18 @@ async def submit_answer(ctx: ServerContext, game_id: str, request: Request, acti
     message = await ctx.service.submit_async(game_id, actor, action, version)
     seen = ctx.service.seen_by(game_id, users[-1] if users else None, message)  # the actor's view
     return answer_json(seen).encode()
+
+
+def _length_and_type(headers: list[tuple[bytes, bytes]]) -> tuple[str | None, str | None]:
+    """The first `Content-Length` and `Content-Type` of the raw headers (names are lower case in ASGI)."""
+    length = content_type = None
+    for name, value in headers:
+        if name == b"content-length":
+            if length is None:
+                length = value.decode("latin-1")
+        elif name == b"content-type" and content_type is None:
+            content_type = value.decode("latin-1")
+    return length, content_type
 
 
 def _well_formed(body: bytes, content_type: str | None) -> tuple[dict[str, Any], int] | None:
