@@ -101,6 +101,7 @@ class GameState:
             units[space] = clean
         else:
             units.pop(space, None)
+        _derived(units, self.units, space)
         return self.evolve(units=units)
 
     def to_json(self) -> dict[str, Any]:
@@ -294,28 +295,86 @@ def _space_json(space: str, stacks: tuple[Stack, ...]) -> str:
     return text
 
 
-_UNITS_JSON: dict[int, tuple[Mapping[str, tuple[Stack, ...]], dict[str, tuple[Stack, ...]], str]] = {}
+class _UnitsText:
+    """The canonical JSON of one units mapping, with what it was made of: a copy of the mapping then, its spaces
+    in key order and each space's text."""
+
+    __slots__ = ("copy", "order", "text", "texts", "units")
+
+    def __init__(self, units: Mapping[str, tuple[Stack, ...]], order: tuple[str, ...], texts: dict[str, str]) -> None:
+        self.units, self.copy, self.order, self.texts = units, dict(units), order, texts
+        self.text = "{" + ",".join(map(texts.__getitem__, order)) + "}"
+
+
+_UNITS_JSON: dict[int, _UnitsText] = {}
+_UNITS_PARENT: dict[int, tuple[int, str]] = {}
+"""id(units) -> (id(the units it was made from), the space changed): `with_stacks`' lineage, by id only (the
+ids may be reused: a text found through it is used only for a mapping equal to it, see `_units_json`)."""
+_LINEAGE_STEPS = 64
+
+
+def _derived(units: Mapping[str, tuple[Stack, ...]], parent: Mapping[str, tuple[Stack, ...]], space: str) -> None:
+    """Note that `units` is `parent` with `space` changed (so its text can be made from the parent's)."""
+    if len(_UNITS_PARENT) >= 200_000:
+        _UNITS_PARENT.clear()
+    _UNITS_PARENT[id(units)] = (id(parent), space)
 
 
 def _units_json(units: Mapping[str, tuple[Stack, ...]]) -> str:
     """The canonical JSON of the units on the board, remembered per mapping (by identity, and compared with a
-    shallow copy taken then: states share the mapping until a unit changes). A new mapping is joined from its
-    spaces' texts (`_space_json`, looked up here without the call)."""
+    shallow copy taken then: states share the mapping until a unit changes). A new mapping made by
+    `with_stacks` from one whose text is remembered (a few steps back) is written from that text's spaces, the
+    changed spaces written afresh, when it equals that copy with those spaces changed; any other is written
+    space by space (each space's text remembered per stacks value, `_space_json`)."""
     known = _UNITS_JSON.get(id(units))
-    if known is not None and known[0] is units and known[1] == units:
-        return known[2]
-    spaces = _SPACES_JSON.get
-    parts = []
-    for space in sorted(units):
-        stacks = units[space]
-        found = spaces(id(stacks))
-        parts.append(found[2] if found is not None and found[0] is stacks and found[1] == space
-                     else _space_json(space, stacks))
-    text = "{" + ",".join(parts) + "}"
+    if known is not None and known.units is units and known.copy == units:
+        return known.text
+    found = _from_lineage(units)
+    if found is None:
+        order = tuple(sorted(units))
+        spaces = _SPACES_JSON.get
+        texts = {}
+        for space in order:
+            stacks = units[space]
+            hit = spaces(id(stacks))
+            texts[space] = (hit[2] if hit is not None and hit[0] is stacks and hit[1] == space
+                            else _space_json(space, stacks))
+        found = _UnitsText(units, order, texts)
     if len(_UNITS_JSON) >= 1_000:
         _UNITS_JSON.clear()
-    _UNITS_JSON[id(units)] = (units, dict(units), text)
-    return text
+    _UNITS_JSON[id(units)] = found
+    return found.text
+
+
+def _from_lineage(units: Mapping[str, tuple[Stack, ...]]) -> _UnitsText | None:
+    """The text of `units` made from a remembered ancestor's (through `_UNITS_PARENT`), or None."""
+    changed: set[str] = set()
+    node = id(units)
+    for _ in range(_LINEAGE_STEPS):
+        step = _UNITS_PARENT.get(node)
+        if step is None:
+            return None
+        node, space = step
+        changed.add(space)
+        base = _UNITS_JSON.get(node)
+        if base is not None:
+            break
+    else:
+        return None
+    expected = base.copy.copy()
+    texts = base.texts.copy()
+    for space in changed:
+        stacks = units.get(space)
+        if stacks is None:
+            expected.pop(space, None)
+            texts.pop(space, None)
+        else:
+            expected[space] = stacks
+            texts[space] = _space_json(space, stacks)
+    if expected != units:  # not what the lineage says (changed in place, or an id reused): written afresh
+        return None
+    order = base.order if len(texts) == len(base.texts) and texts.keys() == base.texts.keys() else tuple(sorted(texts))
+    return _UnitsText(units, order, texts)
 
 
 _PARTS_JSON: dict[int, tuple[Any, Any, str]] = {}
