@@ -315,7 +315,7 @@ _LINEAGE_STEPS = 64
 
 def _derived(units: Mapping[str, tuple[Stack, ...]], parent: Mapping[str, tuple[Stack, ...]], space: str) -> None:
     """Note that `units` is `parent` with `space` changed (so its text can be made from the parent's)."""
-    if len(_UNITS_PARENT) >= 200_000:
+    if len(_UNITS_PARENT) >= 50_000:
         _UNITS_PARENT.clear()
     _UNITS_PARENT[id(units)] = (id(parent), space)
 
