@@ -98,3 +98,25 @@ def test_evolve_is_replace(state: GameState) -> None:
     assert state.evolve() == state and state.evolve() is not state
     with pytest.raises(TypeError):
         state.evolve(rounds=3)
+
+
+def test_the_units_text_made_from_an_ancestor_is_that_of_the_plain_dump() -> None:
+    """A units mapping made by `with_stacks` is written from its ancestor's remembered text; a step that removes or
+    adds a space, and a mapping changed in place after it was made, are still written as the plain dump says."""
+    from aare.state.unit_stacks import Stack
+
+    def plain(state: GameState) -> str:
+        return json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    state = new_game("lhtr-1.3", seed=1).state
+    state.hash()  # the ancestor's text is remembered
+    space = sorted(state.units)[0]
+    moved = state.with_stacks(space, state.units[space][:1])
+    emptied = moved.with_stacks(sorted(state.units)[1], ())
+    added = emptied.with_stacks("Nowhere", (Stack("Germany", "infantry", 2),))
+    for later in (moved, emptied, added):
+        assert later.canonical_json() == plain(later)
+    changed = state.with_stacks(space, state.units[space][:1])
+    for where in (space, sorted(state.units)[2]):  # in place, after it was made: the changed space and another
+        changed.units[where] = (Stack("Germany", "infantry", 7),)  # type: ignore[index]
+        assert changed.canonical_json() == plain(changed)

@@ -52,11 +52,18 @@ def serve(host: str, port: int, data_dir: Path | None, workers: int, bot_mode: s
     if workers == 1:
         app = create_app(settings)
         quieter_garbage_collection()
-        uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3,
+                    access_log=_access_log(log_level))
         return
     os.environ.update({"AARE_DATABASE_URL": settings.database_url, "AARE_BOT_MODE": settings.bot_mode})
     uvicorn.run("aare.server.api:create_app_from_env", factory=True, workers=workers, host=host, port=port,
-                log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3)
+                log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3, access_log=_access_log(log_level))
+
+
+def _access_log(log_level: str) -> bool:
+    """Whether uvicorn should make access log lines: only when the level shows them (info or lower), so a
+    quieter server does not build a line per request to drop it."""
+    return log_level.lower() in ("trace", "debug", "info")
 
 
 @click.group("db")

@@ -7,7 +7,6 @@ play works on a `fork` and the fork replaces the cached game once its transactio
 
 from __future__ import annotations
 
-import copy
 import json
 import threading
 from collections import OrderedDict
@@ -48,7 +47,8 @@ class LiveGame:
 
     def fork(self) -> LiveGame:
         """A copy whose log can be appended to without touching this one."""
-        log = copy.copy(self.log)
+        log = object.__new__(type(self.log))  # copy.copy, without its reduce protocol
+        log.__dict__.update(self.log.__dict__)
         log.entries = list(self.log.entries)
         return LiveGame(self.id, self.seating, log, self.state_hash, self.dice_from_seq, self.turn,
                         self.dice_used, self.seed)

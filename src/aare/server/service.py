@@ -17,9 +17,9 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
@@ -37,6 +37,7 @@ from aare.game_setup import new_game
 from aare.player_view import log_view
 from aare.rules.ruleset import load_ruleset, load_spec
 from aare.server import db, ladder, timing
+from aare.server.action_threads import ActionThreads
 from aare.server.broker import Broker
 from aare.server.errors import BadRequest, Forbidden, NotFound, Outdated, ServiceError, VersionConflict
 from aare.server.live import LiveCache, LiveGame, game_row, load_live
@@ -130,7 +131,7 @@ class GameService:
         self.engine = engine
         self.writer = db.Writer(engine, clean_errors=(Outdated, ServiceError),
                                 max_batch=db.MAX_BATCH if group_commit else 1)
-        self.actions = ThreadPoolExecutor(action_threads, thread_name_prefix="aare-actions")
+        self.actions = ActionThreads(action_threads)
         self.seats_seen: dict[str, dict[str, Seat]] = {}  # as last read; writes check them again
         self.broker = broker
         self.cache = LiveCache()
@@ -410,7 +411,7 @@ class GameService:
             handed.append((prepared, time.perf_counter()))
             self.commit_later(prepared).add_done_callback(stored)
 
-        self.actions.submit(context.run, checked)
+        self.actions.post(partial(context.run, checked))
         try:
             try:
                 message = await outcome

@@ -101,6 +101,7 @@ class GameState:
             units[space] = clean
         else:
             units.pop(space, None)
+        _derived(units, self.units, space)
         return self.evolve(units=units)
 
     def to_json(self) -> dict[str, Any]:
@@ -193,20 +194,16 @@ class GameState:
     def canonical_json(self) -> str:
         """`canonical_dumps(self.to_json())`, built faster: each space's stacks, and each larger mapping (the
         owners, a ruleset's `extra` record, ...), are written once per value (states share every part an event
-        did not touch), then joined in key order."""
-        parts = {
-            "format": _key_json(FORMAT), "format_version": str(FORMAT_VERSION), "ruleset": _key_json(self.ruleset),
-            "options": _part_json(self.options), "round": _scalar_json(self.round),
-            "nation": _key_json(self.nation), "phase": _key_json(self.phase), "owners": _part_json(self.owners),
-            "units": _units_json(self.units),
-            "banks": _part_json(self.banks), "dice": _dice_json(self.dice),
-            "techs": _part_json(self.techs), "pending": _part_json(self.pending),
-            "extra": _joined_json(self.extra), "winner": _scalar_json(self.winner),
-            "version": _scalar_json(self.version),
-        }
-        if self.members:
-            parts["members"] = _joined_json(self.members)
-        return "{" + ",".join(f"{_key_json(k)}:{parts[k]}" for k in sorted(parts)) + "}"
+        did not touch), then joined in key order (the fields' order is fixed: written out here)."""
+        members = f',"members":{_joined_json(self.members)}' if self.members else ""
+        return (f'{{"banks":{_part_json(self.banks)},"dice":{_dice_json(self.dice)},'
+                f'"extra":{_joined_json(self.extra)},"format":{_FORMAT_JSON},"format_version":{FORMAT_VERSION}'
+                f'{members},"nation":{_key_json(self.nation)},"options":{_part_json(self.options)},'
+                f'"owners":{_part_json(self.owners)},"pending":{_part_json(self.pending)},'
+                f'"phase":{_key_json(self.phase)},"round":{_scalar_json(self.round)},'
+                f'"ruleset":{_key_json(self.ruleset)},"techs":{_part_json(self.techs)},'
+                f'"units":{_units_json(self.units)},"version":{_scalar_json(self.version)},'
+                f'"winner":{_scalar_json(self.winner)}}}')
 
     def hash(self) -> str:
         """sha256 of the canonical JSON: equal states have equal hashes, on every machine."""
@@ -230,6 +227,9 @@ _EMPTY: dict[str, Any] = {
 
 def canonical_dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_FORMAT_JSON = canonical_dumps(FORMAT)
 
 
 def _scalar_json(value: Any) -> str:
@@ -295,20 +295,86 @@ def _space_json(space: str, stacks: tuple[Stack, ...]) -> str:
     return text
 
 
-_UNITS_JSON: dict[int, tuple[Mapping[str, tuple[Stack, ...]], dict[str, tuple[Stack, ...]], str]] = {}
+class _UnitsText:
+    """The canonical JSON of one units mapping, with what it was made of: a copy of the mapping then, its spaces
+    in key order and each space's text."""
+
+    __slots__ = ("copy", "order", "text", "texts", "units")
+
+    def __init__(self, units: Mapping[str, tuple[Stack, ...]], order: tuple[str, ...], texts: dict[str, str]) -> None:
+        self.units, self.copy, self.order, self.texts = units, dict(units), order, texts
+        self.text = "{" + ",".join(map(texts.__getitem__, order)) + "}"
+
+
+_UNITS_JSON: dict[int, _UnitsText] = {}
+_UNITS_PARENT: dict[int, tuple[int, str]] = {}
+"""id(units) -> (id(the units it was made from), the space changed): `with_stacks`' lineage, by id only (the
+ids may be reused: a text found through it is used only for a mapping equal to it, see `_units_json`)."""
+_LINEAGE_STEPS = 64
+
+
+def _derived(units: Mapping[str, tuple[Stack, ...]], parent: Mapping[str, tuple[Stack, ...]], space: str) -> None:
+    """Note that `units` is `parent` with `space` changed (so its text can be made from the parent's)."""
+    if len(_UNITS_PARENT) >= 50_000:
+        _UNITS_PARENT.clear()
+    _UNITS_PARENT[id(units)] = (id(parent), space)
 
 
 def _units_json(units: Mapping[str, tuple[Stack, ...]]) -> str:
     """The canonical JSON of the units on the board, remembered per mapping (by identity, and compared with a
-    shallow copy taken then: states share the mapping until a unit changes)."""
+    shallow copy taken then: states share the mapping until a unit changes). A new mapping made by
+    `with_stacks` from one whose text is remembered (a few steps back) is written from that text's spaces, the
+    changed spaces written afresh, when it equals that copy with those spaces changed; any other is written
+    space by space (each space's text remembered per stacks value, `_space_json`)."""
     known = _UNITS_JSON.get(id(units))
-    if known is not None and known[0] is units and known[1] == units:
-        return known[2]
-    text = "{" + ",".join([_space_json(s, units[s]) for s in sorted(units)]) + "}"
+    if known is not None and known.units is units and known.copy == units:
+        return known.text
+    found = _from_lineage(units)
+    if found is None:
+        order = tuple(sorted(units))
+        spaces = _SPACES_JSON.get
+        texts = {}
+        for space in order:
+            stacks = units[space]
+            hit = spaces(id(stacks))
+            texts[space] = (hit[2] if hit is not None and hit[0] is stacks and hit[1] == space
+                            else _space_json(space, stacks))
+        found = _UnitsText(units, order, texts)
     if len(_UNITS_JSON) >= 1_000:
         _UNITS_JSON.clear()
-    _UNITS_JSON[id(units)] = (units, dict(units), text)
-    return text
+    _UNITS_JSON[id(units)] = found
+    return found.text
+
+
+def _from_lineage(units: Mapping[str, tuple[Stack, ...]]) -> _UnitsText | None:
+    """The text of `units` made from a remembered ancestor's (through `_UNITS_PARENT`), or None."""
+    changed: set[str] = set()
+    node = id(units)
+    for _ in range(_LINEAGE_STEPS):
+        step = _UNITS_PARENT.get(node)
+        if step is None:
+            return None
+        node, space = step
+        changed.add(space)
+        base = _UNITS_JSON.get(node)
+        if base is not None:
+            break
+    else:
+        return None
+    expected = base.copy.copy()
+    texts = base.texts.copy()
+    for space in changed:
+        stacks = units.get(space)
+        if stacks is None:
+            expected.pop(space, None)
+            texts.pop(space, None)
+        else:
+            expected[space] = stacks
+            texts[space] = _space_json(space, stacks)
+    if expected != units:  # not what the lineage says (changed in place, or an id reused): written afresh
+        return None
+    order = base.order if len(texts) == len(base.texts) and texts.keys() == base.texts.keys() else tuple(sorted(texts))
+    return _UnitsText(units, order, texts)
 
 
 _PARTS_JSON: dict[int, tuple[Any, Any, str]] = {}
@@ -319,7 +385,7 @@ _PART_REMEMBERED = 0  # characters: shorter parts are written afresh each time
 def _part_json(value: Any) -> str:
     """The canonical JSON of a part of the state, remembered per value when it is long: by identity, and
     compared with a copy taken when it was written, so a mapping changed in place is written afresh."""
-    if not isinstance(value, Mapping) or not value:
+    if not value or (type(value) is not dict and not isinstance(value, Mapping)):
         return canonical_dumps(value)
     known = _PARTS_JSON.get(id(value))
     if known is not None and known[0] is value and known[1] == value:
@@ -335,7 +401,7 @@ def _part_json(value: Any) -> str:
 def _joined_json(value: Mapping[str, Any]) -> str:
     """The canonical JSON of a mapping of parts (`extra`: one record per rule module), each part through
     `_part_json`."""
-    return "{" + ",".join(f"{_key_json(k)}:{_part_json(value[k])}" for k in sorted(value)) + "}"
+    return "{" + ",".join([f"{_key_json(k)}:{_part_json(value[k])}" for k in sorted(value)]) + "}"
 
 
 def _check(raw: Mapping[str, Any], key: str, kind: type) -> None:

@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from aare.server import timing
-from aare.server.api.auth import posting_caller, presented_by
+from aare.server.api.auth import posting_caller, presented_in
 from aare.server.api.context import ServerContext
 from aare.server.api.middleware import add_headers, security_headers
 from aare.server.service import Actor
@@ -29,6 +29,8 @@ from aare.server.views import answer_json
 
 ACTIONS_PATH = re.compile(r"/games/([^/]+)/actions")
 JSON_TYPE = (b"content-type", b"application/json")
+ANSWER_HEADERS = security_headers("/games/-/actions")
+"""The security headers of every answer of the door (the same for every game's path)."""
 
 
 class ActionDoor:
@@ -48,13 +50,13 @@ class ActionDoor:
         started = time.perf_counter()
         spans = timing.start_request()
         request = Request(scope, receive)
-        length = request.headers.get("content-length")
+        length, content_type = _length_and_type(scope["headers"])
         body = None if length and length.isdigit() and int(length) > self.max_body else await self._body(receive)
-        parsed = None if body is None or not body[1] else _well_formed(body[0], request.headers.get("content-type"))
+        parsed = None if body is None or not body[1] else _well_formed(body[0], content_type)
         if parsed is None:  # the framework's route answers it, malformed, too large or not
             await self.app(scope, receive if body is None else _replay(*body, receive), send)
             return
-        extra = security_headers(scope["path"])
+        extra = ANSWER_HEADERS
 
         async def answer(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -72,9 +74,11 @@ class ActionDoor:
                         else await run_in_threadpool(handler, request, exc))
             await response(scope, receive, answer)
             return
-        await answer({"type": "http.response.start", "status": 200,
-                      "headers": [(b"content-length", str(len(text)).encode()), JSON_TYPE]})
-        await answer({"type": "http.response.body", "body": text})
+        took = (time.perf_counter() - started) * 1000
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", str(len(text)).encode()), JSON_TYPE, *extra,
+                                (b"server-timing", timing.header(took, spans).encode())]})
+        await send({"type": "http.response.body", "body": text})
 
     async def _body(self, receive: Any) -> tuple[bytes, bool]:
         """The request body and whether it is whole (False: it passed `max_body` and the rest is unread, or the
@@ -98,7 +102,7 @@ async def submit_answer(ctx: ServerContext, game_id: str, request: Request, acti
                         version: int) -> bytes:
     """The answer to a submission, as JSON: the action checked and stored by the service, as the caller sees
     it (for this door and the FastAPI route alike)."""
-    creds = presented_by(request)
+    creds = presented_in(request.scope)
     users: list[int] = []
 
     def actor() -> Actor:  # on the service's action threads, with the rules check
@@ -109,6 +113,18 @@ async def submit_answer(ctx: ServerContext, game_id: str, request: Request, acti
     message = await ctx.service.submit_async(game_id, actor, action, version)
     seen = ctx.service.seen_by(game_id, users[-1] if users else None, message)  # the actor's view
     return answer_json(seen).encode()
+
+
+def _length_and_type(headers: list[tuple[bytes, bytes]]) -> tuple[str | None, str | None]:
+    """The first `Content-Length` and `Content-Type` of the raw headers (names are lower case in ASGI)."""
+    length = content_type = None
+    for name, value in headers:
+        if name == b"content-length":
+            if length is None:
+                length = value.decode("latin-1")
+        elif name == b"content-type" and content_type is None:
+            content_type = value.decode("latin-1")
+    return length, content_type
 
 
 def _well_formed(body: bytes, content_type: str | None) -> tuple[dict[str, Any], int] | None:

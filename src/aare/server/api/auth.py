@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from sqlalchemy import Engine
+from starlette.requests import cookie_parser
 
 from aare.server import db, timing
 from aare.server.accounts import User, session_user, token_user
@@ -17,6 +18,7 @@ from aare.server.login_cache import LoginCache
 
 SESSION_COOKIE = "aare_session"
 CSRF_HEADER = "x-csrf-token"
+CSRF_HEADER_BYTES = CSRF_HEADER.encode()
 CSRF_FIELD = "csrf_token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -51,6 +53,22 @@ class Presented:
 def presented_by(request: Request) -> Presented:
     return Presented(request.headers.get("authorization"), request.cookies.get(SESSION_COOKIE),
                      request.headers.get(CSRF_HEADER), request.method in SAFE_METHODS)
+
+
+def presented_in(scope: Any) -> Presented:
+    """`presented_by` read straight from an HTTP scope's raw headers, in one pass, as the request gives them: the
+    first `Authorization` and CSRF header, the cookies of every `Cookie` header (a later one winning)."""
+    authorization = csrf = None
+    cookies: dict[str, str] = {}
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            if authorization is None:
+                authorization = value.decode("latin-1")
+        elif name == b"cookie":
+            cookies.update(cookie_parser(value.decode("latin-1")))
+        elif name == CSRF_HEADER_BYTES and csrf is None:
+            csrf = value.decode("latin-1")
+    return Presented(authorization, cookies.get(SESSION_COOKIE), csrf, scope["method"] in SAFE_METHODS)
 
 
 async def presented(request: Request) -> Presented:
