@@ -15,7 +15,7 @@ from aare.movement import flags
 from aare.movement.graph import Graph, graph_of
 from aare.movement.rules import MovementRules
 from aare.rules.ruleset import Ruleset
-from aare.state.game_state import GameState
+from aare.state.game_state import GameState, units_ancestors
 from aare.state.unit_stacks import Stack
 
 
@@ -219,7 +219,9 @@ _EnemySpaces = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[s
 _ANY, _FIGHTING, _SHIP, _BLOCKING, _DESTROYER, _AA, _FACTORY = (1 << i for i in range(7))
 _MASKS: dict[tuple[int, int, frozenset[str]], tuple[tuple[Stack, ...], dict[str, int]]] = {}
 _ENEMY_SPACES: dict[tuple[int, str], tuple[Mapping[str, tuple[Stack, ...]], dict[str, tuple[Stack, ...]], Any,
-                                           frozenset[str], _EnemySpaces]] = {}
+                                           frozenset[str], _EnemySpaces, dict[str, int]]] = {}
+_KEPT = 1_024
+"""How many units mappings' enemy spaces are remembered per side: enough for a server's games in turn."""
 
 
 def _owner_masks(stacks: tuple[Stack, ...], ruleset: Ruleset, passable: frozenset[str]) -> dict[str, int]:
@@ -281,8 +283,8 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
             and known[1] == state.units):
         return known[4]
     units = state.units
-    last = _LAST_BITS.get((side, id(ruleset), passable))
-    if last is not None and last[0] is ruleset:
+    last = _base_bits(units, ruleset, side, passable)
+    if last is not None:
         _, seen, old_bits, old_sets = last
         changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
         changed += [sp for sp in seen if sp not in units]
@@ -306,16 +308,30 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
     if len(_LAST_BITS) > 64:
         _LAST_BITS.clear()
     _LAST_BITS[(side, id(ruleset), passable)] = (ruleset, copy, bits_of, found)
-    if len(_ENEMY_SPACES) > 64:
+    if len(_ENEMY_SPACES) > _KEPT:
         _ENEMY_SPACES.clear()
-    _ENEMY_SPACES[key] = (units, copy, ruleset, passable, found)
+    _ENEMY_SPACES[key] = (units, copy, ruleset, passable, found, bits_of)
     return found
+
+
+def _base_bits(units: Mapping[str, tuple[Stack, ...]], ruleset: Ruleset, side: str, passable: frozenset[str]
+               ) -> tuple[Any, dict[str, tuple[Stack, ...]], dict[str, int], _EnemySpaces] | None:
+    """What to count `units` from: the counts kept for the mapping it was made from (a game served among
+    many), else the last counted for the side; None when there is none. Either is compared space by space."""
+    for ancestor in units_ancestors(units):
+        known = _ENEMY_SPACES.get((ancestor, side))
+        if known is not None and id(known[0]) == ancestor and known[2] is ruleset and known[3] == passable:
+            return ruleset, known[1], known[5], known[4]
+    last = _LAST_BITS.get((side, id(ruleset), passable))
+    return last if last is not None and last[0] is ruleset else None
 
 
 # the last units seen per mover (its co-movers) and ruleset: the ruleset, a copy of the mapping, the mover's stacks
 _LAST_OWN: dict[tuple[str, tuple[tuple[str, str], ...], int], tuple[Any, dict[str, tuple[Stack, ...]],
                                                                   dict[str, tuple[Stack, ...]]]] = {}
 _CACHE: dict[tuple[int, str], Situation] = {}
+_SITUATIONS_KEPT = 256
+"""How many situations are remembered: one per game a server serves in turn (each keeps what it worked out)."""
 
 
 def situation(state: GameState, ruleset: Ruleset, power: str | None = None) -> Situation:
@@ -325,7 +341,7 @@ def situation(state: GameState, ruleset: Ruleset, power: str | None = None) -> S
     found = _CACHE.get(key)
     if found is not None and found.state is state and found.ruleset is ruleset:
         return found
-    if len(_CACHE) > 32:
+    if len(_CACHE) > _SITUATIONS_KEPT:
         _CACHE.clear()
     found = _CACHE[key] = Situation(state, ruleset, power)
     return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -318,6 +318,18 @@ def _derived(units: Mapping[str, tuple[Stack, ...]], parent: Mapping[str, tuple[
     if len(_UNITS_PARENT) >= 50_000:
         _UNITS_PARENT.clear()
     _UNITS_PARENT[id(units)] = (id(parent), space)
+
+
+def units_ancestors(units: Mapping[str, tuple[Stack, ...]]) -> Iterator[int]:
+    """The ids of the units mappings `units` was made from by `with_stacks`, nearest first (a few steps back; by
+    id only: a cache keyed by them must check what it finds)."""
+    node = id(units)
+    for _ in range(_LINEAGE_STEPS):
+        step = _UNITS_PARENT.get(node)
+        if step is None:
+            return
+        node = step[0]
+        yield node
 
 
 def _units_json(units: Mapping[str, tuple[Stack, ...]]) -> str:
