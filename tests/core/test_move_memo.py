@@ -63,10 +63,11 @@ def test_spaces_read_again_only_where_units_changed_equal_a_fresh_count(rules: s
         for side in set(sides.values()):
             kept = module._enemy_spaces(game.state, game.ruleset, side, sides, frozenset())
             module._LAST_BITS.clear()
-            module._ENEMY_SPACES.clear()
+            module._ENEMY_SPACES.entries.clear()
             assert kept == module._enemy_spaces(game.state, game.ruleset, side, sides, frozenset())
         for mover in sides:
             kept_own = module.Situation(game.state, game.ruleset, mover).own_spaces
             module._LAST_OWN.clear()
+            module._OWN_SPACES.entries.clear()
             fresh_own = module.Situation(game.state, game.ruleset, mover).own_spaces
             assert kept_own == fresh_own and list(kept_own) == list(fresh_own)

@@ -29,7 +29,8 @@ def test_battles_at_agrees_with_pending_battles(ruleset: str) -> None:
                 assert battles_at(state, rules, space) == [s for s in every if s.space == space]
                 checked += 1
             view = situation_module.situation(state, rules)
-            situation_module._ENEMY_SPACES.clear()
+            situation_module._ENEMY_SPACES.entries.clear()
+            situation_module._LAST_BITS.clear()
             situation_module._MASKS.clear()
             fresh = situation_module.Situation(state, rules, state.nation)
             assert (view.hostile_seas, view.blocking_seas, view.enemy_aa, view.enemy_occupied) == (

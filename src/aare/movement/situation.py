@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from functools import cached_property
 from itertools import pairwise
@@ -169,16 +171,15 @@ class Situation:
     @cached_property
     def own_spaces(self) -> dict[str, tuple[Stack, ...]]:
         """The stacks the mover moves, in each space that has any (in the board's order of the state's units).
-        Only the spaces whose units changed since the last units seen for the same mover are read again."""
+        Only the spaces whose units changed since a units mapping seen before (the one these units were made from,
+        else the last seen for the same mover) are read again."""
         units = self.state.units
-        key = (self.power, tuple(sorted(self.co_movers.items())), id(self.ruleset))
-        last = _LAST_OWN.get(key)
-        if last is not None and last[0] is self.ruleset:
-            seen, before = last[1], last[2]
+        mover = (self.power, tuple(sorted(self.co_movers.items())), id(self.ruleset))
+        base = _OWN_SPACES.find(units, mover, self.ruleset) or _LAST_OWN.get(mover)
+        if base is not None and base[0] is self.ruleset:
+            seen, before = base[2], base[3]
             changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
             changed += [sp for sp in seen if sp not in units]
-            if not changed:
-                return before
             found = dict(before)
             for space in changed:
                 mine = self._commanded(units.get(space, ()))
@@ -186,16 +187,18 @@ class Situation:
                     found[space] = mine
                 else:
                     found.pop(space, None)
-            out = {sp: found[sp] for sp in units if sp in found}  # the state's order
+            out = {sp: found[sp] for sp in units if sp in found} if changed else before  # the state's order
         else:
             out = {}
             for space, stacks in units.items():
                 mine = self._commanded(stacks)
                 if mine:
                     out[space] = mine
+        entry = (self.ruleset, units, dict(units), out)
+        _OWN_SPACES.keep(units, mover, entry)
         if len(_LAST_OWN) > 64:
             _LAST_OWN.clear()
-        _LAST_OWN[key] = (self.ruleset, dict(units), out)
+        _LAST_OWN[mover] = entry
         return out
 
     def _commanded(self, stacks: tuple[Stack, ...]) -> tuple[Stack, ...]:
@@ -218,10 +221,7 @@ _EnemySpaces = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[s
 # ship that blocks, a destroyer, an AA gun, a complex
 _ANY, _FIGHTING, _SHIP, _BLOCKING, _DESTROYER, _AA, _FACTORY = (1 << i for i in range(7))
 _MASKS: dict[tuple[int, int, frozenset[str]], tuple[tuple[Stack, ...], dict[str, int]]] = {}
-_ENEMY_SPACES: dict[tuple[int, str], tuple[Mapping[str, tuple[Stack, ...]], dict[str, tuple[Stack, ...]], Any,
-                                           frozenset[str], _EnemySpaces, dict[str, int]]] = {}
-_KEPT = 1_024
-"""How many units mappings' enemy spaces are remembered per side: enough for a server's games in turn."""
+
 
 
 def _owner_masks(stacks: tuple[Stack, ...], ruleset: Ruleset, passable: frozenset[str]) -> dict[str, int]:
@@ -266,9 +266,45 @@ def _space_bits(stacks: tuple[Stack, ...], ruleset: Ruleset, side: str, sides: M
 
 
 _BITS_ORDER = (_SHIP, _BLOCKING, _DESTROYER, _AA, _FACTORY, _ANY, _FIGHTING)
-# the last units seen per side, ruleset and passable ships: a copy of the mapping, each space's bits, the sets
-_LAST_BITS: dict[tuple[str, int, frozenset[str]], tuple[Any, dict[str, tuple[Stack, ...]], dict[str, int],
-                                                         _EnemySpaces]] = {}
+
+
+_Entry = tuple[Any, ...]
+"""What `_ByUnits` keeps for a units mapping: the ruleset, the mapping, a copy of it then, what was worked out."""
+
+
+class _ByUnits:
+    """What was worked out for a units mapping, by its id and a key, the least recently used dropped past `size`
+    (each entry holds the mapping, so its id is not reused meanwhile)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[int, Any], _Entry] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def find(self, units: Mapping[str, tuple[Stack, ...]], key: Any, ruleset: Any) -> _Entry | None:
+        """The entry of `units`, else of the nearest mapping it was made from (`units_ancestors`)."""
+        with self.lock:
+            for node in (id(units), *units_ancestors(units)):
+                found = self.entries.get((node, key))
+                if found is not None and id(found[1]) == node and found[0] is ruleset:
+                    self.entries.move_to_end((node, key))
+                    return found
+        return None
+
+    def keep(self, units: Mapping[str, tuple[Stack, ...]], key: Any, entry: _Entry) -> None:
+        with self.lock:
+            self.entries[(id(units), key)] = entry
+            self.entries.move_to_end((id(units), key))
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
+# per units mapping: the mover's stacks (per mover, its co-movers and ruleset) and the enemy spaces (per side and
+# passable ships); and the last of each seen, for a mapping of unknown descent
+_OWN_SPACES = _ByUnits(2_048)
+_LAST_OWN: dict[tuple[str, tuple[tuple[str, str], ...], int], _Entry] = {}
+_ENEMY_SPACES = _ByUnits(2_048)
+_LAST_BITS: dict[tuple[str, int, frozenset[str]], _Entry] = {}
 
 
 def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[str, str],
@@ -276,59 +312,41 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
     """The spaces holding units of the other side, by what they hold: hostile ships, ships that block, destroyers,
     AA guns, complexes, any unit, a unit that can be a casualty. Remembered per units mapping (states share it
     until a unit changes; a shallow copy taken then catches a mapping changed in place) and side; a new mapping
-    is compared space by space with the last one seen and only the spaces whose units changed are read again."""
-    key = (id(state.units), side)
-    known = _ENEMY_SPACES.get(key)
-    if (known is not None and known[0] is state.units and known[2] is ruleset and known[3] == passable
-            and known[1] == state.units):
-        return known[4]
+    is compared space by space with one seen before (the one it was made from, else the last seen for the side)
+    and only the spaces whose units changed are read again."""
     units = state.units
-    last = _base_bits(units, ruleset, side, passable)
-    if last is not None:
-        _, seen, old_bits, old_sets = last
+    key = (side, passable)
+    base = _ENEMY_SPACES.find(units, key, ruleset) or _LAST_BITS.get((side, id(ruleset), passable))
+    if base is not None and base[0] is ruleset:
+        _, _, seen, old_bits, old_sets = base
         changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
         changed += [sp for sp in seen if sp not in units]
+        if not changed and base[1] is units:
+            return old_sets  # type: ignore[no-any-return]
         bits_of = dict(old_bits)
-        sets = [set(x) for x in old_sets] if changed else None
+        sets = [set(x) for x in old_sets]
         for space in changed:
             stacks = units.get(space)
             bits = _space_bits(stacks, ruleset, side, sides, passable) if stacks is not None else 0
             bits_of[space] = bits
-            for found_set, bit in zip(sets or (), _BITS_ORDER, strict=True):
+            for found_set, bit in zip(sets, _BITS_ORDER, strict=True):
                 if bits & bit:
                     found_set.add(space)
                 else:
                     found_set.discard(space)
-        found: _EnemySpaces = old_sets if sets is None else tuple(frozenset(x) for x in sets)  # type: ignore[assignment]
+        found: _EnemySpaces = tuple(frozenset(x) for x in sets)  # type: ignore[assignment]
     else:
         bits_of = {space: _space_bits(stacks, ruleset, side, sides, passable) for space, stacks in units.items()}
         found = tuple(frozenset(sp for sp, bits in bits_of.items() if bits & bit)  # type: ignore[assignment]
                       for bit in _BITS_ORDER)
-    copy = dict(units)
+    entry = (ruleset, units, dict(units), bits_of, found)
+    _ENEMY_SPACES.keep(units, key, entry)
     if len(_LAST_BITS) > 64:
         _LAST_BITS.clear()
-    _LAST_BITS[(side, id(ruleset), passable)] = (ruleset, copy, bits_of, found)
-    if len(_ENEMY_SPACES) > _KEPT:
-        _ENEMY_SPACES.clear()
-    _ENEMY_SPACES[key] = (units, copy, ruleset, passable, found, bits_of)
+    _LAST_BITS[(side, id(ruleset), passable)] = entry
     return found
 
 
-def _base_bits(units: Mapping[str, tuple[Stack, ...]], ruleset: Ruleset, side: str, passable: frozenset[str]
-               ) -> tuple[Any, dict[str, tuple[Stack, ...]], dict[str, int], _EnemySpaces] | None:
-    """What to count `units` from: the counts kept for the mapping it was made from (a game served among
-    many), else the last counted for the side; None when there is none. Either is compared space by space."""
-    for ancestor in units_ancestors(units):
-        known = _ENEMY_SPACES.get((ancestor, side))
-        if known is not None and id(known[0]) == ancestor and known[2] is ruleset and known[3] == passable:
-            return ruleset, known[1], known[5], known[4]
-    last = _LAST_BITS.get((side, id(ruleset), passable))
-    return last if last is not None and last[0] is ruleset else None
-
-
-# the last units seen per mover (its co-movers) and ruleset: the ruleset, a copy of the mapping, the mover's stacks
-_LAST_OWN: dict[tuple[str, tuple[tuple[str, str], ...], int], tuple[Any, dict[str, tuple[Stack, ...]],
-                                                                  dict[str, tuple[Stack, ...]]]] = {}
 _CACHE: dict[tuple[int, str], Situation] = {}
 _SITUATIONS_KEPT = 256
 """How many situations are remembered: one per game a server serves in turn (each keeps what it worked out)."""
