@@ -16,7 +16,8 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from aare.events import DiceRolled, Event, MemberFocused, PhaseEntered, TeamTurnEnded, TeamTurnStarted
 
@@ -81,3 +82,23 @@ def turn_after(nation: str, events: Iterable[Event]) -> tuple[str, bool]:
 def dice_count(events: Iterable[Event]) -> int:
     """How many dice `events` rolled."""
     return sum(len(e.values) for e in events if isinstance(e, DiceRolled))
+
+
+@dataclass
+class DiceReport:
+    """What checking a game's committed dice found: dice checked against their revealed seeds, dice whose seed is
+    not revealed yet, entries with no committed dice to check, and the problems; `ok` when there are none."""
+
+    dice_checked: int = 0
+    dice_pending: int = 0
+    unverifiable_entries: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def dice_json(self) -> dict[str, Any]:
+        """The common part of a report's JSON."""
+        return {"ok": self.ok, "dice_checked": self.dice_checked, "dice_pending": self.dice_pending,
+                "unverifiable_entries": self.unverifiable_entries, "problems": self.problems}

@@ -22,14 +22,14 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aare.dice import DiceSource
 from aare.errors import AareError, MalformedInput
 from aare.events import DiceRolled
-from aare.fair_dice import CommittedDice, commitment, die, new_seed
+from aare.fair_dice import CommittedDice, DiceReport, commitment, die, new_seed
 from aare.game_log import GameLog, link
 from aare.json_files import write_json_atomic
 
@@ -206,24 +206,18 @@ def foreign_dice(records: Sequence[Mapping[str, Any]], known: int, secrets: Mapp
 
 
 @dataclass
-class ChainReport:
+class ChainReport(DiceReport):
     """What checking a posted game's records found."""
 
     posts: int = 0
-    dice_checked: int = 0
-    dice_pending: int = 0
-    unverifiable_entries: int = 0
     dice: str = ""
-    problems: list[str] = field(default_factory=list)
 
     @property
     def seeded(self) -> bool:
         return self.dice == SEEDED
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": not self.problems, "posts": self.posts, "dice_checked": self.dice_checked,
-                "dice_pending": self.dice_pending, "unverifiable_entries": self.unverifiable_entries,
-                "dice": self.dice, "seeded": self.seeded, "problems": self.problems}
+        return {**self.dice_json(), "posts": self.posts, "dice": self.dice, "seeded": self.seeded}
 
 
 def check_chain(log: GameLog, section: Any) -> ChainReport:

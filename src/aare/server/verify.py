@@ -4,37 +4,25 @@ and every die recomputes from the seed of its turn (see `aare.fair_dice`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aare.errors import MalformedInput, ReplayMismatch
 from aare.events import DiceRolled
-from aare.fair_dice import SCHEME, commitment, die, turn_after
+from aare.fair_dice import SCHEME, DiceReport, commitment, die, turn_after
 from aare.game_file import read_game
 from aare.game_log import VIEW_KEY
 
 
 @dataclass
-class VerifyReport:
+class VerifyReport(DiceReport):
     """What was checked and what is wrong; `ok` when nothing is."""
 
     entries: int = 0
     turns: int = 0
-    dice_checked: int = 0
-    dice_pending: int = 0
-    unverifiable_entries: int = 0
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok, "entries": self.entries, "turns": self.turns, "dice_checked": self.dice_checked,
-            "dice_pending": self.dice_pending, "unverifiable_entries": self.unverifiable_entries,
-            "problems": self.problems,
-        }
+        return {**self.dice_json(), "entries": self.entries, "turns": self.turns}
 
 
 def verify_export(raw: Any) -> VerifyReport:
