@@ -178,8 +178,7 @@ class Situation:
         base = _OWN_SPACES.find(units, mover, self.ruleset) or _LAST_OWN.get(mover)
         if base is not None and base[0] is self.ruleset:
             seen, before = base[2], base[3]
-            changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
-            changed += [sp for sp in seen if sp not in units]
+            changed = _changed(seen, units)
             found = dict(before)
             for space in changed:
                 mine = self._commanded(units.get(space, ()))
@@ -286,7 +285,7 @@ class _ByUnits:
         with self.lock:
             for node in (id(units), *units_ancestors(units)):
                 found = self.entries.get((node, key))
-                if found is not None and id(found[1]) == node and found[0] is ruleset:
+                if found is not None and found[0] is ruleset:
                     self.entries.move_to_end((node, key))
                     return found
         return None
@@ -297,6 +296,12 @@ class _ByUnits:
             self.entries.move_to_end((id(units), key))
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)
+
+
+def _changed(seen: Mapping[str, tuple[Stack, ...]], units: Mapping[str, tuple[Stack, ...]]) -> list[str]:
+    """The spaces whose stacks differ between `seen` (a copy of a mapping counted before) and `units`."""
+    changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
+    return changed + [sp for sp in seen if sp not in units]
 
 
 # per units mapping: the mover's stacks (per mover, its co-movers and ruleset) and the enemy spaces (per side and
@@ -319,8 +324,7 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
     base = _ENEMY_SPACES.find(units, key, ruleset) or _LAST_BITS.get((side, id(ruleset), passable))
     if base is not None and base[0] is ruleset:
         _, _, seen, old_bits, old_sets = base
-        changed = [sp for sp, stacks in units.items() if seen.get(sp) is not stacks]
-        changed += [sp for sp in seen if sp not in units]
+        changed = _changed(seen, units)
         if not changed and base[1] is units:
             return old_sets  # type: ignore[no-any-return]
         bits_of = dict(old_bits)
