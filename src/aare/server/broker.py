@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
+
+import orjson
 
 CHANNEL_PREFIX = "aare:game:"
 
@@ -91,7 +92,7 @@ class _RedisSubscription:
                 return None
             message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=left)
             if message is not None and message.get("type") == "message":
-                data: dict[str, Any] = json.loads(message["data"])
+                data: dict[str, Any] = orjson.loads(message["data"])
                 return data
 
 
@@ -106,7 +107,7 @@ class RedisBroker:
         self._publisher = redis.Redis.from_url(url)
 
     def publish(self, game_id: str, message: dict[str, Any]) -> None:
-        self._publisher.publish(CHANNEL_PREFIX + game_id, json.dumps(message, separators=(",", ":")))
+        self._publisher.publish(CHANNEL_PREFIX + game_id, orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS))
 
     @asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[_RedisSubscription]:

@@ -7,9 +7,10 @@ under `HIDDEN_KEY`; each stream (and each answer) redacts them for its reader wi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+import orjson
 
 from aare import player_view as views
 from aare.events import Event
@@ -115,4 +116,6 @@ def message_view(message: Mapping[str, Any], viewer: Iterable[str], state: GameS
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (UTF-8, keys in their order) of what the server stores and sends. The state hash's
+    canonical text is written elsewhere (`aare.state.game_state.canonical_dumps`), byte for byte as it was."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -12,11 +12,11 @@ refusal is answered as before. Errors of the service are answered by the applica
 from __future__ import annotations
 
 import inspect
-import json
 import re
 import time
 from typing import Any
 
+import orjson
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
@@ -133,7 +133,7 @@ def _well_formed(body: bytes, content_type: str | None) -> tuple[dict[str, Any],
     if not body or (content_type is not None and not content_type.lower().startswith("application/json")):
         return None
     try:
-        data = json.loads(body)
+        data = orjson.loads(body)
     except (ValueError, RecursionError):
         return None
     if type(data) is not dict:

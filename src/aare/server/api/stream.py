@@ -11,7 +11,6 @@ reader sees what the seats it holds (when the stream opened) see, anyone else wh
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -23,7 +22,7 @@ from aare.server.api.auth import OptionalCaller
 from aare.server.api.context import Ctx, ServerContext
 from aare.server.api.models import EntryOut, errors
 from aare.server.seats import held_by, seat_powers
-from aare.server.views import message_view
+from aare.server.views import dumps, message_view
 from aare.state.game_state import GameState
 
 router = APIRouter(tags=["live"])
@@ -33,7 +32,7 @@ LastEventId = Annotated[str | None, Header(description="resume after this event 
 
 
 def sse(message: dict[str, Any]) -> str:
-    data = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    data = dumps(message)
     return f"id: {message['version']}\nevent: {message['kind']}\ndata: {data}\n\n"
 
 
