@@ -100,24 +100,37 @@ def test_openapi_documents_every_endpoint(tmp_path: Path) -> None:
     assert door["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/ActionOut")
 
 
-def test_full_collections_set_their_survivors_aside_and_sweep_everything_now_and_then() -> None:
-    """`aare serve`'s garbage collection: what survives a full collection is frozen, so the next one scans only
-    what came since; once in a while a full collection starts from everything unfrozen."""
+def test_collections_set_their_survivors_aside_and_a_sweep_frees_everything() -> None:
+    """`aare serve`'s garbage collection: what survives any collection is frozen, so no later one scans it
+    again; a sweep collects everything, unfrozen, and frees the garbage cycles frozen meanwhile."""
     import gc
+    import weakref
 
-    from aare.server.api.app import _FullCollections
+    from aare.server.collector import Freezer
 
-    hook = _FullCollections(sweep_seconds=3600)
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    freezer = Freezer()
     try:
         gc.unfreeze()
-        hook("stop", {"generation": 1})
-        assert gc.get_freeze_count() == 0  # younger generations are left alone
-        hook("stop", {"generation": 2})
-        assert gc.get_freeze_count() > 0
-        hook("start", {"generation": 2})
-        assert gc.get_freeze_count() > 0  # not yet time for a sweep
-        hook.last_sweep -= 7200
-        hook("start", {"generation": 2})
+        gc.collect()
+        cycle = Cycle()
+        alive = weakref.ref(cycle)
+        freezer("start", {"generation": 0})
         assert gc.get_freeze_count() == 0
+        freezer("stop", {"generation": 0})
+        assert gc.get_freeze_count() > 0 and gc.is_tracked(cycle)
+        del cycle  # garbage now, but frozen: no collection frees it
+        gc.collect()
+        assert alive() is not None
+        gc.callbacks.append(freezer)
+        try:
+            freezer.sweep()
+        finally:
+            gc.callbacks.remove(freezer)
+        assert gc.get_freeze_count() > 0  # frozen again after the sweep
+        assert alive() is None  # the sweep freed the cycle
     finally:
         gc.unfreeze()

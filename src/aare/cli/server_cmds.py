@@ -36,7 +36,7 @@ def serve(host: str, port: int, data_dir: Path | None, workers: int, bot_mode: s
     import uvicorn
 
     from aare.server.api import create_app
-    from aare.server.api.app import quieter_garbage_collection
+    from aare.server.collector import quieter_garbage_collection
     from aare.server.db import make_engine
     from aare.server.migrate import upgrade
 

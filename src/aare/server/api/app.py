@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,6 +25,7 @@ from aare.server.api.context import ServerContext
 from aare.server.api.middleware import BodyLimit, SecurityHeaders
 from aare.server.bots import BotRunner
 from aare.server.broker import make_broker
+from aare.server.collector import quieter_garbage_collection
 from aare.server.db import make_engine
 from aare.server.errors import ServiceError
 from aare.server.hashing import HashPool
@@ -132,40 +132,6 @@ def create_app_from_env() -> FastAPI:
     app = create_app(Settings.from_env())
     quieter_garbage_collection()
     return app
-
-
-def quieter_garbage_collection(sweep_seconds: float = 600.0) -> None:
-    """For a server process: collect cyclic garbage less often, and keep full collections short. The cached game
-    logs make a large heap, and a full collection over it stalls every request for 100 ms or more (200 ms
-    with 1,000 games cached): what is loaded at start is never scanned, and what survives a full collection is
-    set aside too (`gc.freeze`), so the next one scans only what came since. Every `sweep_seconds` a full
-    collection scans everything again, so garbage cycles set aside meanwhile are still freed."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 10)
-    if _FullCollections.installed is None:
-        _FullCollections.installed = _FullCollections(sweep_seconds)
-        gc.callbacks.append(_FullCollections.installed)
-
-
-class _FullCollections:
-    """A `gc.callbacks` hook: after each full collection its survivors are frozen; one in `sweep_seconds`
-    starts from everything unfrozen."""
-
-    installed: _FullCollections | None = None
-
-    def __init__(self, sweep_seconds: float) -> None:
-        self.sweep_seconds = sweep_seconds
-        self.last_sweep = time.monotonic()
-
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if info.get("generation") != 2:
-            return
-        if phase == "start" and time.monotonic() - self.last_sweep >= self.sweep_seconds:
-            self.last_sweep = time.monotonic()
-            gc.unfreeze()  # this collection scans the whole heap
-        elif phase == "stop":
-            gc.freeze()
 
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
