@@ -33,10 +33,16 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = _dump(value)
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
+        for name in names:
+            out[name] = _dump(getattr(self, name))
         return out
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+"""Each event class's field names, in order (`dataclasses.fields` builds them afresh on every call)."""
 
 
 def _dump(value: Any) -> Any:
