@@ -178,15 +178,12 @@ class Situation:
         base = _OWN_SPACES.find(units, mover, self.ruleset) or _LAST_OWN.get(mover)
         if base is not None and base[0] is self.ruleset:
             seen, before = base[2], base[3]
-            changed = _changed(seen, units)
-            found = dict(before)
-            for space in changed:
-                mine = self._commanded(units.get(space, ()))
-                if mine:
-                    found[space] = mine
-                else:
-                    found.pop(space, None)
-            out = {sp: found[sp] for sp in units if sp in found} if changed else before  # the state's order
+            news = {sp: self._commanded(units.get(sp, ())) for sp in _changed(seen, units)}
+            out: dict[str, tuple[Stack, ...]] = before  # never changed in place: new stacks, a new dict
+            if any(mine != before.get(space, ()) or space not in seen or space not in units
+                   for space, mine in news.items()):  # (a space added or dropped may change the order)
+                found = {**before, **news}
+                out = {sp: found[sp] for sp in units if found.get(sp)}  # the state's order
         else:
             out = {}
             for space, stacks in units.items():
@@ -327,18 +324,28 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
         changed = _changed(seen, units)
         if not changed and base[1] is units:
             return old_sets  # type: ignore[no-any-return]
-        bits_of = dict(old_bits)
-        sets = [set(x) for x in old_sets]
+        flipped: dict[str, int] = {}  # the changed spaces whose bits differ from before
         for space in changed:
             stacks = units.get(space)
             bits = _space_bits(stacks, ruleset, side, sides, passable) if stacks is not None else 0
-            bits_of[space] = bits
-            for found_set, bit in zip(sets, _BITS_ORDER, strict=True):
-                if bits & bit:
-                    found_set.add(space)
-                else:
-                    found_set.discard(space)
-        found: _EnemySpaces = tuple(frozenset(x) for x in sets)  # type: ignore[assignment]
+            if bits != old_bits.get(space, 0):
+                flipped[space] = bits
+        found: _EnemySpaces = old_sets
+        bits_of = old_bits  # never changed in place: a new mapping gets a new dict
+        if flipped:
+            bits_of = {**old_bits, **flipped}
+            sets = list(old_sets)
+            for i, bit in enumerate(_BITS_ORDER):
+                turned = [(sp, bool(b & bit)) for sp, b in flipped.items() if (b ^ old_bits.get(sp, 0)) & bit]
+                if turned:
+                    grown = set(sets[i])
+                    for space, on in turned:
+                        if on:
+                            grown.add(space)
+                        else:
+                            grown.discard(space)
+                    sets[i] = frozenset(grown)
+            found = tuple(sets)
     else:
         bits_of = {space: _space_bits(stacks, ruleset, side, sides, passable) for space, stacks in units.items()}
         found = tuple(frozenset(sp for sp, bits in bits_of.items() if bits & bit)  # type: ignore[assignment]

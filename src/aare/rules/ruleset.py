@@ -8,7 +8,7 @@ the ruleset for values through named hooks (`modify`) and effects (`value`), nev
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -62,6 +62,7 @@ class Ruleset:
         self.title = spec.title
         self.options = dict(options)
         self.modules = tuple(m for m in spec.modules if m.option is None or self.options.get(m.option))
+        self._hooks: dict[str, tuple[Callable[..., Any], ...]] = {}
         active = {m.id for m in self.modules}
         for module in self.modules:
             for other in module.conflicts:
@@ -80,10 +81,11 @@ class Ruleset:
 
     def modify(self, hook: str, value: Any, **context: Any) -> Any:
         """Fold every active module's `hook` over `value`, in module order."""
-        for module in self.modules:
-            fn = module.hooks.get(hook)
-            if fn is not None:
-                value = fn(value, ruleset=self, **context)
+        fns = self._hooks.get(hook)
+        if fns is None:  # the modules that have it, found once per hook
+            fns = self._hooks[hook] = tuple(fn for m in self.modules if (fn := m.hooks.get(hook)) is not None)
+        for fn in fns:
+            value = fn(value, ruleset=self, **context)
         return value
 
     def rule_id(self, rule_id: str) -> str:
