@@ -36,9 +36,8 @@ def end_of_turn_events(state: GameState, ruleset: Ruleset) -> list[Event]:
         for stack in state.units[space]:
             if state.marks_kept(stack.owner):
                 continue
-            flags = tuple(f for f in stack.flags if not f.startswith(TURN_FLAG))
-            damage = 0 if units[stack.unit].has("repairs") else stack.damage
-            after = replace(stack, moved=0, flags=flags, damage=damage)
-            if after != stack:
-                events.append(UnitsChanged(space, stack, after))
+            flags = tuple(f for f in stack.flags if not f.startswith(TURN_FLAG)) if stack.flags else ()
+            damage = 0 if stack.damage and units[stack.unit].has("repairs") else stack.damage
+            if stack.moved or flags != stack.flags or damage != stack.damage:
+                events.append(UnitsChanged(space, stack, replace(stack, moved=0, flags=flags, damage=damage)))
     return events
