@@ -40,7 +40,7 @@ class Situation:
         self.techs = frozenset(state.techs.get(power, ()))
         # allies whose units carrying the given flag move with the power to move this turn (joint attacks)
         self.co_movers: dict[str, str] = ruleset.modify("co_movers", {}, state=state, power=power)
-        self.rules: MovementRules = ruleset.modify("movement_rules", MovementRules())
+        self.rules = movement_rules(ruleset)
         (self.hostile_seas, self.blocking_seas, self.destroyer_seas, self.enemy_aa, self.enemy_factories,
          self.enemy_occupied, self.enemy_fighting) = _enemy_spaces(state, ruleset, self.side, self.sides,
                                                                    self.rules.passable_enemy_ships)
@@ -356,6 +356,18 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
         _LAST_BITS.clear()
     _LAST_BITS[(side, id(ruleset), passable)] = entry
     return found
+
+
+_RULES: dict[int, tuple[Ruleset, MovementRules]] = {}
+
+
+def movement_rules(ruleset: Ruleset) -> MovementRules:
+    """The ruleset's movement rules (the `movement_rules` hook, which reads the ruleset and its options only),
+    worked out once per ruleset."""
+    known = _RULES.get(id(ruleset))
+    if known is None or known[0] is not ruleset:
+        known = _RULES[id(ruleset)] = (ruleset, ruleset.modify("movement_rules", MovementRules()))
+    return known[1]
 
 
 _CACHE: dict[tuple[int, str], Situation] = {}

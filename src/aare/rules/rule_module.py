@@ -74,7 +74,8 @@ HOOKS: dict[str, str] = {
     "str)",
     "nation_records": "public records of a power that `aare show` lists ({label: value}, e.g. research tokens "
     "held), context: state, power",
-    "movement_rules": "the movement rule switches (aare.movement.rules.MovementRules)",
+    "movement_rules": "the movement rule switches (aare.movement.rules.MovementRules), asked once per ruleset: "
+    "they may depend on its options, nothing else",
     "move_events": "the events of a move or unload with what rule modules add (list of Event), e.g. a fee paid on "
     "entering a space, context: view (Situation), combat, path",
     "sealed_seas": "sea zones the power's ships may neither enter nor leave now (frozenset of str), e.g. a sea "
