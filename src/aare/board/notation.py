@@ -20,9 +20,26 @@ _SPLIT = re.compile(r"\s*(?:,|;|\band\b|\+)\s*")
 
 
 def parse_units(text: str, catalogue: UnitCatalogue) -> dict[str, int]:
-    """Read a unit group into ``{unit_id: count}`` in catalogue order. Raises MalformedInput."""
+    """Read a unit group into ``{unit_id: count}`` in catalogue order (a new dict each time; the reading of a text
+    is remembered per catalogue). Raises MalformedInput."""
     if not isinstance(text, str):
         raise MalformedInput(f"a unit list must be text, got {type(text).__name__}")
+    key = (text, id(catalogue))
+    known = _PARSED.get(key)
+    if known is not None and known[0] is catalogue:
+        return dict(known[1])
+    counts = _parse_units(text, catalogue)
+    if len(_PARSED) >= _PARSED_KEPT:
+        _PARSED.clear()
+    _PARSED[key] = (catalogue, counts)
+    return dict(counts)
+
+
+_PARSED: dict[tuple[str, int], tuple[UnitCatalogue, dict[str, int]]] = {}
+_PARSED_KEPT = 20_000
+
+
+def _parse_units(text: str, catalogue: UnitCatalogue) -> dict[str, int]:
     stripped = text.strip()
     if stripped.lower() in ("", "none", "nothing", "-"):
         return {}
