@@ -60,6 +60,16 @@ def _claims(extension: Any, kind: str, pending: Any) -> bool:
     return kind not in DECISION_ACTIONS or pending is None or pending.get("kind") in extension.answers
 
 
+def _may_end(ctx: TurnContext) -> bool:
+    """A trusted `end_phase`: the phase handler's end conditions alone decide it (leaving the phase and entering
+    the next refuse nothing in a ruleset that trusts it)."""
+    try:
+        phase_handler(ctx.state.phase).can_end(ctx)
+    except AareError:
+        return False
+    return True
+
+
 class Game:
     """A game being played: its log, its ruleset and (optionally) an explicit dice source."""
 
@@ -149,16 +159,25 @@ class Game:
         if self.log.state.members:
             candidates = [a.model_copy(update={"power": ctx.acting}) for a in candidates]
         trusted = frozenset() if (VERIFY_CANDIDATES if verify is None else verify) else self._trusted(ctx)
-        return [a for a in candidates if a.type in trusted or self.is_legal(a, acting)]
+
+        def kept(action: Any) -> bool:
+            if action.type not in trusted:
+                return self.is_legal(action, acting)
+            return _may_end(ctx) if isinstance(action, EndPhase) else True
+
+        return [a for a in candidates if kept(a)]
 
     @staticmethod
     def _trusted(ctx: TurnContext) -> frozenset[str]:
         """The action types of the current phase whose candidates need no second judgement: those the
-        ruleset trusts, while no decision is pending and no rule module extends the phase."""
+        ruleset trusts (while a decision is pending, those it trusts as answers to that kind of decision),
+        while no rule module extends the phase."""
         state = ctx.state
-        if state.pending is not None or state.winner is not None or phase_extensions(ctx):
+        if state.winner is not None or phase_extensions(ctx):
             return frozenset()
-        kinds: frozenset[str] = ctx.ruleset.modify("trusted_candidates", frozenset(), phase=state.phase)
+        pending = None if state.pending is None else str(state.pending.get("kind"))
+        kinds: frozenset[str] = ctx.ruleset.modify("trusted_candidates", frozenset(), phase=state.phase,
+                                                   pending=pending)
         return kinds
 
     def undo(self, power: str | None = None) -> None:

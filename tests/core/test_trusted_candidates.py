@@ -50,3 +50,36 @@ def test_trusted_moves_are_not_judged_again(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(engine, "VERIFY_CANDIDATES", True)
     assert [a.to_json() for a in game.legal_actions()] == [a.to_json() for a in fast]
     assert "move" in judged
+
+
+def test_lhtr_trusted_answers_and_phase_ends_over_many_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LHTR trusts the battle's answers while a decision waits, non-combat loads, and the end of every phase: the list
+    is still the judged one through battles of every kind of decision, and those kinds are not judged again."""
+    judged_kinds: set[tuple[str, str]] = set()
+    real = Game.is_legal
+
+    def counting(self: Game, action: object, power: str | None = None) -> bool:
+        judged_kinds.add((self.state.phase, getattr(action, "type", "")))
+        return real(self, action, power)
+
+    decisions: set[str] = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game(new_game("lhtr-1.3", None, seed))
+        for _ in range(300):
+            if game.state.winner is not None:
+                break
+            decisions.add(str((game.state.pending or {}).get("kind")))
+            judged = [a.to_json() for a in game.legal_actions(verify=True)]
+            monkeypatch.setattr(Game, "is_legal", counting)
+            fast = [a.to_json() for a in game.legal_actions(verify=False)]
+            monkeypatch.setattr(Game, "is_legal", real)
+            assert fast == judged, (seed, game.state.round, game.state.phase, game.state.pending)
+            game.apply(rng.choice(judged))
+    assert {"choose_casualties", "press_or_retreat"} <= decisions
+    trusted = {"move", "fight", "end_phase", "choose_casualties", "press", "retreat", "submerge"}
+    again = {(phase, kind) for phase, kind in judged_kinds if kind in trusted or (phase, kind) == NCM_LOAD}
+    assert not again, again
+
+
+NCM_LOAD = ("non-combat-move", "load")  # a combat-move load is judged: it needs a transport able to reach an assault

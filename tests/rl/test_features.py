@@ -3,6 +3,8 @@ reaches it (the sealed AARe straight bid); no PettingZoo needed."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -52,3 +54,21 @@ def test_space_features_count_units_and_owners() -> None:
     assert row[encoder.units_at + russia * len(encoder.units) + infantry] == expected
     assert row[-5] == 8  # IPC value
     assert row[-2] == 1.0  # a capital
+
+
+def test_space_features_kept_from_the_last_state_equal_fresh_ones() -> None:
+    """The encoder works out again only the spaces whose units changed: through a random game (and between
+    unrelated states) its features are those of a fresh encoder, whatever a caller did to an earlier array."""
+    ruleset = load_ruleset("lhtr-1.3", {})
+    kept = Encoder(ruleset)
+    rng = random.Random(2)
+    game = Game(new_game("lhtr-1.3", seed=2))
+    for _ in range(250):
+        if game.state.winner is not None:
+            break
+        got = kept.encode(game.state, game.state.nation)
+        assert same(got, Encoder(ruleset).encode(game.state, game.state.nation))
+        got["spaces"][:] = -1.0
+        game.apply(rng.choice(game.legal_actions()))
+    other = new_game("lhtr-1.3", seed=5).state
+    assert same(kept.encode(other, "Germany"), Encoder(ruleset).encode(other, "Germany"))

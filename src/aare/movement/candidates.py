@@ -54,10 +54,15 @@ def move_candidates(view: Situation, combat: bool, space: str | None = None) -> 
 
 
 def _text(view: Situation, stack: Stack, count: int) -> str:
-    units = Counter({stack.unit: count})
-    for _, unit in flags.cargo(stack):
-        units[unit] += count
-    return format_units(units, view.units)
+    """`count` units of `stack` with their cargo, as a move names them (kept per situation)."""
+    key = ("move_text", stack.unit, stack.flags, count)
+    text: str | None = view.cache.get(key)
+    if text is None:
+        units = Counter({stack.unit: count})
+        for _, unit in flags.cargo(stack):
+            units[unit] += count
+        text = view.cache[key] = format_units(units, view.units)
+    return text
 
 
 STACK_CHECKS = (movable, not_committed)
@@ -96,27 +101,30 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
         return
     checks = _listing_checks(view)
     counts = [1, stack.count] if stack.count > 1 else [1]
+    one = stack.with_count(1)
     chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
     raids: list[tuple[str, ...]] = []
     if unit.domain == "air":
+        bombs = combat and unit.has("strategic_bomber")
         for dest, path in air_routes(view, where, left, avoid_aa=combat).items():
-            if first_violation(Leg(view, combat, stack.with_count(1), path), checks) is None:
+            if first_violation(Leg(view, combat, one, path, unit=unit), checks) is None:
                 chosen[(dest,)] = path
-            bombing = Leg(view, combat, stack.with_count(1), path, True)
-            if combat and unit.has("strategic_bomber") and dest in view.enemy_factories:
-                raids += [path] if first_violation(bombing, checks) is None else []
+            bombing = Leg(view, combat, one, path, True, unit=unit) if bombs and dest in view.enemy_factories else None
+            if bombing is not None and first_violation(bombing, checks) is None:
+                raids.append(path)
     else:
         nbrs = view.graph.land_nbrs if unit.domain == "land" else view.graph.sea_nbrs
+        blitzes = unit.domain == "land" and combat
         for path in simple_paths(where, left, nbrs):
-            key = (path[-1], *(blitzed(view, path) if unit.domain == "land" and combat else ()))
+            key = (path[-1], *blitzed(view, path)) if blitzes else (path[-1],)
             if key in chosen:
                 continue
-            if first_violation(Leg(view, combat, stack.with_count(1), path), checks) is None:
+            if first_violation(Leg(view, combat, one, path, unit=unit), checks) is None:
                 chosen[key] = path
     for count in counts:
         text = _text(view, stack, count)
         for path, raid in [*((p, False) for p in chosen.values()), *((p, True) for p in raids)]:
-            if count == 1 or first_violation(Leg(view, combat, stack.with_count(count), path, raid), checks) is None:
+            if count == 1 or first_violation(Leg(view, combat, stack, path, raid, unit=unit), checks) is None:
                 yield Move(units=text, path=list(path), raid=raid)
 
 
@@ -145,7 +153,35 @@ def _unloads(view: Situation, combat: bool, sea: str, territory: str, units: Map
     return True
 
 
+def _transport_seas(view: Situation) -> frozenset[str]:
+    """The sea zones holding a friendly transport (where loads can be)."""
+    key = "transport_seas"
+    if key not in view.cache:
+        view.cache[key] = frozenset(
+            sea for sea, stacks in view.state.units.items()
+            if view.is_sea(sea) and any(view.friend(s.owner) and view.unit(s).has("transport") for s in stacks)
+        )
+    seas: frozenset[str] = view.cache[key]
+    return seas
+
+
+def _boats(view: Situation, combat: bool, sea: str) -> list[Stack]:
+    """The friendly transports in `sea` the mover's land units may board now (kept per situation: every territory
+    on the zone's shore asks)."""
+    key = ("boats", sea, combat)
+    found: list[Stack] | None = view.cache.get(key)
+    if found is None:
+        found = view.cache[key] = [
+            s for s in view.stacks(sea)
+            if view.friend(s.owner) and view.unit(s).has("transport")
+            and load_violation(view, combat, s) is None
+        ]
+    return found
+
+
 def loads(view: Situation, combat: bool, territory: str, only: str | None = None) -> Iterator[Load]:
+    if _transport_seas(view).isdisjoint(view.graph.coast[territory]):
+        return
     ready = [
         s for s in view.own(territory)
         if view.unit(s).domain == "land" and s.moved == 0 and not flags.turn_flags(s)
@@ -156,10 +192,7 @@ def loads(view: Situation, combat: bool, territory: str, only: str | None = None
     for sea in view.graph.coast[territory]:
         if (only is not None and sea != only) or view.blocks(sea):
             continue
-        boats = [
-            s for s in view.stacks(sea)
-            if view.friend(s.owner) and view.unit(s).has("transport") and load_violation(view, combat, s) is None
-        ]
+        boats = _boats(view, combat, sea)
         for unit in sorted({s.unit for s in ready}):
             entry = (view.power, unit)
             if any(fits(view, b, (*flags.cargo(b), entry), combat) for b in boats):

@@ -30,6 +30,8 @@ class Graph:
             shore = self.land_nbrs[space.name] if space.is_sea else self.sea_nbrs[space.name]
             self.coast[space.name] = tuple(n for n in shore if frozenset((space.name, n)) not in board.no_transport)
         self.canals: dict[frozenset[str], Canal] = {frozenset(c.seas): c for c in board.canals}
+        # what movement code works out from the board alone, kept for the board's life (e.g. a stack's reach)
+        self.derived: dict[object, object] = {}
 
     def canal(self, a: str, b: str) -> Canal | None:
         return self.canals.get(frozenset((a, b)))

@@ -13,18 +13,31 @@ CarrierGroup = tuple[str, frozenset[str], int]  # carriers' sea zone, where they
 
 def land_spots(view: Situation) -> frozenset[str]:
     """Land territories where aircraft may end the turn (LHTR-AIRMOVE-land-friendly-since-start)."""
-    if "land_spots" not in view.cache:
-        view.cache["land_spots"] = frozenset(t for t in view.graph.land if view.held_since_start(t))
-    spots: frozenset[str] = view.cache["land_spots"]
-    return spots
+    return _land_tables(view)[0]
 
 
 def land_distance(view: Situation) -> dict[str, int]:
     """Air distance from every space to the nearest land spot."""
-    if "land_distance" not in view.cache:
-        view.cache["land_distance"] = view.graph.distances_from(land_spots(view), view.air_nbrs)
-    dist: dict[str, int] = view.cache["land_distance"]
-    return dist
+    return _land_tables(view)[1]
+
+
+def _land_tables(view: Situation) -> tuple[frozenset[str], dict[str, int]]:
+    """The land spots and the distances to them, kept per situation, and from one state to the next while what
+    they are made of is the same: the owners now and when the turn began (the same mappings), the ruleset, the
+    mover's side and the spaces closed to aircraft (between two moves only the units change)."""
+    if "land_tables" in view.cache:
+        known: tuple[frozenset[str], dict[str, int]] = view.cache["land_tables"]
+        return known
+    made_of = (view.state.owners, view.start_owners, view.ruleset, view.side, view.air_closed)
+    kept = view.graph.derived.get("land_tables")
+    if isinstance(kept, tuple) and all(a is b or a == b for a, b in zip(kept[0], made_of, strict=True)):
+        found: tuple[frozenset[str], dict[str, int]] = kept[1]
+    else:
+        spots = frozenset(t for t in view.graph.land if view.held_since_start(t))
+        found = (spots, view.graph.distances_from(spots, view.air_nbrs))
+        view.graph.derived["land_tables"] = (made_of, found)
+    view.cache["land_tables"] = found
+    return found
 
 
 def carrier_groups(view: Situation, combat: bool) -> list[CarrierGroup]:
@@ -83,7 +96,10 @@ def can_land(
         return True
     if not unit.carrier_size:
         return False
-    near = view.graph.ball(where, left, view.air_nbrs)
+    key = ("air_ball", where, left)
+    near = view.cache.get(key)
+    if near is None:
+        near = view.cache[key] = view.graph.ball(where, left, view.air_nbrs)
     need = unit.carrier_size * count
     room = 0
     for space, reach, free in carrier_groups(view, combat):

@@ -76,12 +76,19 @@ def _reach(view: Situation, where: str, left: int, domain: str) -> frozenset[str
     units, the land within `left`; ships, the sea within `left` and its shores; aircraft, the spaces within `left`
     and as far again as a carrier may come to where they land."""
     graph = view.graph
+    key = ("memo_reach", where, left, domain)
+    known = graph.derived.get(key)
+    if known is not None:
+        return known  # type: ignore[return-value]
     if domain == "land":
-        return frozenset(graph.ball(where, left, lambda s: graph.land_nbrs[s]))
-    if domain == "sea":
+        found = frozenset(graph.ball(where, left, lambda s: graph.land_nbrs[s]))
+    elif domain == "sea":
         seas = graph.ball(where, left, lambda s: graph.sea_nbrs[s])
-        return frozenset(seas).union(*(graph.air[s] for s in seas))
-    return frozenset(graph.ball(where, left + CARRIER_REACH))
+        found = frozenset(seas).union(*(graph.air[s] for s in seas))
+    else:
+        found = frozenset(graph.ball(where, left + CARRIER_REACH))
+    graph.derived[key] = found
+    return found
 
 
 def memo_for(view: Situation, combat: bool) -> MoveMemo | None:

@@ -5,7 +5,7 @@ through the ``move_checks`` hook."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
 
 from aare.board.units import UnitType
 from aare.errors import IllegalAction
@@ -29,27 +29,50 @@ class Violation:
         return IllegalAction(self.reason, self.rule_id)
 
 
-@dataclass(frozen=True)
 class Leg:
     """`stack` (the units asked to move) along `path` in combat move (`combat`) or non-combat move.
     `raid` marks bombers flying a strategic bombing raid; `others` are the domains of the other units
-    moving in the same action; `company` the unit types and counts the action names (empty: `stack` alone)."""
+    moving in the same action; `company` the unit types and counts the action names (empty: `stack` alone).
+    `unit` is the stack's unit type as movement sees it (`Situation.unit`) and `domain` its domain, looked up once
+    per leg. A plain class, not a dataclass: listing moves builds many legs; it is immutable all the same, and
+    equal to another leg of the same fields (`unit` and `domain` aside)."""
 
     view: Situation
     combat: bool
     stack: Stack
     path: tuple[str, ...]
-    raid: bool = False
-    others: frozenset[str] = frozenset()
-    company: tuple[tuple[str, int], ...] = ()
-    # the stack's unit type as movement sees it (`Situation.unit`) and its domain, looked up once per leg
-    unit: UnitType = field(init=False, compare=False, repr=False)
-    domain: str = field(init=False, compare=False, repr=False)
+    raid: bool
+    others: frozenset[str]
+    company: tuple[tuple[str, int], ...]
+    unit: UnitType
+    domain: str
 
-    def __post_init__(self) -> None:
-        unit = self.view.unit(self.stack)
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "domain", unit.domain)
+    def __init__(self, view: Situation, combat: bool, stack: Stack, path: tuple[str, ...], raid: bool = False,
+                 others: frozenset[str] = frozenset(), company: tuple[tuple[str, int], ...] = (),
+                 unit: UnitType | None = None) -> None:
+        """`unit`: `view.unit(stack)` when the caller has it already."""
+        unit = view.unit(stack) if unit is None else unit
+        self.__dict__.update(view=view, combat=combat, stack=stack, path=path, raid=raid, others=others,
+                             company=company, unit=unit, domain=unit.domain)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.view, self.combat, self.stack, self.path, self.raid, self.others, self.company)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Leg) and other.__class__ is self.__class__ and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Leg(combat={self.combat!r}, stack={self.stack!r}, path={self.path!r}, raid={self.raid!r}, "
+                f"others={self.others!r}, company={self.company!r})")
 
     @property
     def start(self) -> str:

@@ -12,6 +12,7 @@ from aare.state.unit_stacks import Stack
 
 LONG_RANGE = "long_range_aircraft"
 STOPPED = (flags.LANDED, flags.AMPHIBIOUS, flags.HOVER)
+_STOPPED_VALUES = tuple(s + "=" for s in STOPPED)  # a flag with a value: "amphibious=<sea zone>"
 
 
 def allowance(view: Situation, unit: UnitType, owner: str | None = None) -> int:
@@ -35,7 +36,7 @@ def remaining(view: Situation, stack: Stack, space: str | None = None) -> int:
     known: int | None = view.cache.get(key)
     if known is not None:
         return known
-    if any(f == s or f.startswith(s + "=") for f in stack.flags for s in STOPPED):
+    if any(f in STOPPED or f.startswith(_STOPPED_VALUES) for f in stack.flags):
         found = 0
     else:
         left = max(0, allowance(view, view.unit(stack), stack.owner) - stack.moved)

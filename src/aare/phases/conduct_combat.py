@@ -525,12 +525,19 @@ class ConductCombat(PhaseHandler):
 
     def _can_start(self, ctx: TurnContext, site: BattleSite) -> bool:
         """A battle the rules refuse to start (e.g. aircraft left alone against submarines after their ship
-        moved on) is not fought: the units stay and move on in non-combat move (docs/rulings.md)."""
-        try:
-            build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
-        except IllegalAction:
-            return False
-        return True
+        moved on) is not fought: the units stay and move on in non-combat move (docs/rulings.md). Worked out once per
+        state (the candidates and the end of the phase both ask)."""
+        view = situation(ctx.state, ctx.ruleset)
+        key = ("battle_starts", site.space, site.kind)
+        found: bool | None = view.cache.get(key)
+        if found is None:
+            try:
+                build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+                found = True
+            except IllegalAction:
+                found = False
+            view.cache[key] = found
+        return found
 
     def _may_start(self, ctx: TurnContext, space: str) -> bool:
         """Whether the battle in `space` may be fought now as `events_for` judges a fight before fighting it: no
@@ -538,10 +545,10 @@ class ConductCombat(PhaseHandler):
         if combat_record(ctx.state)["current"] is not None:
             return False
         try:
-            build_battle(ctx.state, ctx.ruleset, self._choose(ctx, space), _fought_spaces(ctx.state))
+            site = self._choose(ctx, space)
         except IllegalAction:
             return False
-        return True
+        return self._can_start(ctx, site)
 
     def _choose(self, ctx: TurnContext, space: str) -> BattleSite:
         space = ctx.ruleset.board.resolve(space)

@@ -12,7 +12,7 @@ state `aare.player_view.visible_state` gives that power (hidden fields read as t
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +27,7 @@ from aare.errors import AareError
 from aare.player_view import Viewer, visible_state
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
+from aare.state.unit_stacks import Stack
 
 RECORD_BUCKETS = 64
 Array = npt.NDArray[np.float32]
@@ -68,6 +69,7 @@ class Encoder:
         self.flags_at = self.techs_at + p * len(self.techs)
         self.global_width = self.flags_at + 2
         self._records: tuple[Any, Any, Array] | None = None  # the last state's records, their features
+        self._spaces: tuple[Any, Any, Array] | None = None  # the last state's owners and units, their features
 
     def encode(self, state: GameState, viewer: Viewer) -> dict[str, Array]:
         """The features of `state` as `viewer` sees it."""
@@ -79,27 +81,49 @@ class Encoder:
                 "records": records[2].copy()}
 
     def space_features(self, state: GameState) -> Array:
-        out = self.static.copy()
-        n_units, nobody = len(self.units), len(self.powers)
+        """Per space: owner, units per power and type, IPC value, complex damage, victory city, capital, land.
+        Worked out again only for the spaces whose units changed since the last state encoded (most actions
+        change a few), and the owners only when they changed."""
+        last = self._spaces
+        if last is None:
+            out = self.static.copy()
+            self._owner_features(out, state.owners)
+            changed: Iterable[str] = state.units
+        else:
+            owners, units, before = last
+            out = before.copy()
+            if state.owners is not owners and state.owners != owners:
+                self._owner_features(out, state.owners)
+            now = state.units
+            changed = () if now is units else [s for s in units.keys() | now.keys() if units.get(s) is not now.get(s)]
+        for space in changed:
+            row = self._space.get(space)
+            if row is not None:
+                self._unit_features(out[row], state.units.get(space, ()))
+        self._spaces = (state.owners, state.units, out)
+        return out.copy()
+
+    def _owner_features(self, out: Array, owners: Mapping[str, str]) -> None:
+        nobody = len(self.powers)
+        out[:, : nobody + 1] = 0.0
         out[:, nobody] = 1.0
-        for space, owner in state.owners.items():
+        for space, owner in owners.items():
             row, who = self._space.get(space), self._power.get(owner)
             if row is not None and who is not None:
                 out[row, nobody] = 0.0
                 out[row, who] = 1.0
-        for space, stacks in state.units.items():
-            row = self._space.get(space)
-            if row is None:
-                continue
-            damage = 0
-            for stack in stacks:
-                who, unit = self._power.get(stack.owner), self._unit.get(stack.unit)
-                if who is not None and unit is not None:
-                    out[row, self.units_at + who * n_units + unit] += stack.count
-                if stack.unit in self._factory:
-                    damage += stack.damage * stack.count
-            out[row, -4] = damage
-        return out
+
+    def _unit_features(self, row: Array, stacks: Iterable[Stack]) -> None:
+        n_units = len(self.units)
+        row[self.units_at : self.units_at + len(self.powers) * n_units] = 0.0
+        damage = 0
+        for stack in stacks:
+            who, unit = self._power.get(stack.owner), self._unit.get(stack.unit)
+            if who is not None and unit is not None:
+                row[self.units_at + who * n_units + unit] += stack.count
+            if stack.unit in self._factory:
+                damage += stack.damage * stack.count
+        row[-4] = damage
 
     def global_features(self, state: GameState) -> Array:
         out = np.zeros(self.global_width, dtype=np.float32)

@@ -31,7 +31,11 @@ class Stack:
         return (self.owner, self.unit, self.damage, self.moved, self.flags)
 
     def with_count(self, count: int) -> Stack:
-        return Stack(self.owner, self.unit, count, self.damage, self.moved, self.flags)
+        if count == self.count:
+            return self
+        copy = object.__new__(Stack)  # the fields copied as they are: a frozen dataclass's __init__ is slow
+        copy.__dict__.update(self.__dict__, count=count)
+        return copy
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"owner": self.owner, "unit": self.unit, "count": self.count}

@@ -164,13 +164,35 @@ LHTR = register_module(
 )
 
 
-TRUSTED = {"combat-move": "move", "non-combat-move": "move", "conduct-combat": "fight"}
+# per phase, the action types its handler lists only where `apply` accepts them: moves (their candidates come from
+# the same leg checks `apply` runs), non-combat loads (onto the transports `load_violation` lets them board, what
+# `load_events` asks there; a combat-move load also needs a transport able to reach an assault, which the listing
+# does not ask), the start of a battle (listed only where `apply` would start it; the battle itself refuses nothing),
+# and `end_phase` (the phase's end conditions decide it: leaving the phase and entering the next refuse nothing in
+# LHTR)
+TRUSTED = {
+    "develop-weapons": frozenset({"end_phase"}),
+    "purchase": frozenset({"end_phase"}),
+    "combat-move": frozenset({"move", "end_phase"}),
+    "conduct-combat": frozenset({"fight", "end_phase"}),
+    "non-combat-move": frozenset({"move", "load", "end_phase"}),
+    "mobilize": frozenset({"end_phase"}),
+    "collect-income": frozenset({"end_phase"}),
+}
+# per kind of battle decision, its answers that the battle lists (every one the battle accepts)
+TRUSTED_ANSWERS = {
+    "choose_casualties": frozenset({"choose_casualties"}),
+    "press_or_retreat": frozenset({"press", "retreat"}),
+    "submerge": frozenset({"submerge"}),
+}
 
 
-def _trusted_candidates(kinds: frozenset[str], phase: str, **_: Any) -> frozenset[str]:
-    """Moves of the movement phases (their candidates come from the same leg checks `apply` runs) and the start
-    of a battle (listed only where `apply` would start it; the battle itself refuses nothing)."""
-    return kinds | {TRUSTED[phase]} if phase in TRUSTED else kinds
+def _trusted_candidates(kinds: frozenset[str], phase: str, pending: str | None = None, **_: Any) -> frozenset[str]:
+    """The action types of `phase` (while a decision of kind `pending` waits: its answers) whose candidates are
+    legal by construction."""
+    if pending is not None:
+        return kinds | TRUSTED_ANSWERS.get(pending, frozenset()) if phase == "conduct-combat" else kinds
+    return kinds | TRUSTED.get(phase, frozenset())
 
 
 def _local_moves(rules: MovementRules, **_: Any) -> MovementRules:
