@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from aare.errors import MalformedInput
+from aare.identity_cache import ByIdentity
 
 
 class _Action(BaseModel):
@@ -25,22 +26,18 @@ class _Action(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """The action's JSON form, a fresh copy each time (the caller may change it); worked out once per action
         object (actions are frozen; candidates kept from one state to the next are asked again and again)."""
-        known = _JSON.get(id(self))
-        if known is None or known[0] is not self:
-            if len(_JSON) >= _JSON_KEPT:
-                _JSON.clear()
+        known = _JSON.get(self)
+        if known is None:
             json = self.model_dump(mode="json", exclude_defaults=True) | {"type": self.type}  # type: ignore[attr-defined]
-            known = _JSON[id(self)] = (self, json, tuple(k for k, v in json.items() if isinstance(v, list | dict)))
-        out = known[1].copy()
-        for key in known[2]:  # a path, a split: copied too
+            known = _JSON.put(self, (json, tuple(k for k, v in json.items() if isinstance(v, list | dict))))
+        out = known[0].copy()
+        for key in known[1]:  # a path, a split: copied too
             out[key] = out[key].copy()
         return out
 
 
-_JSON: dict[int, tuple[_Action, dict[str, Any], tuple[str, ...]]] = {}
-_JSON_KEPT = 100_000
-"""Actions' JSON forms (and their keys holding a list or an object), by the action's identity (the entry keeps
-the action alive, so its id is not reused meanwhile)."""
+_JSON: ByIdentity[tuple[dict[str, Any], tuple[str, ...]]] = ByIdentity(100_000)
+"""Actions' JSON forms and their keys holding a list or an object, by the action's identity."""
 
 
 class EndPhase(_Action):

@@ -13,6 +13,7 @@ from aare.board.board import Canal
 from aare.board.units import UnitType
 from aare.economy.pool import pool
 from aare.economy.turn import turn_start_owners
+from aare.identity_cache import ByIdentity
 from aare.movement import flags
 from aare.movement.graph import Graph, graph_of
 from aare.movement.rules import MovementRules
@@ -358,16 +359,14 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
     return found
 
 
-_RULES: dict[int, tuple[Ruleset, MovementRules]] = {}
+_RULES: ByIdentity[MovementRules] = ByIdentity(1_000)
 
 
 def movement_rules(ruleset: Ruleset) -> MovementRules:
     """The ruleset's movement rules (the `movement_rules` hook, which reads the ruleset and its options only),
     worked out once per ruleset."""
-    known = _RULES.get(id(ruleset))
-    if known is None or known[0] is not ruleset:
-        known = _RULES[id(ruleset)] = (ruleset, ruleset.modify("movement_rules", MovementRules()))
-    return known[1]
+    known = _RULES.get(ruleset)
+    return known if known is not None else _RULES.put(ruleset, ruleset.modify("movement_rules", MovementRules()))
 
 
 _CACHE: dict[tuple[int, str], Situation] = {}

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from aare.errors import MalformedInput
+from aare.identity_cache import ByIdentity
 from aare.state.unit_stacks import Stack, normalise
 
 FORMAT = "aare-state"
@@ -250,8 +251,8 @@ def _dice_json(dice: DiceState) -> str:
 
 
 _KEYS_JSON: dict[str, str] = {}
-_STACKS_JSON: dict[int, tuple[tuple[Stack, ...], str]] = {}
 _STACKS_JSON_SIZE = 500_000
+_STACKS_JSON: ByIdentity[str] = ByIdentity(_STACKS_JSON_SIZE)
 
 
 def _key_json(key: str) -> str:
@@ -269,14 +270,10 @@ def _stacks_json(stacks: tuple[Stack, ...]) -> str:
     value alive, so its id is not reused while it is remembered)."""
     if type(stacks) is not tuple:
         return canonical_dumps([st.to_json() for st in stacks])
-    known = _STACKS_JSON.get(id(stacks))
-    if known is not None and known[0] is stacks:
-        return known[1]
-    text = canonical_dumps([st.to_json() for st in stacks])
-    if len(_STACKS_JSON) >= _STACKS_JSON_SIZE:
-        _STACKS_JSON.clear()
-    _STACKS_JSON[id(stacks)] = (stacks, text)
-    return text
+    known = _STACKS_JSON.get(stacks)
+    if known is not None:
+        return known
+    return _STACKS_JSON.put(stacks, canonical_dumps([st.to_json() for st in stacks]))
 
 
 _SPACES_JSON: dict[int, tuple[tuple[Stack, ...], str, str]] = {}

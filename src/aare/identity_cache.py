@@ -1,0 +1,30 @@
+"""A cache of what was worked out for an object, found by the object's identity (for values that are costly to
+hash or compare, and immutable by convention: a state's stacks, an action, a ruleset)."""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+class ByIdentity(Generic[V]):
+    """Values per object, by `id`; each entry keeps its object alive, so the id is not reused while it is kept.
+    Everything is dropped once `size` entries are kept."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: dict[int, tuple[object, V]] = {}
+
+    def get(self, obj: object) -> V | None:
+        known = self._entries.get(id(obj))
+        return known[1] if known is not None and known[0] is obj else None
+
+    def put(self, obj: object, value: V) -> V:
+        if len(self._entries) >= self.size:
+            self._entries.clear()
+        self._entries[id(obj)] = (obj, value)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._entries)
