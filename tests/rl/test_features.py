@@ -10,7 +10,8 @@ import pytest
 
 from aare.engine import Game
 from aare.game_setup import new_game
-from aare.rl.features import Encoder
+from aare.player_view import visible_state
+from aare.rl.features import Encoder, record_features
 from aare.rules.ruleset import load_ruleset
 
 SEAL = "AARE-BID-submit-bids"
@@ -56,19 +57,25 @@ def test_space_features_count_units_and_owners() -> None:
     assert row[-2] == 1.0  # a capital
 
 
-def test_space_features_kept_from_the_last_state_equal_fresh_ones() -> None:
-    """The encoder works out again only the spaces whose units changed: through a random game (and between
-    unrelated states) its features are those of a fresh encoder, whatever a caller did to an earlier array."""
-    ruleset = load_ruleset("lhtr-1.3", {})
+@pytest.mark.parametrize("rules", ["lhtr-1.3", "aarhe"])
+def test_features_kept_from_the_last_state_equal_fresh_ones(rules: str) -> None:
+    """The encoder works out again only the spaces whose units changed, and the records that changed: through a
+    random game (and between unrelated states) its features are those of a fresh encoder, whatever a caller did
+    to an earlier array."""
+    ruleset = load_ruleset(rules, {})
     kept = Encoder(ruleset)
     rng = random.Random(2)
-    game = Game(new_game("lhtr-1.3", seed=2))
+    game = Game(new_game(rules, seed=2))
     for _ in range(250):
         if game.state.winner is not None:
             break
-        got = kept.encode(game.state, game.state.nation)
-        assert same(got, Encoder(ruleset).encode(game.state, game.state.nation))
+        power = game.to_act()[0]
+        player = game.acting_as(power) if game.state.members else game
+        got = kept.encode(game.state, power)
+        assert same(got, Encoder(ruleset).encode(game.state, power))
+        assert np.array_equal(got["records"], record_features(visible_state(game.state, power)))
         got["spaces"][:] = -1.0
-        game.apply(rng.choice(game.legal_actions()))
-    other = new_game("lhtr-1.3", seed=5).state
+        got["records"][:] = -1.0
+        player.apply(rng.choice(player.legal_actions()), power)
+    other = new_game(rules, seed=5).state
     assert same(kept.encode(other, "Germany"), Encoder(ruleset).encode(other, "Germany"))

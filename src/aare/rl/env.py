@@ -4,8 +4,8 @@ legal actions. See docs/rl.md."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, overload
 
 import numpy as np
 from gymnasium import spaces
@@ -20,6 +20,40 @@ from aare.rules.ruleset import load_ruleset
 
 MAX_ACTIONS = 1024  # K: the largest number of legal actions a position may offer (tests/rl check it holds)
 MAX_CYCLES = 60  # power-turns before every agent is truncated
+
+
+class Candidates(Sequence[dict[str, Any]]):
+    """The JSON of the legal actions, in index order, each written when it is asked for (an agent reads one or
+    none of them at most steps)."""
+
+    def __init__(self, actions: Sequence[Any] = ()) -> None:
+        self.actions = actions
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Candidates: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | Candidates:
+        if isinstance(index, slice):
+            return Candidates(self.actions[index])
+        found: dict[str, Any] = self.actions[index].to_json()
+        return found
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (a.to_json() for a in self.actions)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 class AareEnv(AECEnv):  # type: ignore[misc]
@@ -66,7 +100,7 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(max_actions) for a in self.possible_agents}
         self.game: Game | None = None
-        self.candidates: list[dict[str, Any]] = []
+        self.candidates = Candidates()
         self.turns = 0
         self._cursor: tuple[Any, ...] = ()
         self._seen: dict[str, tuple[int, dict[str, Any]]] = {}
@@ -116,14 +150,14 @@ class AareEnv(AECEnv):  # type: ignore[misc]
             legal = self.player(power).legal_actions()
             if legal:
                 self.agent_selection = power
-                self.candidates = [a.to_json() for a in legal]
+                self.candidates = Candidates(legal)
                 for agent in self.agents:
                     self.infos[agent] = {}
                 self.infos[power] = {"candidates": self.candidates[: self.max_actions],
                                      "legal_count": len(self.candidates)}
                 return
         # no power can act: a dead end of the rules engine, reported and ended as a truncation
-        self.candidates = []
+        self.candidates = Candidates()
         for agent in self.agents:
             self.truncations[agent] = True
             self.infos[agent] = {"dead_end": True}
@@ -139,11 +173,12 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         index = int(action)
         if not 0 <= index < min(len(self.candidates), self.max_actions):
             raise ValueError(f"action {index} is not legal now: {len(self.candidates)} candidates")
-        self.play(self.candidates[index])
+        self.play(self.candidates.actions[index])
 
-    def play(self, action: Mapping[str, Any] | str) -> None:
-        """Play an action given as its JSON (any action the engine accepts, a candidate or not) for the agent
-        to act; an illegal one raises the engine's error and changes nothing."""
+    def play(self, action: Any) -> None:
+        """Play an action given as its JSON (an object or its text) or as an action value (any action the engine
+        accepts, a candidate or not) for the agent to act; an illegal one raises the engine's error and changes
+        nothing."""
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         held = self.cities_held()

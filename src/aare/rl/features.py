@@ -12,7 +12,7 @@ state `aare.player_view.visible_state` gives that power (hidden fields read as t
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -69,6 +69,7 @@ class Encoder:
         self.flags_at = self.techs_at + p * len(self.techs)
         self.global_width = self.flags_at + 2
         self._records: tuple[Any, Any, Array] | None = None  # the last state's records, their features
+        self._parts: dict[str, tuple[Any, Array]] = {}  # each record of the last state's, its features
         self._spaces: tuple[Any, Any, Array] | None = None  # the last state's owners and units, their features
 
     def encode(self, state: GameState, viewer: Viewer) -> dict[str, Array]:
@@ -76,9 +77,25 @@ class Encoder:
         seen = visible_state(state, viewer)
         records = self._records
         if records is None or records[0] is not seen.extra or records[1] is not seen.pending:
-            records = self._records = (seen.extra, seen.pending, record_features(seen))  # unchanged by most actions
+            records = self._records = (seen.extra, seen.pending, self.record_features(seen))  # most actions keep them
         return {"spaces": self.space_features(seen), "globals": self.global_features(seen),
                 "records": records[2].copy()}
+
+    def record_features(self, state: GameState) -> Array:
+        """`record_features(state)`, each of the ruleset's records hashed again only when it changed (an action
+        changes one record at most, usually none)."""
+        out = np.zeros(RECORD_BUCKETS, dtype=np.float32)
+        kept, parts = self._parts, {}
+        for key, value in state.extra.items():
+            found = kept.get(key)
+            if found is None or found[0] is not value:
+                found = (value, np.zeros(RECORD_BUCKETS, dtype=np.float32))
+                _hash_into(found[1], f"extra/{key}", value)
+            parts[key] = found
+            out += found[1]
+        self._parts = parts
+        _hash_into(out, "pending", state.pending)
+        return out
 
     def space_features(self, state: GameState) -> Array:
         """Per space: owner, units per power and type, IPC value, complex damage, victory city, capital, land.
@@ -189,7 +206,7 @@ class CandidateEncoder:
         self.units_at = len(ACTION_KINDS) + 2
         self.width = self.units_at + len(encoder.units) + 1
 
-    def encode(self, candidates: list[dict[str, Any]]) -> Array:
+    def encode(self, candidates: Sequence[dict[str, Any]]) -> Array:
         out = np.zeros((self.rows, self.width), dtype=np.float32)
         spaces, units = self.encoder._space, self.encoder._unit
         for row, action in zip(out, candidates, strict=False):
