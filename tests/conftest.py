@@ -9,14 +9,17 @@ import pytest
 
 os.environ["AARE_CHECK_REPLAY"] = "1"  # servers started by tests check their kept battles too
 os.environ["AARE_CHECK_MOVE_MEMO"] = "1"  # and every kept move list against a fresh one
+os.environ["AARE_CHECK_STATE_PARTS"] = "1"  # and every part of a state hashed before against a copy
 
 import aare.movement.memo
 import aare.phases.conduct_combat
+import aare.state.game_state
 from aare.game_log import GameLog
 from aare.game_setup import new_game
 
 aare.phases.conduct_combat.CHECK_REPLAY = True  # a battle kept in memory is rebuilt and compared anyway
 aare.movement.memo.CHECK = True  # a move list kept from an earlier state is listed again and compared
+aare.state.game_state.CHECK_PARTS = True  # a part of a state hashed before is compared with a copy
 
 pytest_plugins = ["pytester"]
 

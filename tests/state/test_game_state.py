@@ -120,3 +120,19 @@ def test_the_units_text_made_from_an_ancestor_is_that_of_the_plain_dump() -> Non
     for where in (space, sorted(state.units)[2]):  # in place, after it was made: the changed space and another
         changed.units[where] = (Stack("Germany", "infantry", 7),)  # type: ignore[index]
         assert changed.canonical_json() == plain(changed)
+
+
+def test_a_part_changed_in_place_after_it_was_written_is_caught_by_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state's parts are remembered by identity (a state is a value: an event makes new mappings); the check the
+    tests run with (AARE_CHECK_STATE_PARTS=1) raises when a part written before was changed in place since."""
+    from aare.state import game_state
+
+    state = new_game("lhtr-1.3", seed=1).state.evolve(extra={"record": {"fought": ["Egypt"]}})
+    first = state.canonical_json()
+    assert state.canonical_json() == first  # the remembered text
+    monkeypatch.setattr(game_state, "CHECK_PARTS", True)
+    fresh = state.evolve(extra={"record": {"fought": ["Egypt"]}})
+    fresh.hash()
+    fresh.extra["record"]["fought"].append("Libya")
+    with pytest.raises(AssertionError, match="changed in place"):
+        fresh.hash()

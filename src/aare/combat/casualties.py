@@ -9,9 +9,10 @@ hits that cannot hit subs, hits on one aircraft type).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from types import MappingProxyType
 
 from aare.board.units import UnitCatalogue
 from aare.combat.battle_state import HitBatch, Stacks, Target, UnitKey, hit_points, matches_tags
@@ -129,40 +130,69 @@ def assignable(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBa
     return len(chosen)
 
 
-def default_rank(catalogue: UnitCatalogue, side: str, last: Sequence[str] = ()) -> dict[str, tuple[float, ...]]:
+Rank = Mapping[str, tuple[float, ...]]
+"""Per unit type, its place in the order of losses (lowest first)."""
+
+
+def default_rank(catalogue: UnitCatalogue, side: str, last: Sequence[str] = ()) -> Rank:
     """Cheapest first; among equal costs the weaker unit first, then catalogue order. Units with a tag in
-    `last` come after all others (`CombatRules.last_casualty_tags`)."""
+    `last` come after all others (`CombatRules.last_casualty_tags`). Worked out once per catalogue and side."""
+    return _default_rank(catalogue, side, tuple(last))
+
+
+@lru_cache(maxsize=1024)
+def _default_rank(catalogue: UnitCatalogue, side: str, last: tuple[str, ...]) -> Rank:
     role = "attack" if side == "attacker" else "defense"
-    return {u.id: (_is_last(catalogue, u.id, last), u.cost, getattr(u, role), catalogue.order(u.id)) for u in catalogue}
+    return MappingProxyType({u.id: (_is_last(catalogue, u.id, last), u.cost, getattr(u, role), catalogue.order(u.id))
+                             for u in catalogue})
 
 
 def _is_last(catalogue: UnitCatalogue, unit: str, last: Sequence[str]) -> int:
     return int(any(catalogue[unit].has(tag) for tag in last))
 
 
-def order_rank(
-    catalogue: UnitCatalogue, side: str, order: Sequence[str] | None, last: Sequence[str] = ()
-) -> dict[str, tuple[float, ...]]:
+def order_rank(catalogue: UnitCatalogue, side: str, order: Sequence[str] | None, last: Sequence[str] = ()) -> Rank:
     """Rank of each unit type for losses: an explicit order (unlisted types after it, cheapest first); units
     with a tag in `last` after every other unit whatever the order."""
-    base = default_rank(catalogue, side, last)
+    return _order_rank(catalogue, side, tuple(order or ()), tuple(last))
+
+
+@lru_cache(maxsize=4096)
+def _order_rank(catalogue: UnitCatalogue, side: str, order: tuple[str, ...], last: tuple[str, ...]) -> Rank:
+    base = _default_rank(catalogue, side, last)
     if not order:
         return base
     listed = [catalogue.resolve(name) for name in order]
-    return {
+    return MappingProxyType({
         uid: (base[uid][0], listed.index(uid)) if uid in listed else (base[uid][0], len(listed), *base[uid][1:])
         for uid in base
-    }
+    })
 
 
 def choose_by_order(
     catalogue: UnitCatalogue,
     stacks: Stacks,
     batches: tuple[HitBatch, ...],
-    rank: dict[str, tuple[float, ...]],
+    rank: Rank,
 ) -> tuple[tuple[UnitKey, int], ...]:
     """The order-of-loss answer: multi-hit units absorb a hit first, then losses in `rank` order."""
-    return _choose(catalogue, stacks, batches, tuple(sorted(rank.items())))
+    return _choose(catalogue, stacks, batches, _rank_items(rank))
+
+
+def _rank_items(rank: Rank) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """`rank` as a sorted tuple (a key of `_choose`), kept for the ranks `order_rank` keeps."""
+    known = _RANK_ITEMS.get(id(rank))
+    if known is not None and known[0] is rank:
+        return known[1]
+    items = tuple(sorted(rank.items()))
+    if isinstance(rank, MappingProxyType):  # kept by `order_rank`: alive while kept here
+        if len(_RANK_ITEMS) > 4096:
+            _RANK_ITEMS.clear()
+        _RANK_ITEMS[id(rank)] = (rank, items)
+    return items
+
+
+_RANK_ITEMS: dict[int, tuple[Rank, tuple[tuple[str, tuple[float, ...]], ...]]] = {}
 
 
 @lru_cache(maxsize=65536)

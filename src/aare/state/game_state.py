@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pickle
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
@@ -388,22 +389,26 @@ def _from_lineage(units: Mapping[str, tuple[Stack, ...]]) -> _UnitsText | None:
 
 _PARTS_JSON: dict[int, tuple[Any, Any, str]] = {}
 _PARTS_JSON_SIZE = 50_000
-_PART_REMEMBERED = 0  # characters: shorter parts are written afresh each time
+CHECK_PARTS = os.environ.get("AARE_CHECK_STATE_PARTS") == "1"
+"""Tests: each remembered part is kept with a copy taken when it was written and compared with it whenever it is
+found again; a part changed in place since raises (a state is a value: a change makes a new mapping)."""
 
 
 def _part_json(value: Any) -> str:
-    """The canonical JSON of a part of the state, remembered per value when it is long: by identity, and
-    compared with a copy taken when it was written, so a mapping changed in place is written afresh."""
+    """The canonical JSON of a part of the state (a mapping), remembered per value by identity: states share
+    every part an event did not touch, and a part is never changed in place (AARE_CHECK_STATE_PARTS=1 checks)."""
     if not value or (type(value) is not dict and not isinstance(value, Mapping)):
         return canonical_dumps(value)
     known = _PARTS_JSON.get(id(value))
-    if known is not None and known[0] is value and known[1] == value:
+    if known is not None and known[0] is value:
+        if CHECK_PARTS and known[1] != value:
+            raise AssertionError(f"a part of a game state was changed in place after it was written: {known[2][:300]}")
         return known[2]
     text = canonical_dumps(value if type(value) is dict else dict(value))
-    if len(text) >= _PART_REMEMBERED:
-        if len(_PARTS_JSON) >= _PARTS_JSON_SIZE:
-            _PARTS_JSON.clear()
-        _PARTS_JSON[id(value)] = (value, pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)), text)
+    if len(_PARTS_JSON) >= _PARTS_JSON_SIZE:
+        _PARTS_JSON.clear()
+    copy = pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)) if CHECK_PARTS else None
+    _PARTS_JSON[id(value)] = (value, copy, text)
     return text
 
 
