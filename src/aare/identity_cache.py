@@ -1,8 +1,10 @@
-"""A cache of what was worked out for an object, found by the object's identity (for values that are costly to
-hash or compare, and immutable by convention: a state's stacks, an action, a ruleset)."""
+"""Caches: what was worked out for an object, found by the object's identity (for values that are costly to
+hash or compare, and immutable by convention: a state's stacks, an action, a ruleset), and a bounded mapping
+that keeps the most recently used entries."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -28,3 +30,34 @@ class ByIdentity(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+K = TypeVar("K")
+
+
+class Recent(Generic[K, V]):
+    """A bounded mapping that drops the least recently used entry past `size` (for caches whose entries are
+    asked again after many others: one per game a server serves in turn)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def put(self, key: K, value: V) -> V:
+        self._entries[key] = value
+        self._entries.move_to_end(key)
+        if len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()

@@ -136,3 +136,17 @@ def test_a_part_changed_in_place_after_it_was_written_is_caught_by_the_check(mon
     fresh.extra["record"]["fought"].append("Libya")
     with pytest.raises(AssertionError, match="changed in place"):
         fresh.hash()
+
+
+def test_a_units_mapping_made_by_with_stacks_keeps_the_line_of_the_mapping_it_was_made_from() -> None:
+    """`units_line` names one game's chain of units mappings (what the movement caches compare a new mapping with,
+    rather than another game's); two games have two lines."""
+    from aare.state.game_state import units_line
+
+    one, other = new_game("lhtr-1.3", seed=1).state, new_game("lhtr-1.3", seed=2).state
+    later = one
+    for space in sorted(one.units)[:3]:
+        later = later.with_stacks(space, later.units[space][:1])
+        assert units_line(later.units) == units_line(one.units) == id(one.units)
+    assert units_line(other.units) != units_line(later.units)
+    assert units_line(other.with_stacks(sorted(other.units)[0], ()).units) == id(other.units)

@@ -13,12 +13,12 @@ from aare.board.board import Canal
 from aare.board.units import UnitType
 from aare.economy.pool import pool
 from aare.economy.turn import turn_start_owners
-from aare.identity_cache import ByIdentity
+from aare.identity_cache import ByIdentity, Recent
 from aare.movement import flags
 from aare.movement.graph import Graph, graph_of
 from aare.movement.rules import MovementRules
 from aare.rules.ruleset import Ruleset
-from aare.state.game_state import GameState, units_ancestors
+from aare.state.game_state import GameState, units_ancestors, units_line
 from aare.state.unit_stacks import Stack
 
 
@@ -176,7 +176,8 @@ class Situation:
         else the last seen for the same mover) are read again."""
         units = self.state.units
         mover = (self.power, tuple(sorted(self.co_movers.items())), id(self.ruleset))
-        base = _OWN_SPACES.find(units, mover, self.ruleset) or _LAST_OWN.get(mover)
+        line = (*mover, units_line(units))
+        base = _OWN_SPACES.find(units, mover, self.ruleset) or _LAST_OWN.get(line)
         if base is not None and base[0] is self.ruleset:
             seen, before = base[2], base[3]
             news = {sp: self._commanded(units.get(sp, ())) for sp in _changed(seen, units)}
@@ -193,9 +194,7 @@ class Situation:
                     out[space] = mine
         entry = (self.ruleset, units, dict(units), out)
         _OWN_SPACES.keep(units, mover, entry)
-        if len(_LAST_OWN) > 64:
-            _LAST_OWN.clear()
-        _LAST_OWN[mover] = entry
+        _LAST_OWN.put(line, entry)
         return out
 
     def _commanded(self, stacks: tuple[Stack, ...]) -> tuple[Stack, ...]:
@@ -281,7 +280,7 @@ class _ByUnits:
     def find(self, units: Mapping[str, tuple[Stack, ...]], key: Any, ruleset: Any) -> _Entry | None:
         """The entry of `units`, else of the nearest mapping it was made from (`units_ancestors`)."""
         with self.lock:
-            for node in (id(units), *units_ancestors(units)):
+            for node in (id(units), *units_ancestors(units, _ANCESTORS_ASKED)):
                 found = self.entries.get((node, key))
                 if found is not None and found[0] is ruleset:
                     self.entries.move_to_end((node, key))
@@ -303,11 +302,14 @@ def _changed(seen: Mapping[str, tuple[Stack, ...]], units: Mapping[str, tuple[St
 
 
 # per units mapping: the mover's stacks (per mover, its co-movers and ruleset) and the enemy spaces (per side and
-# passable ships); and the last of each seen, for a mapping of unknown descent
+# passable ships); and the last of each worked out per line of mappings (`units_line`: one game's, as a rule), for
+# a mapping none of whose few nearest ancestors has one (the next turn of the same mover or side): it is compared
+# with that one of its own game, not another game's
 _OWN_SPACES = _ByUnits(2_048)
-_LAST_OWN: dict[tuple[str, tuple[tuple[str, str], ...], int], _Entry] = {}
+_LAST_OWN: Recent[tuple[Any, ...], _Entry] = Recent(4_096)
 _ENEMY_SPACES = _ByUnits(2_048)
-_LAST_BITS: dict[tuple[str, int, frozenset[str]], _Entry] = {}
+_LAST_BITS: Recent[tuple[Any, ...], _Entry] = Recent(4_096)
+_ANCESTORS_ASKED = 8
 
 
 def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[str, str],
@@ -319,7 +321,8 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
     and only the spaces whose units changed are read again."""
     units = state.units
     key = (side, passable)
-    base = _ENEMY_SPACES.find(units, key, ruleset) or _LAST_BITS.get((side, id(ruleset), passable))
+    line = (side, id(ruleset), passable, units_line(units))
+    base = _ENEMY_SPACES.find(units, key, ruleset) or _LAST_BITS.get(line)
     if base is not None and base[0] is ruleset:
         _, _, seen, old_bits, old_sets = base
         changed = _changed(seen, units)
@@ -353,9 +356,7 @@ def _enemy_spaces(state: GameState, ruleset: Ruleset, side: str, sides: Mapping[
                       for bit in _BITS_ORDER)
     entry = (ruleset, units, dict(units), bits_of, found)
     _ENEMY_SPACES.keep(units, key, entry)
-    if len(_LAST_BITS) > 64:
-        _LAST_BITS.clear()
-    _LAST_BITS[(side, id(ruleset), passable)] = entry
+    _LAST_BITS.put(line, entry)
     return found
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from aare.errors import MalformedInput
-from aare.identity_cache import ByIdentity
+from aare.identity_cache import ByIdentity, Recent
 from aare.state.unit_stacks import Stack, normalise
 
 FORMAT = "aare-state"
@@ -304,10 +304,12 @@ class _UnitsText:
         self.text = "{" + ",".join(map(texts.__getitem__, order)) + "}"
 
 
-_UNITS_JSON: dict[int, _UnitsText] = {}
-_UNITS_PARENT: dict[int, tuple[int, str]] = {}
-"""id(units) -> (id(the units it was made from), the space changed): `with_stacks`' lineage, by id only (the
-ids may be reused: a text found through it is used only for a mapping equal to it, see `_units_json`)."""
+_UNITS_JSON: Recent[int, _UnitsText] = Recent(2_048)
+"""The text of the units mappings hashed last (one per game a server serves in turn, and a few more)."""
+_UNITS_PARENT: dict[int, tuple[int, str, int]] = {}
+"""id(units) -> (id(the units it was made from), the space changed, id of the first mapping of its line):
+`with_stacks`' lineage, by id only (the ids may be reused: a text found through it is used only for a mapping
+equal to it, see `_units_json`)."""
 _LINEAGE_STEPS = 64
 
 
@@ -315,19 +317,28 @@ def _derived(units: Mapping[str, tuple[Stack, ...]], parent: Mapping[str, tuple[
     """Note that `units` is `parent` with `space` changed (so its text can be made from the parent's)."""
     if len(_UNITS_PARENT) >= 50_000:
         _UNITS_PARENT.clear()
-    _UNITS_PARENT[id(units)] = (id(parent), space)
+    up = _UNITS_PARENT.get(id(parent))
+    _UNITS_PARENT[id(units)] = (id(parent), space, up[2] if up is not None else id(parent))
 
 
-def units_ancestors(units: Mapping[str, tuple[Stack, ...]]) -> Iterator[int]:
-    """The ids of the units mappings `units` was made from by `with_stacks`, nearest first (a few steps back; by
-    id only: a cache keyed by them must check what it finds)."""
+def units_ancestors(units: Mapping[str, tuple[Stack, ...]], steps: int = _LINEAGE_STEPS) -> Iterator[int]:
+    """The ids of the units mappings `units` was made from by `with_stacks`, nearest first (`steps` steps back at
+    most; by id only: a cache keyed by them must check what it finds)."""
     node = id(units)
-    for _ in range(_LINEAGE_STEPS):
+    for _ in range(steps):
         step = _UNITS_PARENT.get(node)
         if step is None:
             return
         node = step[0]
         yield node
+
+
+def units_line(units: Mapping[str, tuple[Stack, ...]]) -> int:
+    """An id naming the line `units` belongs to: that of the first mapping of the chain `with_stacks` made it by
+    (a game's units as it began or was loaded, as far as remembered). By id only: what a cache finds by it must
+    be checked (it tells one game's mappings from another's, to compare a new mapping with one of its own game)."""
+    step = _UNITS_PARENT.get(id(units))
+    return step[2] if step is not None else id(units)
 
 
 def _units_json(units: Mapping[str, tuple[Stack, ...]]) -> str:
@@ -350,9 +361,7 @@ def _units_json(units: Mapping[str, tuple[Stack, ...]]) -> str:
             texts[space] = (hit[2] if hit is not None and hit[0] is stacks and hit[1] == space
                             else _space_json(space, stacks))
         found = _UnitsText(units, order, texts)
-    if len(_UNITS_JSON) >= 1_000:
-        _UNITS_JSON.clear()
-    _UNITS_JSON[id(units)] = found
+    _UNITS_JSON.put(id(units), found)
     return found.text
 
 
@@ -364,7 +373,7 @@ def _from_lineage(units: Mapping[str, tuple[Stack, ...]]) -> _UnitsText | None:
         step = _UNITS_PARENT.get(node)
         if step is None:
             return None
-        node, space = step
+        node, space, _ = step
         changed.add(space)
         base = _UNITS_JSON.get(node)
         if base is not None:
