@@ -69,6 +69,8 @@ class GameState:
     def teammates_in_play(self) -> frozenset[str]:
         """In a team turn, the other members that have not ended their turn: their units' marks of this turn
         are their own to keep (empty outside team turns)."""
+        if not self.members:
+            return _NOBODY
         return frozenset(p for p, m in self.members.items() if p != self.nation and m.get("status") != "done")
 
     def marks_kept(self, owner: str) -> bool:
@@ -213,6 +215,7 @@ class GameState:
 
 
 _FIELDS = frozenset(f.name for f in fields(GameState))
+_NOBODY: frozenset[str] = frozenset()
 
 _EMPTY: dict[str, Any] = {
     "ruleset": "",
@@ -246,8 +249,12 @@ def _scalar_json(value: Any) -> str:
 
 
 def _dice_json(dice: DiceState) -> str:
-    if dice.seed is None and type(dice.counter) is int:
-        return f'{{"counter":{dice.counter}}}'
+    """The dice source's canonical JSON, written without the encoder for a plain counter and seed."""
+    if type(dice.counter) is int:
+        if dice.seed is None:
+            return f'{{"counter":{dice.counter}}}'
+        if type(dice.seed) in (int, str):
+            return f'{{"counter":{dice.counter},"seed":{_scalar_json(dice.seed)}}}'
     return canonical_dumps(dice.to_json())
 
 
