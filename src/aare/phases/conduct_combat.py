@@ -42,6 +42,7 @@ from aare.economy.damage import bombing_damage_events
 from aare.economy.turn import turn_start_owners
 from aare.errors import AareError, IllegalAction
 from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.identity_cache import ByIdentity
 from aare.movement import flags
 from aare.movement.battles import BattleSite, battles_at, pending_battles
 from aare.movement.graph import graph_of
@@ -373,7 +374,18 @@ def _hits_text(ctx: TurnContext, hits: Iterable[tuple[UnitKey, int]], joint: boo
 
 def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     """A handful of answers to the pending decision: every retreat, press, each number of submarines, and the
-    casualty choices that put the losses on each eligible unit type first."""
+    casualty choices that put the losses on each eligible unit type first. Worked out once per battle value (the
+    decision's view lists them, and so does the listing of the next state, from the battle kept in memory)."""
+    known = _ANSWERS.get(battle)
+    if known is None or known[0] is not ctx.ruleset:
+        known = _ANSWERS.put(battle, (ctx.ruleset, tuple(_decision_candidates(ctx, battle))))
+    return list(known[1])
+
+
+_ANSWERS: ByIdentity[tuple[Any, tuple[Any, ...]]] = ByIdentity(4_096)
+
+
+def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     decision = battle.state.pending
     if isinstance(decision, dec.PressOrRetreat):
         out: list[Any] = [] if decision.forced else [Press()]
