@@ -36,6 +36,7 @@ R_TEAM = "AARHE-ORDER-team-concurrency"
 R_ORDER = "LHTR-TURN-power-order"
 # every candidate is judged again by `is_legal`, trusted kinds included (tests and debugging: AARE_VERIFY_CANDIDATES=1)
 VERIFY_CANDIDATES = os.environ.get("AARE_VERIFY_CANDIDATES", "") not in ("", "0")
+END_PHASE = EndPhase()  # the one candidate every listing without a pending decision starts with (actions are frozen)
 
 
 class _DryDice:
@@ -152,10 +153,10 @@ class Game:
         if not self.actors():
             return []
         acting = power if power is not None else self.to_act()[0]
-        ctx = self._context(EndPhase(), acting, _DryDice())
+        ctx = self._context(END_PHASE, acting, _DryDice())
         candidates = phase_candidates(ctx, space)
         if ctx.state.pending is None:
-            candidates.insert(0, EndPhase())
+            candidates.insert(0, END_PHASE)
         if self.log.state.members:
             candidates = [a.model_copy(update={"power": ctx.acting}) for a in candidates]
         trusted = frozenset() if (VERIFY_CANDIDATES if verify is None else verify) else self._trusted(ctx)
