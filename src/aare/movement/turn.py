@@ -13,6 +13,7 @@ from aare.movement.landing import hover_spots
 from aare.movement.move_checks import Violation, _assault_from, assault_moves_left, can_reach_assault
 from aare.movement.situation import Situation
 from aare.state.game_state import GameState
+from aare.state.unit_stacks import Stack
 
 
 def start_of_turn_events(state: GameState) -> list[Event]:
@@ -45,11 +46,9 @@ def combat_move_violation(view: Situation) -> Violation | None:
                 mine = [e for e in flags.cargo_list(stack, flags.BOARDED) if view.moves_for(e[0])]
                 aboard = flags.minus(mine, [e for e in flags.cargo_list(stack, flags.DROPPED) if view.moves_for(e[0])])
                 loaded = bool(aboard and Counter(aboard) & Counter(flags.cargo(stack)))
-                done = flags.value(stack, flags.UNLOADED)  # one territory per turn: only there, if still enemy
-                reach = (view.enemy_land(done) and done not in view.refused()) if done is not None else \
-                    can_reach_assault(view, space, assault_moves_left(view, stack, space))
                 # cargo aboard with nowhere left to land: loaded this turn, or carried to a coast taken meanwhile
-                stranded = bool(flags.cargo(stack)) and not reach and (loaded or _coast_taken(view, space))
+                stranded = bool(flags.cargo(stack)) and not _can_land_cargo(view, space, stack) \
+                    and (loaded or _coast_taken(view, space))
                 if loaded and not stranded:
                     what = ", ".join(u for _, u in aboard)
                     reason = f"units loaded in combat move ({what}, in {space}) must go ashore in an amphibious assault"
@@ -64,6 +63,15 @@ def combat_move_violation(view: Situation) -> Violation | None:
                 reason = f"the {unit.display} moved to {space} in combat move but there is nothing to attack or support"
                 return Violation(reason, "LHTR-TURN-combat-move-attack-only")
     return None
+
+
+def _can_land_cargo(view: Situation, sea: str, transport: Stack) -> bool:
+    """Whether the cargo of `transport` in `sea` can still go ashore in an amphibious assault this turn: in the
+    one territory it already unloaded into (if still enemy), else in any enemy territory within its reach."""
+    done = flags.value(transport, flags.UNLOADED)  # one territory per turn: only there, if still enemy
+    if done is not None:
+        return view.enemy_land(done) and done not in view.refused()
+    return can_reach_assault(view, sea, assault_moves_left(view, transport, sea))
 
 
 def _coast_taken(view: Situation, sea: str) -> bool:
