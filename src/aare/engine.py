@@ -148,7 +148,8 @@ class Game:
         placements touching `space` only, when given. In a team turn each action names its power.
 
         Candidates of the kinds the ruleset trusts (the `trusted_candidates` hook: its phase handler makes
-        them legal by construction) are not judged again when the phase has no extensions, unless `verify`
+        them legal by construction, or asks what the listing leaves open more cheaply: `PhaseHandler.admits`) are
+        not judged again by a dry run when the phase has no extensions, unless `verify`
         (default: `VERIFY_CANDIDATES`); the list is the same either way."""
         if not self.actors():
             return []
@@ -160,11 +161,12 @@ class Game:
         if self.log.state.members:
             candidates = [a.model_copy(update={"power": ctx.acting}) for a in candidates]
         trusted = frozenset() if (VERIFY_CANDIDATES if verify is None else verify) else self._trusted(ctx)
+        handler = phase_handler(ctx.state.phase)
 
         def kept(action: Any) -> bool:
             if action.type not in trusted:
                 return self.is_legal(action, acting)
-            return _may_end(ctx) if isinstance(action, EndPhase) else True
+            return _may_end(ctx) if isinstance(action, EndPhase) else handler.admits(ctx, action)
 
         return [a for a in candidates if kept(a)]
 

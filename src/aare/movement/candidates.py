@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 
 from aare.actions import Load, Move
-from aare.board.notation import format_units
+from aare.board.notation import format_units, parse_units
 from aare.errors import AareError
 from aare.movement import flags
 from aare.movement.memo import kept_moves
@@ -26,7 +26,7 @@ from aare.movement.move_checks import (
 )
 from aare.movement.pathing import air_routes, blitzed, remaining, simple_paths
 from aare.movement.situation import Situation
-from aare.movement.transport import fits, load_violation, unload_events, unloadable
+from aare.movement.transport import fits, load_violation, may_board, unload_events, unloadable
 from aare.state.unit_stacks import Stack
 
 
@@ -165,18 +165,32 @@ def _transport_seas(view: Situation) -> frozenset[str]:
     return seas
 
 
-def _boats(view: Situation, combat: bool, sea: str) -> list[Stack]:
-    """The friendly transports in `sea` the mover's land units may board now (kept per situation: every territory
-    on the zone's shore asks)."""
-    key = ("boats", sea, combat)
+def _boats(view: Situation, combat: bool, sea: str, assault: bool = False) -> list[Stack]:
+    """The friendly transports in `sea` without a `load_violation` for the mover's land units now; with `assault`,
+    those `load_events` lets them board (`may_board`: in combat move one able to reach an assault). Kept per
+    situation: every territory on the zone's shore asks."""
+    key = ("boats", sea, combat, assault)
     found: list[Stack] | None = view.cache.get(key)
     if found is None:
         found = view.cache[key] = [
             s for s in view.stacks(sea)
             if view.friend(s.owner) and view.unit(s).has("transport")
-            and load_violation(view, combat, s) is None
+            and (may_board(view, combat, s, sea) if assault else load_violation(view, combat, s) is None)
         ]
     return found
+
+
+def boards(view: Situation, combat: bool, unit: str, sea: str, assault: bool = False) -> bool:
+    """Whether one of the mover's `unit` finds room aboard a transport in `sea` it may board (`_boats`)."""
+    entry = (view.power, unit)
+    return any(fits(view, b, (*flags.cargo(b), entry), combat) for b in _boats(view, combat, sea, assault))
+
+
+def load_admitted(view: Situation, load: Load) -> bool:
+    """Whether `load_events` accepts a listed combat-move load (one unit that finds room aboard a transport without
+    a `load_violation`): room aboard one that can also reach an assault."""
+    (unit,) = parse_units(load.units, view.units)
+    return boards(view, True, unit, load.sea_zone, assault=True)
 
 
 def loads(view: Situation, combat: bool, territory: str, only: str | None = None) -> Iterator[Load]:
@@ -192,8 +206,6 @@ def loads(view: Situation, combat: bool, territory: str, only: str | None = None
     for sea in view.graph.coast[territory]:
         if (only is not None and sea != only) or view.blocks(sea):
             continue
-        boats = _boats(view, combat, sea)
         for unit in sorted({s.unit for s in ready}):
-            entry = (view.power, unit)
-            if any(fits(view, b, (*flags.cargo(b), entry), combat) for b in boats):
+            if boards(view, combat, unit, sea):
                 yield Load(units=format_units({unit: 1}, view.units), territory=territory, sea_zone=sea)

@@ -103,6 +103,12 @@ def _assault_reach(view: Situation, transport: Stack, sea: str) -> Violation | N
     return Violation(reason, "LHTR-TRANSPORT-cm-load-must-assault")
 
 
+def may_board(view: Situation, combat: bool, transport: Stack, sea: str) -> bool:
+    """Whether the mover's land units may board `transport` in `sea` now: no `load_violation`, and in combat move a
+    transport able to reach an assault (what `load_events` asks of each transport, so what the listing asks too)."""
+    return load_violation(view, combat, transport) is None and not (combat and _assault_reach(view, transport, sea))
+
+
 def _score(view: Situation, boat: Boat, size: int) -> tuple[int, int, int]:
     """Own transports first; then one the unit fills, then one the same load has begun to fill (the units of
     one `Load` board together), then an empty one, then any; then most movement left."""
@@ -137,12 +143,12 @@ def load_events(view: Situation, combat: bool, territory: str, sea: str, want: M
             riders += [stack.with_count(1)] * take
             count -= take
     transports = [s for s in view.stacks(sea) if view.friend(s.owner) and view.unit(s).has("transport")]
-    problems = [v for v in (load_violation(view, combat, s) for s in transports) if v]
-    ready_boats = [s for s in transports if load_violation(view, combat, s) is None]
-    if combat:
-        problems += [v for v in (_assault_reach(view, s, sea) for s in ready_boats) if v]
-        ready_boats = [s for s in ready_boats if _assault_reach(view, s, sea) is None]
+    ready_boats = [s for s in transports if may_board(view, combat, s, sea)]
     if not ready_boats:
+        problems = [v for v in (load_violation(view, combat, s) for s in transports) if v]
+        if combat:
+            free = [s for s in transports if load_violation(view, combat, s) is None]
+            problems += [v for v in (_assault_reach(view, s, sea) for s in free) if v]
         raise (problems or [Violation(f"no friendly transport in {sea}", "LHTR-TRANSPORT-capacity")])[0].error()
     boats = _boats(ready_boats)
     size = {s.unit: view.unit(s).transport_size for s in riders}

@@ -69,6 +69,12 @@ class PhaseHandler:
         """Validate `action` and emit its events into `ctx`; raise IllegalAction when the rules forbid it."""
         raise IllegalAction(f"{action.type} is not an action of the {self.name} phase", "LHTR-TURN-phase-sequence")
 
+    def admits(self, ctx: TurnContext, action: Any) -> bool:
+        """Whether `events_for` accepts `action`, one of the handler's candidates of a kind the ruleset trusts
+        (`Game.legal_actions`), where the listing leaves a question to ask: a cheaper one than a dry run. By default
+        the listing asks them all."""
+        return True
+
     def can_end(self, ctx: TurnContext) -> None:
         """Raise IllegalAction if the phase may not end yet."""
 

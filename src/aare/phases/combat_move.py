@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from aare.actions import Load, Move
-from aare.movement.candidates import move_candidates
+from aare.movement.candidates import load_admitted, move_candidates
 from aare.movement.moves import load_action_events, move_action_events
 from aare.movement.situation import situation
 from aare.movement.turn import combat_move_violation, start_of_turn_events
@@ -23,6 +23,13 @@ class CombatMove(PhaseHandler):
         if space is not None:
             space = ctx.ruleset.board.resolve(space)
         return move_candidates(situation(ctx.state, ctx.ruleset), self.combat, space)
+
+    def admits(self, ctx: TurnContext, action: Any) -> bool:
+        """A listed combat-move load is accepted with a transport able to reach an assault (`load_admitted`); a
+        listed move, or a non-combat load, is accepted as listed."""
+        if not (self.combat and isinstance(action, Load)):
+            return True
+        return load_admitted(situation(ctx.state, ctx.ruleset), action)
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         view = situation(ctx.state, ctx.ruleset)

@@ -26,6 +26,13 @@ class DevelopWeaponsPhase(PhaseHandler):
             if tech not in have:
                 yield Research(dice=1, tech=tech)
 
+    def admits(self, ctx: TurnContext, action: Any) -> bool:
+        """A listed research die (a technology the power lacks) is accepted when the power can pay for it."""
+        if not isinstance(action, Research):
+            return True
+        cost = action.dice * research_cost(ctx.state, ctx.ruleset, ctx.power, action.tech)
+        return cost <= ctx.state.banks.get(ctx.power, 0)
+
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         if not isinstance(action, Research):
             super().events_for(ctx, action)

@@ -4,7 +4,7 @@ hovering fighters without carrier room are lost, and so are unplaced units unles
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -75,6 +75,31 @@ def _check_complex(state: GameState, ruleset: Ruleset, power: str, space: str, p
                         "LHTR-MOBILIZE-new-complex-idle-this-turn")
 
 
+def placed_with(state: GameState, space: str, counted: int) -> dict[str, int]:
+    """The units placed this turn against the complexes' capacity (space -> count), `counted` more in `space`."""
+    placed: dict[str, int] = turn_record(state)["placed"]
+    return {**placed, space: int(placed.get(space, 0)) + counted}
+
+
+def one_placeable(state: GameState, ruleset: Ruleset, power: str,
+                  producing: Mapping[str, int]) -> Callable[[str, str], bool]:
+    """Whether one `unit` may be placed at a space `placement_spaces` lists for it (what `placement_events` asks
+    there: the complexes can supply one more unit; aircraft at sea need carrier room)."""
+    room: dict[str, bool] = {}
+
+    def check(unit: str, space: str) -> bool:
+        kind = ruleset.units[unit]
+        if kind.domain == "building":
+            return True
+        if space not in room:
+            room[space] = fits(ruleset, producing, placed_with(state, space, 1))
+        if kind.domain == "air" and ruleset.board.spaces[space].is_sea:
+            return room[space] and carrier_room(state, ruleset, space, power) >= kind.carrier_size
+        return room[space]
+
+    return check
+
+
 def placement_events(state: GameState, ruleset: Ruleset, power: str, text: str, space: str) -> list[Event]:
     """The events of placing the units `text` from `power`'s pool in `space`; IllegalAction if not allowed."""
     board, catalogue = ruleset.board, ruleset.units
@@ -132,8 +157,7 @@ def placement_events(state: GameState, ruleset: Ruleset, power: str, text: str, 
         for unit, n in units.items():
             if catalogue[unit].domain == "air":
                 events.append(UnitsAdded(space, Stack(power, unit, n), rule))
-    record = turn_record(state)
-    placed = {**record["placed"], space: int(record["placed"].get(space, 0)) + counted}
+    placed = placed_with(state, space, counted)
     if counted and not fits(ruleset, producing, placed):
         raise IllegalAction(f"the complexes that can supply {space} cannot take {counted} more units this turn",
                             "LHTR-MOBILIZE-capacity-ipc-value")
@@ -173,8 +197,10 @@ def keeps_unplaced(state: GameState, ruleset: Ruleset, power: str) -> bool:
 class MobilizePhase(PhaseHandler):
     name = "mobilize"
     title = "Mobilize new units"
+    _asked: tuple[GameState, Ruleset, Callable[[str, str], bool]] | None = None
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
+        """One unit of the pool at each place it could go, before capacity (`admits` asks that)."""
         state, ruleset, power = ctx.state, ctx.ruleset, ctx.power
         have = pool(state, power)
         if not have:
@@ -186,6 +212,18 @@ class MobilizePhase(PhaseHandler):
                 for where in placement_spaces(state, ruleset, power, unit.id, producing):
                     if target is None or where == target:
                         yield Place(units=f"1 {unit.display}", space=where)
+
+    def admits(self, ctx: TurnContext, action: Any) -> bool:
+        """A listed placement (one unit of the pool where it could go) is accepted when `one_placeable` says so;
+        its answers are kept for the state last asked about (every placement of a listing asks)."""
+        if not isinstance(action, Place):
+            return True
+        state, ruleset, asked = ctx.state, ctx.ruleset, self._asked
+        if asked is None or asked[0] is not state or asked[1] is not ruleset:
+            check = one_placeable(state, ruleset, ctx.power, producers(state, ruleset, ctx.power))
+            asked = self._asked = (state, ruleset, check)
+        (unit,) = parse_units(action.units, ruleset.units)
+        return asked[2](unit, action.space)
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         if isinstance(action, Move):

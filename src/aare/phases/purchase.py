@@ -26,14 +26,20 @@ def order_cost(state: GameState, ruleset: Ruleset, power: str, units: Mapping[st
     return total
 
 
-def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
-    """Refuse a purchase the rules forbid now: by default while the capital is enemy-held (the
-    ``purchase_refusal`` hook may lift or replace that)."""
+def purchase_refusal(state: GameState, ruleset: Ruleset, power: str) -> tuple[str, str] | None:
+    """Why the rules forbid `power` to buy now (reason, rule), if they do: by default while its capital is
+    enemy-held (the ``purchase_refusal`` hook may lift or replace that)."""
     capital = ruleset.board.capital_of(power)
     refusal: tuple[str, str] | None = None
     if capital is not None and state.owners.get(capital) != power:
         refusal = (f"{power} cannot buy units while {capital} is held by the enemy", "LHTR-PURCHASE-needs-capital")
-    refusal = ruleset.modify("purchase_refusal", refusal, state=state, power=power)
+    found: tuple[str, str] | None = ruleset.modify("purchase_refusal", refusal, state=state, power=power)
+    return found
+
+
+def check_capital(state: GameState, ruleset: Ruleset, power: str) -> None:
+    """Refuse a purchase the rules forbid now (`purchase_refusal`)."""
+    refusal = purchase_refusal(state, ruleset, power)
     if refusal is not None:
         raise IllegalAction(*refusal)
 
@@ -63,6 +69,10 @@ class PurchasePhase(PhaseHandler):
             if order_cost(ctx.state, ctx.ruleset, ctx.power, {unit.id: 1}) <= bank:
                 yield Purchase(units=f"1 {unit.display}")
         yield from repair_candidates(ctx.state, ctx.ruleset, ctx.power)
+
+    def admits(self, ctx: TurnContext, action: Any) -> bool:
+        """A listed purchase (one unit the power can pay for) is accepted unless the rules refuse it purchases."""
+        return not isinstance(action, Purchase) or purchase_refusal(ctx.state, ctx.ruleset, ctx.power) is None
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
         if isinstance(action, Repair):

@@ -21,8 +21,9 @@ HOOKS: dict[str, str] = {
     "phase_table": "the ordered list of phases of a turn",
     "turn_order": "the turns of a round (TurnOrder): one power each, or teams acting together, context: round",
     "member_records": "keys of state.extra that each member of a team turn keeps for itself (set of str)",
-    "trusted_candidates": "action types whose candidates the phase handler makes legal by construction, so that "
-    "`Game.legal_actions` need not judge them again (frozenset of str; default none; `end_phase`: judged by the "
+    "trusted_candidates": "action types whose candidates the phase handler makes legal by construction (or judges "
+    "with `PhaseHandler.admits`), so that `Game.legal_actions` need not judge them again by a dry run (frozenset of "
+    "str; default none; `end_phase`: judged by the "
     "phase's end conditions alone), context: phase, pending (the kind of decision pending, or None)",
     "phase_actions": "PhaseExtension objects adding actions to a phase, context: phase, state",
     "income": "a power's income at collect-income, context: power, state",

@@ -164,19 +164,23 @@ LHTR = register_module(
 )
 
 
-# per phase, the action types its handler lists only where `apply` accepts them: moves (their candidates come from
-# the same leg checks `apply` runs), non-combat loads (onto the transports `load_violation` lets them board, what
-# `load_events` asks there; a combat-move load also needs a transport able to reach an assault, which the listing
-# does not ask), the start of a battle (listed only where `apply` would start it; the battle itself refuses nothing),
-# and `end_phase` (the phase's end conditions decide it: leaving the phase and entering the next refuse nothing in
-# LHTR)
+# per phase, the action types whose candidates its handler lists only where `apply` accepts them, or lists with the
+# question the listing leaves open asked by the handler's `admits` (cheaper than a dry run; the candidates themselves
+# stay as they were, which bots sample from): moves (their candidates come from the same leg checks `apply` runs);
+# loads (onto the transports without a `load_violation`, what `load_events` asks of each; in combat move `admits`
+# asks `may_board`: one able to reach an assault); research (a technology the power lacks; `admits`: a die within
+# its bank); purchases (one unit within the bank; `admits`: no `purchase_refusal`); placements (one unit of the
+# pool where it could go; `admits`: `one_placeable`, the complexes can supply one more unit there and aircraft at
+# sea find carrier room); the start of a battle (listed only where `apply` would start it; the battle itself refuses
+# nothing); and `end_phase` (the phase's end conditions decide it: leaving the phase and entering the next refuse
+# nothing in LHTR)
 TRUSTED = {
-    "develop-weapons": frozenset({"end_phase"}),
-    "purchase": frozenset({"end_phase"}),
-    "combat-move": frozenset({"move", "end_phase"}),
+    "develop-weapons": frozenset({"research", "end_phase"}),
+    "purchase": frozenset({"purchase", "end_phase"}),
+    "combat-move": frozenset({"move", "load", "end_phase"}),
     "conduct-combat": frozenset({"fight", "end_phase"}),
     "non-combat-move": frozenset({"move", "load", "end_phase"}),
-    "mobilize": frozenset({"end_phase"}),
+    "mobilize": frozenset({"place", "end_phase"}),
     "collect-income": frozenset({"end_phase"}),
 }
 # per kind of battle decision, its answers that the battle lists (every one the battle accepts)
