@@ -15,6 +15,7 @@ from aare.game_setup import new_game
 from aare.movement import memo
 from aare.movement import situation as module
 from aare.movement.situation import situation
+from tests.movement.helpers import move, position
 
 
 def _fresh(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -71,3 +72,27 @@ def test_spaces_read_again_only_where_units_changed_equal_a_fresh_count(rules: s
             module._OWN_SPACES.entries.clear()
             fresh_own = module.Situation(game.state, game.ruleset, mover).own_spaces
             assert kept_own == fresh_own and list(kept_own) == list(fresh_own)
+
+
+def _kept_list(game: Game, where: str, unit: str) -> list[object]:
+    """The move list the memo keeps for the mover's stack of `unit` in `where` (after listing the actions)."""
+    game.legal_actions()
+    view = situation(game.state, game.ruleset)
+    found = memo.memo_for(view, view.state.phase == "combat-move")
+    assert found is not None
+    (stack,) = [s for s in view.own(where) if s.unit == unit]
+    return found.kept[(where, stack)][0]  # type: ignore[return-value]
+
+
+@pytest.mark.rule("LHTR-AIRMOVE-carrier-pickup-ncm")
+def test_an_aircraft_list_outlives_an_unrelated_move_and_not_a_carrier_move() -> None:
+    game = position("Japan", "non-combat-move", {"Japan": "Japan: 1 fighter", "SZ 60": "Japan: 1 carrier",
+                                                "Manchuria": "Japan: 1 infantry"})
+    near = situation(game.state, game.ruleset).graph.ball("Japan", 4)
+    assert {"Manchuria", "Kwangtung", "SZ 60", "SZ 61"} <= set(near)
+    listed = _kept_list(game, "Japan", "fighter")
+    assert listed
+    move(game, "1 infantry", "Manchuria", "Kwangtung")  # within the fighter's reach: no carrier room changes
+    assert _kept_list(game, "Japan", "fighter") is listed
+    move(game, "1 carrier", "SZ 60", "SZ 61")  # the room the fighter may land in moves
+    assert _kept_list(game, "Japan", "fighter") is not listed

@@ -5,13 +5,13 @@ one move along the best legal path (and, for land units, one per blitz variant);
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from aare.actions import Load, Move
 from aare.board.notation import format_units
 from aare.errors import AareError
 from aare.movement import flags
-from aare.movement.memo import kept_moves
+from aare.movement.memo import Listed, kept_moves
 from aare.movement.move_checks import (
     Check,
     Leg,
@@ -83,15 +83,19 @@ def _listing_checks(view: Situation) -> tuple[Check, ...]:
     return checks
 
 
-def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterable[Move]:
+def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> list[Move]:
     """The moves of `stack` in `where`: one per reachable destination (and blitz variant, or raid), for one unit and
-    for the whole stack; kept from the last state while nothing within reach changed (`aare.movement.memo`)."""
+    for the whole stack; kept from the last state while nothing they read changed (`aare.movement.memo`)."""
+    return kept_moves(view, combat, where, stack, lambda: _stack_listing(view, combat, where, stack))
+
+
+def _stack_listing(view: Situation, combat: bool, where: str, stack: Stack) -> Listed:
+    """The moves of `stack` in `where` listed afresh, with its movement left and unit type."""
     unit = view.unit(stack)
     left = remaining(view, stack, where)
     if not left or unit.domain == "building":
-        return ()
-    return kept_moves(view, combat, where, stack, left, unit.domain,
-                      lambda: _listed_moves(view, combat, where, stack, left))
+        return [], left, unit
+    return list(_listed_moves(view, combat, where, stack, left)), left, unit
 
 
 def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left: int) -> Iterator[Move]:
