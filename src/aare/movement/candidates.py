@@ -11,7 +11,7 @@ from aare.actions import Load, Move
 from aare.board.notation import format_units
 from aare.errors import AareError
 from aare.movement import flags
-from aare.movement.memo import Listed, kept_moves
+from aare.movement.memo import Listed, MoveMemo, memo_for
 from aare.movement.move_checks import (
     Check,
     Leg,
@@ -33,14 +33,16 @@ from aare.state.unit_stacks import Stack
 def move_candidates(view: Situation, combat: bool, space: str | None = None) -> Iterator[Move | Load]:
     seen: set[tuple[object, ...]] = set()
     spaces = [space] if space is not None else sorted(view.state.units)
+    memo = memo_for(view, combat)
+    boats = _transport_seas(view)
     for where in spaces:
         for stack in view.own(where):
-            for move in stack_moves(view, combat, where, stack):
+            for move in _stack_moves(view, combat, where, stack, memo):
                 key = (move.units, tuple(move.path), move.raid)
                 if key not in seen:
                     seen.add(key)
                     yield move
-        if view.is_sea(where):
+        if where in boats:  # (only a sea zone with a friendly transport has unloads)
             yield from unloads(view, combat, where)
     if space is None:
         for where in sorted(view.state.units):
@@ -86,7 +88,14 @@ def _listing_checks(view: Situation) -> tuple[Check, ...]:
 def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> list[Move]:
     """The moves of `stack` in `where`: one per reachable destination (and blitz variant, or raid), for one unit and
     for the whole stack; kept from the last state while nothing they read changed (`aare.movement.memo`)."""
-    return kept_moves(view, combat, where, stack, lambda: _stack_listing(view, combat, where, stack))
+    return _stack_moves(view, combat, where, stack, memo_for(view, combat))
+
+
+def _stack_moves(view: Situation, combat: bool, where: str, stack: Stack, memo: MoveMemo | None) -> list[Move]:
+    """`stack_moves`, with the memo of the mover's movement (None: the ruleset keeps no lists)."""
+    def listing() -> Listed:
+        return _stack_listing(view, combat, where, stack)
+    return listing()[0] if memo is None else memo.moves(view, where, stack, listing)
 
 
 def _stack_listing(view: Situation, combat: bool, where: str, stack: Stack) -> Listed:
@@ -158,12 +167,13 @@ def _unloads(view: Situation, combat: bool, sea: str, territory: str, units: Map
 
 
 def _transport_seas(view: Situation) -> frozenset[str]:
-    """The sea zones holding a friendly transport (where loads can be)."""
+    """The sea zones holding a friendly transport (where loads and unloads can be)."""
     key = "transport_seas"
     if key not in view.cache:
+        zones = view.graph.sea
         view.cache[key] = frozenset(
             sea for sea, stacks in view.state.units.items()
-            if view.is_sea(sea) and any(view.friend(s.owner) and view.unit(s).has("transport") for s in stacks)
+            if sea in zones and any(view.friend(s.owner) and view.unit(s).has("transport") for s in stacks)
         )
     seas: frozenset[str] = view.cache[key]
     return seas

@@ -66,6 +66,7 @@ class MoveMemo:
         self.combat = combat
         self.state: GameState | None = None
         self.default_checks: bool | None = None
+        self.read = 0  # the kinds of change some kept list reads
         self.kept: dict[tuple[str, Stack], tuple[list[Move], Reads]] = {}
 
     def moves(self, view: Situation, where: str, stack: Stack, listing: Callable[[], Listed]) -> list[Move]:
@@ -83,7 +84,10 @@ class MoveMemo:
         moves, left, unit = listing()
         if self.default_checks is None:
             self.default_checks = leg_checks(view) == LEG_CHECKS
-        self.kept[key] = (moves, self._reads(view, where, left, unit))
+        reads = self._reads(view, where, left, unit)
+        self.kept[key] = (moves, reads)
+        for kinds, _ in reads:
+            self.read |= kinds
         return moves
 
     def _reads(self, view: Situation, where: str, left: int, unit: UnitType) -> Reads:
@@ -124,10 +128,21 @@ class MoveMemo:
             before, after = old.get(space, ()), new.get(space, ())
             if before is not after and before != after:
                 changed[space] = _aspects(view, space, before, after)
-        if changed:
-            self.kept = {k: v for k, v in self.kept.items()
-                         if not any(kinds & reads and space in where
-                                    for space, kinds in changed.items() for reads, where in v[1])}
+        if not any(kinds & self.read for kinds in changed.values()):
+            return
+        hit: dict[int, frozenset[str]] = {}  # per kinds of change read, the changed spaces of those kinds
+
+        def spaces(reads: int) -> frozenset[str]:
+            found = hit.get(reads)
+            if found is None:
+                found = hit[reads] = frozenset(s for s, kinds in changed.items() if kinds & reads)
+            return found
+
+        self.kept = {k: v for k, v in self.kept.items() if all(r.isdisjoint(spaces(m)) for m, r in v[1])}
+        self.read = 0
+        for _, reads in self.kept.values():
+            for kinds, _ in reads:
+                self.read |= kinds
 
 
 def _aspects(view: Situation, space: str, before: tuple[Stack, ...], after: tuple[Stack, ...]) -> int:
@@ -204,10 +219,3 @@ def memo_for(view: Situation, combat: bool) -> MoveMemo | None:
             memos.clear()
         found = memos[key] = MoveMemo(combat)
     return found
-
-
-def kept_moves(view: Situation, combat: bool, where: str, stack: Stack, listing: Callable[[], Listed]) -> list[Move]:
-    """The moves `listing()` lists, or those kept for `stack` when the ruleset opts in and nothing they read
-    changed."""
-    memo = memo_for(view, combat)
-    return listing()[0] if memo is None else memo.moves(view, where, stack, listing)
