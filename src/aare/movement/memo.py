@@ -46,7 +46,7 @@ _LOCAL = threading.local()
 
 # kinds of change of one space's units (`_aspects`)
 OTHER_SIDE = 1  # units of the other side
-CARRIER_ROOM = 2  # in a sea zone, friendly units that give or take carrier room
+CARRIER_ROOM = 2  # in a sea zone, the friendly carriers' free room, or the mover's carriers
 COMPLEXES = 4  # friendly industrial complexes
 LAND_ATTACK = 8  # friendly land units that moved in combat move
 ASSAULT = 16  # friendly units that came ashore in an assault
@@ -147,22 +147,21 @@ class MoveMemo:
 
 def _aspects(view: Situation, space: str, before: tuple[Stack, ...], after: tuple[Stack, ...]) -> int:
     """What kinds of change of units `space` saw, judged by the stacks found before or after but not both: any
-    unit of the other side; friendly units that give or take carrier room in a sea zone; friendly complexes; whether
-    the mover attacks with land units there, in an enemy territory without enemy units to fight (where aircraft need
-    them); where the mover's units there came ashore from."""
+    unit of the other side; in a sea zone, the friendly carriers' free room or the mover's carriers; friendly
+    complexes; whether the mover attacks with land units there, in an enemy territory without enemy units to fight
+    (where aircraft need them); where the mover's units there came ashore from."""
     kinds = ANY
-    differ = set(before).symmetric_difference(after)
-    sea = view.is_sea(space)
-    ashore = False
-    for stack in differ:
+    carriers = ashore = False
+    for stack in set(before).symmetric_difference(after):
         if not view.friend(stack.owner):
             return EVERY
         unit = view.unit(stack)
-        if sea and (unit.carrier_capacity or unit.carrier_size):
-            kinds |= CARRIER_ROOM
+        carriers = carriers or bool(unit.carrier_capacity or unit.carrier_size)
         if unit.has("factory"):
             kinds |= COMPLEXES
         ashore = ashore or any(f.startswith(_AMPHIBIOUS) for f in stack.flags)
+    if carriers and view.is_sea(space) and _carrier_room(view, before) != _carrier_room(view, after):
+        kinds |= CARRIER_ROOM
     if ashore and _landed_from(view, before) != _landed_from(view, after):
         kinds |= ASSAULT
     if (view.enemy_land(space) and space not in view.enemy_fighting
@@ -172,6 +171,17 @@ def _aspects(view: Situation, space: str, before: tuple[Stack, ...], after: tupl
 
 
 _AMPHIBIOUS = flags.AMPHIBIOUS + "="
+
+
+def _carrier_room(view: Situation, stacks: tuple[Stack, ...]) -> tuple[int, frozenset[Stack]] | None:
+    """What aircraft landing at sea read of a sea zone's `stacks` (`landing.carrier_groups`): None without friendly
+    carriers, else their free room and the mover's carriers (which may come to them)."""
+    friends = [s for s in stacks if view.friend(s.owner)]
+    room = sum(view.unit(s).carrier_capacity * s.count for s in friends)
+    if not room:
+        return None
+    used = sum(view.unit(s).carrier_size * s.count for s in friends)
+    return room - used, frozenset(s for s in friends if s.owner == view.power and view.unit(s).carrier_capacity)
 
 
 def _landed_from(view: Situation, stacks: tuple[Stack, ...]) -> frozenset[str]:
