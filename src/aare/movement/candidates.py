@@ -11,7 +11,7 @@ from aare.actions import Load, Move
 from aare.board.notation import format_units
 from aare.errors import AareError
 from aare.movement import flags
-from aare.movement.memo import Listed, MoveMemo, memo_for
+from aare.movement import memo as move_memo
 from aare.movement.move_checks import (
     Check,
     Leg,
@@ -33,7 +33,7 @@ from aare.state.unit_stacks import Stack
 def move_candidates(view: Situation, combat: bool, space: str | None = None) -> Iterator[Move | Load]:
     seen: set[tuple[object, ...]] = set()
     spaces = [space] if space is not None else sorted(view.state.units)
-    memo = memo_for(view, combat)
+    memo = move_memo.memo_for(view, combat)  # (looked up in the module: tests and benchmarks turn it off)
     boats = _transport_seas(view)
     for where in spaces:
         for stack in view.own(where):
@@ -88,17 +88,18 @@ def _listing_checks(view: Situation) -> tuple[Check, ...]:
 def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> list[Move]:
     """The moves of `stack` in `where`: one per reachable destination (and blitz variant, or raid), for one unit and
     for the whole stack; kept from the last state while nothing they read changed (`aare.movement.memo`)."""
-    return _stack_moves(view, combat, where, stack, memo_for(view, combat))
+    return _stack_moves(view, combat, where, stack, move_memo.memo_for(view, combat))
 
 
-def _stack_moves(view: Situation, combat: bool, where: str, stack: Stack, memo: MoveMemo | None) -> list[Move]:
+def _stack_moves(view: Situation, combat: bool, where: str, stack: Stack,
+                 memo: move_memo.MoveMemo | None) -> list[Move]:
     """`stack_moves`, with the memo of the mover's movement (None: the ruleset keeps no lists)."""
-    def listing() -> Listed:
+    def listing() -> move_memo.Listed:
         return _stack_listing(view, combat, where, stack)
     return listing()[0] if memo is None else memo.moves(view, where, stack, listing)
 
 
-def _stack_listing(view: Situation, combat: bool, where: str, stack: Stack) -> Listed:
+def _stack_listing(view: Situation, combat: bool, where: str, stack: Stack) -> move_memo.Listed:
     """The moves of `stack` in `where` listed afresh, with its movement left and unit type."""
     unit = view.unit(stack)
     left = remaining(view, stack, where)
