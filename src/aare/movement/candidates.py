@@ -31,10 +31,12 @@ from aare.state.unit_stacks import Stack
 
 
 def move_candidates(view: Situation, combat: bool, space: str | None = None) -> Iterator[Move | Load]:
+    """Every space's moves, unloads and loads (of `space` alone, when given), in the order of the spaces' names: only
+    the spaces where the mover has units or a friendly transport is have any."""
     seen: set[tuple[object, ...]] = set()
-    spaces = [space] if space is not None else sorted(view.state.units)
-    memo = move_memo.memo_for(view, combat)  # (looked up in the module: tests and benchmarks turn it off)
     boats = _transport_seas(view)
+    spaces = [space] if space is not None else sorted(view.own_spaces.keys() | boats)
+    memo = move_memo.memo_for(view, combat)  # (looked up in the module: tests and benchmarks turn it off)
     for where in spaces:
         for stack in view.own(where):
             for move in _stack_moves(view, combat, where, stack, memo):
@@ -45,7 +47,7 @@ def move_candidates(view: Situation, combat: bool, space: str | None = None) -> 
         if where in boats:  # (only a sea zone with a friendly transport has unloads)
             yield from unloads(view, combat, where)
     if space is None:
-        for where in sorted(view.state.units):
+        for where in spaces:
             if view.is_land(where):
                 yield from loads(view, combat, where)
     elif view.is_land(space):
