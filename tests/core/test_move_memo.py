@@ -9,12 +9,14 @@ import random
 
 import pytest
 
+from aare.actions import Move
 from aare.ai import make_bot
 from aare.engine import Game
 from aare.game_setup import new_game
 from aare.movement import memo
 from aare.movement import situation as module
 from aare.movement.situation import situation
+from tests.movement.helpers import move, position
 
 
 def _fresh(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -71,3 +73,41 @@ def test_spaces_read_again_only_where_units_changed_equal_a_fresh_count(rules: s
             module._OWN_SPACES.entries.clear()
             fresh_own = module.Situation(game.state, game.ruleset, mover).own_spaces
             assert kept_own == fresh_own and list(kept_own) == list(fresh_own)
+
+
+def _kept_list(game: Game, where: str, unit: str) -> list[Move]:
+    """The move list the memo keeps for the mover's stack of `unit` in `where` (after listing the actions)."""
+    game.legal_actions()
+    view = situation(game.state, game.ruleset)
+    found = memo.memo_for(view, view.state.phase == "combat-move")
+    assert found is not None
+    (stack,) = [s for s in view.own(where) if s.unit == unit]
+    return found.kept[(where, stack)][0]
+
+
+@pytest.mark.rule("LHTR-AIRMOVE-carrier-pickup-ncm")
+def test_an_aircraft_list_outlives_an_unrelated_move_and_not_a_carrier_move() -> None:
+    game = position("Japan", "non-combat-move", {"Japan": "Japan: 1 fighter", "SZ 60": "Japan: 1 carrier",
+                                                "Manchuria": "Japan: 1 infantry"})
+    near = situation(game.state, game.ruleset).graph.ball("Japan", 4)
+    assert {"Manchuria", "Kwangtung", "SZ 60", "SZ 61"} <= set(near)
+    listed = _kept_list(game, "Japan", "fighter")
+    assert listed
+    move(game, "1 infantry", "Manchuria", "Kwangtung")  # within the fighter's reach: no carrier room changes
+    assert _kept_list(game, "Japan", "fighter") is listed
+    move(game, "1 carrier", "SZ 60", "SZ 61")  # the room the fighter may land in moves
+    assert _kept_list(game, "Japan", "fighter") is not listed
+
+
+@pytest.mark.rule("LHTR-COMBAT-capture", "LHTR-TURN-combat-move-attack-only")
+def test_an_aircraft_list_in_combat_move_is_dropped_only_when_it_may_join_a_new_land_attack() -> None:
+    units = {"Germany": "Germany: 1 fighter", "Eastern Europe": "Germany: 2 infantry",
+             "Belorussia": "Germany: 1 infantry", "Karelia S.S.R.": "Russia: 1 infantry"}
+    game = position("Germany", "combat-move", units, owners={"West Russia": "Russia", "Karelia S.S.R.": "Russia"})
+    listed = _kept_list(game, "Germany", "fighter")
+    assert all(m.path[-1] != "West Russia" for m in listed)
+    move(game, "1 infantry", "Eastern Europe", "Karelia S.S.R.")  # a battle the fighter could join already
+    assert _kept_list(game, "Germany", "fighter") is listed
+    move(game, "1 infantry", "Belorussia", "West Russia")  # an empty enemy territory attacked: the fighter may join
+    again = _kept_list(game, "Germany", "fighter")
+    assert again is not listed and any(m.path[-1] == "West Russia" for m in again)

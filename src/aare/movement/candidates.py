@@ -5,13 +5,13 @@ one move along the best legal path (and, for land units, one per blitz variant);
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from aare.actions import Load, Move
 from aare.board.notation import format_units, parse_units
 from aare.errors import AareError
 from aare.movement import flags
-from aare.movement.memo import kept_moves
+from aare.movement import memo as move_memo
 from aare.movement.move_checks import (
     Check,
     Leg,
@@ -31,19 +31,23 @@ from aare.state.unit_stacks import Stack
 
 
 def move_candidates(view: Situation, combat: bool, space: str | None = None) -> Iterator[Move | Load]:
+    """Every space's moves, unloads and loads (of `space` alone, when given), in the order of the spaces' names: only
+    the spaces where the mover has units or a friendly transport is have any."""
     seen: set[tuple[object, ...]] = set()
-    spaces = [space] if space is not None else sorted(view.state.units)
+    boats = _transport_seas(view)
+    spaces = [space] if space is not None else sorted(view.own_spaces.keys() | boats)
+    memo = move_memo.memo_for(view, combat)  # (looked up in the module: tests and benchmarks turn it off)
     for where in spaces:
         for stack in view.own(where):
-            for move in stack_moves(view, combat, where, stack):
+            for move in _stack_moves(view, combat, where, stack, memo):
                 key = (move.units, tuple(move.path), move.raid)
                 if key not in seen:
                     seen.add(key)
                     yield move
-        if view.is_sea(where):
+        if where in boats:  # (only a sea zone with a friendly transport has unloads)
             yield from unloads(view, combat, where)
     if space is None:
-        for where in sorted(view.state.units):
+        for where in spaces:
             if view.is_land(where):
                 yield from loads(view, combat, where)
     elif view.is_land(space):
@@ -83,15 +87,27 @@ def _listing_checks(view: Situation) -> tuple[Check, ...]:
     return checks
 
 
-def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> Iterable[Move]:
+def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> list[Move]:
     """The moves of `stack` in `where`: one per reachable destination (and blitz variant, or raid), for one unit and
-    for the whole stack; kept from the last state while nothing within reach changed (`aare.movement.memo`)."""
+    for the whole stack; kept from the last state while nothing they read changed (`aare.movement.memo`)."""
+    return _stack_moves(view, combat, where, stack, move_memo.memo_for(view, combat))
+
+
+def _stack_moves(view: Situation, combat: bool, where: str, stack: Stack,
+                 memo: move_memo.MoveMemo | None) -> list[Move]:
+    """`stack_moves`, with the memo of the mover's movement (None: the ruleset keeps no lists)."""
+    def listing() -> move_memo.Listed:
+        return _stack_listing(view, combat, where, stack)
+    return listing()[0] if memo is None else memo.moves(view, where, stack, listing)
+
+
+def _stack_listing(view: Situation, combat: bool, where: str, stack: Stack) -> move_memo.Listed:
+    """The moves of `stack` in `where` listed afresh, with its movement left and unit type."""
     unit = view.unit(stack)
     left = remaining(view, stack, where)
     if not left or unit.domain == "building":
-        return ()
-    return kept_moves(view, combat, where, stack, left, unit.domain,
-                      lambda: _listed_moves(view, combat, where, stack, left))
+        return [], left, unit
+    return list(_listed_moves(view, combat, where, stack, left)), left, unit
 
 
 def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left: int) -> Iterator[Move]:
@@ -154,12 +170,13 @@ def _unloads(view: Situation, combat: bool, sea: str, territory: str, units: Map
 
 
 def _transport_seas(view: Situation) -> frozenset[str]:
-    """The sea zones holding a friendly transport (where loads can be)."""
+    """The sea zones holding a friendly transport (where loads and unloads can be)."""
     key = "transport_seas"
     if key not in view.cache:
+        zones = view.graph.sea
         view.cache[key] = frozenset(
             sea for sea, stacks in view.state.units.items()
-            if view.is_sea(sea) and any(view.friend(s.owner) and view.unit(s).has("transport") for s in stacks)
+            if sea in zones and any(view.friend(s.owner) and view.unit(s).has("transport") for s in stacks)
         )
     seas: frozenset[str] = view.cache[key]
     return seas

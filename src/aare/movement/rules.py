@@ -32,6 +32,8 @@ class MovementRules:
     allied_transports: bool = True
     unload_after_sea_battle: bool = False
     control_in_real_time: bool = False
-    # a stack's moves depend only on the units within its reach and on the rest of the state (no rule module reads
-    # farther): its move candidates are kept from one state to the next while those are unchanged (movement.memo)
+    # a stack's moves depend only on the units within its reach, read as the default leg checks read them, and on the
+    # rest of the state (no rule module reads more; a stack's movement left depends on the stack and the rest of the
+    # state): its move candidates are kept from one state to the next while what they read is unchanged
+    # (movement.memo)
     moves_local: bool = False
