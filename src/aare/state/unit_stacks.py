@@ -72,14 +72,15 @@ class Stack:
 
 
 def normalise(stacks: Iterable[Stack]) -> tuple[Stack, ...]:
-    """Merge stacks of equal status, drop empty ones, sort canonically."""
-    merged: dict[tuple[str, str, int, int, tuple[str, ...]], int] = {}
+    """Merge stacks of equal status, drop empty ones, sort canonically (a stack merged with none is kept as it
+    is)."""
+    merged: dict[tuple[str, str, int, int, tuple[str, ...]], Stack] = {}
     for stack in stacks:
         if stack.count:
-            merged[stack.status] = merged.get(stack.status, 0) + stack.count
-    return tuple(
-        sorted(Stack(o, u, c, d, m, f) for (o, u, d, m, f), c in merged.items() if c > 0)
-    )
+            status = (stack.owner, stack.unit, stack.damage, stack.moved, stack.flags)
+            found = merged.get(status)
+            merged[status] = stack if found is None else found.with_count(found.count + stack.count)
+    return tuple(sorted(s for s in merged.values() if s.count > 0))
 
 
 def add_stack(stacks: tuple[Stack, ...], stack: Stack) -> tuple[Stack, ...]:
