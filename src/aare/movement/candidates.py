@@ -146,8 +146,8 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
 
 def unloads(view: Situation, combat: bool, sea: str) -> Iterator[Move]:
     for stack in view.stacks(sea):
-        if not view.friend(stack.owner) or not view.unit(stack).has("transport"):
-            continue
+        if not stack.flags or not view.friend(stack.owner) or not view.unit(stack).has("transport"):
+            continue  # (no flags: no cargo)
         aboard = Counter(u for _, u in unloadable(view, stack))
         if not aboard:
             continue

@@ -38,7 +38,7 @@ def combat_move_violation(view: Situation) -> Violation | None:
     without an attack or amphibious assault to make (or a
     purpose the ruleset gives them, the ``combat_move_supported`` hook)."""
     supported: set[str] = view.ruleset.modify("combat_move_supported", set(), view=view)
-    for space in sorted(view.graph.sea):
+    for space in sorted(s for s in view.own_spaces if s in view.graph.sea):
         for stack in view.own(space):
             unit = view.unit(stack)
             moved = flags.has(stack, flags.COMBAT) and not flags.has(stack, flags.WITHDREW)
