@@ -21,6 +21,7 @@ from aare.economy.capture import capture_territory_events
 from aare.economy.complex_damage import damage_rules
 from aare.economy.damage import bombing_damage_events, damage_cap_remaining
 from aare.events import Event, UnitsChanged, UnitsLoaded, UnitsRemoved, apply_events
+from aare.identity_cache import ByIdentity
 from aare.movement import flags
 from aare.movement.battles import BattleSite
 from aare.movement.landing import carrier_lost_spots
@@ -40,10 +41,19 @@ LOSS_RULE = {
 
 
 def combat_setup(ruleset: Ruleset, kind: str) -> tuple[CombatRules, Sequence]:
-    """The ruleset's combat switches and its sequence for a battle of `kind`."""
-    rules = ruleset.modify("combat_rules", CombatRules())
-    sequence = ruleset.modify("combat_sequence", lhtr_sequence(kind), kind=kind)
-    return rules, sequence
+    """The ruleset's combat switches and its sequence for a battle of `kind` (the hooks read the ruleset and the
+    kind alone: worked out once per ruleset and kind)."""
+    known = _SETUPS.get(ruleset)
+    if known is None:
+        known = _SETUPS.put(ruleset, {})
+    found = known.get(kind)
+    if found is None:
+        rules = ruleset.modify("combat_rules", CombatRules())
+        found = known[kind] = (rules, ruleset.modify("combat_sequence", lhtr_sequence(kind), kind=kind))
+    return found
+
+
+_SETUPS: ByIdentity[dict[str, tuple[CombatRules, Sequence]]] = ByIdentity(1_000)
 
 
 def _keys(stacks: Iterable[Stack]) -> Stacks:

@@ -36,8 +36,8 @@ HOOKS: dict[str, str] = {
     "victory_standing": "how victory stands, for the summary of a game: records {text, rule_id, ...} (list; default "
     "none: the victory cities held are shown), context: state",
     "victory_thresholds": "victory cities each side must hold at the end of a round to win ({side: n})",
-    "combat_rules": "the combat rule switches",
-    "combat_sequence": "a battle's ordered steps, context: kind",
+    "combat_rules": "the combat rule switches (read the ruleset and its options only: worked out once per ruleset)",
+    "combat_sequence": "a battle's ordered steps, context: kind (read the ruleset, its options and the kind only)",
     "move_checks": "the list of movement checks",
     "combat_move_supported": "sea zones where the mover's warships that moved in combat move have a purpose "
     "without a battle or an amphibious assault there (set of str; e.g. carriers whose fighters launched to "
