@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from aare.board.units import UnitCatalogue
 from aare.errors import MalformedInput
@@ -24,21 +25,10 @@ def parse_units(text: str, catalogue: UnitCatalogue) -> dict[str, int]:
     is remembered per catalogue). Raises MalformedInput."""
     if not isinstance(text, str):
         raise MalformedInput(f"a unit list must be text, got {type(text).__name__}")
-    key = (text, id(catalogue))
-    known = _PARSED.get(key)
-    if known is not None and known[0] is catalogue:
-        return dict(known[1])
-    counts = _parse_units(text, catalogue)
-    if len(_PARSED) >= _PARSED_KEPT:
-        _PARSED.clear()
-    _PARSED[key] = (catalogue, counts)
-    return dict(counts)
+    return dict(_parse_units(text, catalogue))
 
 
-_PARSED: dict[tuple[str, int], tuple[UnitCatalogue, dict[str, int]]] = {}
-_PARSED_KEPT = 20_000
-
-
+@lru_cache(maxsize=20_000)
 def _parse_units(text: str, catalogue: UnitCatalogue) -> dict[str, int]:
     stripped = text.strip()
     if stripped.lower() in ("", "none", "nothing", "-"):

@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from aare.board.units import UnitCatalogue
 from aare.combat.battle_state import HitBatch, Stacks, Target, UnitKey, hit_points, matches_tags
+from aare.identity_cache import ByIdentity
 
 # A hit slot: (unit key, index of the unit within its stack, hits this unit has taken before the slot).
 Slot = tuple[UnitKey, int, int]
@@ -181,18 +182,14 @@ def choose_by_order(
 
 def _rank_items(rank: Rank) -> tuple[tuple[str, tuple[float, ...]], ...]:
     """`rank` as a sorted tuple (a key of `_choose`), kept for the ranks `order_rank` keeps."""
-    known = _RANK_ITEMS.get(id(rank))
-    if known is not None and known[0] is rank:
-        return known[1]
+    known = _RANK_ITEMS.get(rank)
+    if known is not None:
+        return known
     items = tuple(sorted(rank.items()))
-    if isinstance(rank, MappingProxyType):  # kept by `order_rank`: alive while kept here
-        if len(_RANK_ITEMS) > 4096:
-            _RANK_ITEMS.clear()
-        _RANK_ITEMS[id(rank)] = (rank, items)
-    return items
+    return _RANK_ITEMS.put(rank, items) if isinstance(rank, MappingProxyType) else items
 
 
-_RANK_ITEMS: dict[int, tuple[Rank, tuple[tuple[str, tuple[float, ...]], ...]]] = {}
+_RANK_ITEMS: ByIdentity[tuple[tuple[str, tuple[float, ...]], ...]] = ByIdentity(4_096)
 
 
 @lru_cache(maxsize=65536)

@@ -181,7 +181,7 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         nothing."""
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
-        held = self.cities_held()
+        held = self.cities_held() if self.shaping else {}
         self.player(agent).apply(dict(action) if isinstance(action, Mapping) else action, agent)
         self._clear_rewards()
         state = self._live().state
