@@ -136,6 +136,7 @@ def _with(game: Game, **changes: Any) -> Game:
     return Game(GameLog(replace(game.state, **changes)))
 
 
+@pytest.mark.rule("LHTR-TECH-research-dice")
 def test_lhtr_research_listed_as_judged(monkeypatch: pytest.MonkeyPatch) -> None:
     """Research dice for every technology the power lacks and can pay for: every bank around a die's price,
     technologies held and developed but not yet in force."""
@@ -152,6 +153,7 @@ def test_lhtr_research_listed_as_judged(monkeypatch: pytest.MonkeyPatch) -> None
     assert listed >= {"rockets", "heavy_bombers", "super_submarines"} and "research" not in judging.kinds
 
 
+@pytest.mark.rule("LHTR-PURCHASE-needs-capital")
 def test_lhtr_purchases_listed_as_judged(monkeypatch: pytest.MonkeyPatch) -> None:
     """A purchase of every kind the power can afford, at every bank around the prices, and none while its capital is
     enemy-held."""
@@ -169,6 +171,7 @@ def test_lhtr_purchases_listed_as_judged(monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(bought) == len(Game(new_game("lhtr-1.3")).ruleset.units) and "purchase" not in judging.kinds
 
 
+@pytest.mark.rule("LHTR-MOBILIZE-capacity-ipc-value")
 def test_lhtr_placements_listed_as_judged(monkeypatch: pytest.MonkeyPatch) -> None:
     """Placements from a pool of every kind of unit, played at random until the complexes are full: every factory
     up to and past its capacity, new complexes, ships and fighters at sea with and without carrier room."""
@@ -189,6 +192,7 @@ def test_lhtr_placements_listed_as_judged(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(places) > 20 and "place" not in judging.kinds
 
 
+@pytest.mark.rule("LHTR-TRANSPORT-cm-load-must-assault")
 def test_lhtr_combat_loads_listed_as_judged(monkeypatch: pytest.MonkeyPatch) -> None:
     """Combat-move loads onto transports that can and cannot reach an assault: a random game, mostly other actions
     than ending the phase, through the first round's combat moves (a listed load that no transport able to reach an
