@@ -5,7 +5,8 @@ one move along the best legal path (and, for land units, one per blitz variant);
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 
 from aare.actions import Load, Move
 from aare.board.notation import format_units, parse_units
@@ -30,31 +31,58 @@ from aare.movement.transport import fits, load_violation, may_board, unload_even
 from aare.state.unit_stacks import Stack
 
 
-def move_candidates(view: Situation, combat: bool, space: str | None = None) -> Iterator[Move | Load]:
+def move_candidates(view: Situation, combat: bool, space: str | None = None) -> list[Move | Load]:
     """Every space's moves, unloads and loads (of `space` alone, when given), in the order of the spaces' names: only
     the spaces where the mover has units or a friendly transport is have any."""
-    seen: set[tuple[object, ...]] = set()
     boats = _transport_seas(view)
     spaces = [space] if space is not None else sorted(view.own_spaces.keys() | boats)
     memo = move_memo.memo_for(view, combat)  # (looked up in the module: tests and benchmarks turn it off)
+    out: list[Move | Load] = []
     for where in spaces:
-        for stack in view.own(where):
-            for move in _stack_moves(view, combat, where, stack, memo):
-                key = (move.units, tuple(move.path), move.raid)
-                if key not in seen:
-                    seen.add(key)
-                    yield move
+        stacks = view.own(where)
+        if len(stacks) == 1:
+            out += _stack_moves(view, combat, where, stacks[0], memo)
+        elif stacks:  # (moves from different spaces differ in their first space)
+            seen: set[tuple[object, ...]] = set()
+            for stack in stacks:
+                for move in _stack_moves(view, combat, where, stack, memo):
+                    key = (move.units, tuple(move.path), move.raid)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(move)
         if where in boats:  # (only a sea zone with a friendly transport has unloads)
-            yield from unloads(view, combat, where)
+            out += _kept(view, memo, ("unloads", where, *_refused_ashore(view, combat, where)), where,
+                         partial(_listing, unloads, view, combat, where))
     if space is None:
         for where in spaces:
             if view.is_land(where):
-                yield from loads(view, combat, where)
+                out += _kept(view, memo, ("loads", where), where, partial(_listing, loads, view, combat, where))
     elif view.is_land(space):
-        yield from loads(view, combat, space)
+        out += loads(view, combat, space)
     elif view.is_sea(space):
         for territory in view.graph.coast[space]:
-            yield from loads(view, combat, territory, only=space)
+            out += loads(view, combat, territory, only=space)
+    return out
+
+
+def _kept(view: Situation, memo: move_memo.MoveMemo | None, key: tuple[str, ...], where: str,
+          listing: Callable[[], list[Move | Load]]) -> list[Move | Load]:
+    """The loads or unloads of `where` (`listing` lists them), kept while no unit changes there or on its shore or
+    coast (what they read of the units)."""
+    if memo is None:
+        return listing()
+    return memo.listed(view, key, view.graph.with_coast[where], listing)
+
+
+def _listing(found: Callable[[Situation, bool, str], Iterator[Move | Load]], view: Situation, combat: bool,
+             where: str) -> list[Move | Load]:
+    return list(found(view, combat, where))
+
+
+def _refused_ashore(view: Situation, combat: bool, sea: str) -> tuple[str, ...]:
+    """The territories on the shore of `sea` the mover may not enter in combat move now (`Situation.refused`)."""
+    refused = view.refused() if combat else None
+    return tuple(t for t in view.graph.coast[sea] if t in refused) if refused else ()
 
 
 def _text(view: Situation, stack: Stack, count: int) -> str:

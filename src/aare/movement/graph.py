@@ -29,6 +29,7 @@ class Graph:
             self.sea_nbrs[space.name] = tuple(n for n in passable if n in self.sea)
             shore = self.land_nbrs[space.name] if space.is_sea else self.sea_nbrs[space.name]
             self.coast[space.name] = tuple(n for n in shore if frozenset((space.name, n)) not in board.no_transport)
+        self.with_coast = {name: frozenset((name, *shore)) for name, shore in self.coast.items()}
         self.canals: dict[frozenset[str], Canal] = {frozenset(c.seas): c for c in board.canals}
         # what movement code works out from the board alone, kept for the board's life (e.g. a stack's reach)
         self.derived: dict[object, object] = {}

@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import fields
 
-from aare.actions import Move
+from aare.actions import Load, Move
 from aare.board.units import UnitType
 from aare.movement import flags
 from aare.movement.move_checks import LEG_CHECKS, leg_checks
@@ -68,6 +68,7 @@ class MoveMemo:
         self.default_checks: bool | None = None
         self.read = 0  # the kinds of change some kept list reads
         self.kept: dict[tuple[str, Stack], tuple[list[Move], Reads]] = {}
+        self.others: dict[tuple[str, ...], tuple[list[Move | Load], frozenset[str]]] = {}  # (`listed`)
 
     def moves(self, view: Situation, where: str, stack: Stack, listing: Callable[[], Listed]) -> list[Move]:
         """The moves of `stack` in `where` (`listing` lists them), kept while nothing they read changed."""
@@ -89,6 +90,20 @@ class MoveMemo:
         for kinds, _ in reads:
             self.read |= kinds
         return moves
+
+    def listed(self, view: Situation, key: tuple[str, ...], spaces: frozenset[str],
+               listing: Callable[[], list[Move | Load]]) -> list[Move | Load]:
+        """Other candidates of the mover (`key`: a sea zone's unloads, a territory's loads; `listing` lists them)
+        that read the units of `spaces` only: kept while no unit changes there."""
+        self._advance(view)
+        found = self.others.get(key)
+        if found is not None:
+            if CHECK and (fresh := listing()) != found[0]:
+                raise AssertionError(f"kept {key} differ from a fresh listing: {found[0]} != {fresh}")
+            return found[0]
+        items = listing()
+        self.others[key] = (items, spaces)
+        return items
 
     def _reads(self, view: Situation, where: str, left: int, unit: UnitType) -> Reads:
         """The kinds of change the list of a stack of `unit` in `where` with `left` movement reads, and where."""
@@ -114,20 +129,29 @@ class MoveMemo:
         if last is state:
             return
         self.state = state
-        if last is None or not self.kept:
+        if last is None or not (self.kept or self.others):
             self.kept.clear()
+            self.others.clear()
             return
         for name in _OTHER_FIELDS:
             before, after = getattr(last, name), getattr(state, name)
             if before is not after and before != after:
                 self.kept.clear()
+                self.others.clear()
                 return
         old, new = last.units, state.units
         changed: dict[str, int] = {}
-        for space in old.keys() | new.keys():
-            before, after = old.get(space, ()), new.get(space, ())
+        for space, after in new.items():
+            before = old.get(space, ())
             if before is not after and before != after:
                 changed[space] = _aspects(view, space, before, after)
+        for space, before in old.items():
+            if space not in new and before:
+                changed[space] = _aspects(view, space, before, ())
+        if not changed:
+            return
+        if self.others:
+            self.others = {k: v for k, v in self.others.items() if v[1].isdisjoint(changed)}
         if not any(kinds & self.read for kinds in changed.values()):
             return
         hit: dict[int, frozenset[str]] = {}  # per kinds of change read, the changed spaces of those kinds

@@ -40,6 +40,8 @@ def combat_move_violation(view: Situation) -> Violation | None:
     supported: set[str] = view.ruleset.modify("combat_move_supported", set(), view=view)
     for space in sorted(s for s in view.own_spaces if s in view.graph.sea):
         for stack in view.own(space):
+            if not stack.flags:
+                continue  # (neither moved nor loaded: no cargo, nothing to answer for)
             unit = view.unit(stack)
             moved = flags.has(stack, flags.COMBAT) and not flags.has(stack, flags.WITHDREW)
             if unit.has("transport"):

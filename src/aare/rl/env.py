@@ -12,6 +12,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from aare.collector import tune_collector
 from aare.engine import Game
 from aare.game_setup import new_game
 from aare.rl.features import RECORD_BUCKETS, CandidateEncoder, Encoder
@@ -64,14 +65,18 @@ class AareEnv(AECEnv):  # type: ignore[misc]
     else. `info["candidates"]` of the agent to act lists the JSON of those actions in index order.
     Reward: +1 to each power of the winning side and -1 to the others when the game ends, 0 otherwise; with
     `shaping` > 0 also `shaping` times the change, by the action, of the number of victory cities its side holds.
-    Every agent is truncated after `max_cycles` power-turns (a team turn counts once)."""
+    Every agent is truncated after `max_cycles` power-turns (a team turn counts once).
+    With `tune_gc` (the default) the process's garbage collector runs less often (`aare.collector`)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "aare", "is_parallelizable": False}
 
     def __init__(self, rules: str, name: str, options: Mapping[str, Any] | None = None,
                  max_cycles: int = MAX_CYCLES, max_actions: int = MAX_ACTIONS,
-                 render_mode: str | None = None, shaping: float = 0.0, candidate_features: bool = False) -> None:
+                 render_mode: str | None = None, shaping: float = 0.0, candidate_features: bool = False,
+                 tune_gc: bool = True) -> None:
         super().__init__()
+        if tune_gc:
+            tune_collector()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.metadata = {**AareEnv.metadata, "name": name}  # type: ignore[misc]
