@@ -12,9 +12,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from aare.collector import tune_collector
 from aare.engine import Game
 from aare.game_setup import new_game
+from aare.gc_tuning import tune_collector
 from aare.rl.features import RECORD_BUCKETS, CandidateEncoder, Encoder
 from aare.rl.text_view import text_view
 from aare.rules.ruleset import load_ruleset
@@ -66,7 +66,7 @@ class AareEnv(AECEnv):  # type: ignore[misc]
     Reward: +1 to each power of the winning side and -1 to the others when the game ends, 0 otherwise; with
     `shaping` > 0 also `shaping` times the change, by the action, of the number of victory cities its side holds.
     Every agent is truncated after `max_cycles` power-turns (a team turn counts once).
-    With `tune_gc` (the default) the process's garbage collector runs less often (`aare.collector`)."""
+    With `tune_gc` (the default) the process's garbage collector runs less often (`aare.gc_tuning`)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "aare", "is_parallelizable": False}
 

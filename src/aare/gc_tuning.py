@@ -2,7 +2,9 @@
 
 Each action makes and drops many small containers while the engine's caches keep many more alive, so at
 Python's default first threshold (700 net allocations) the collector runs every few actions and its passes over
-the surviving objects take about a tenth of the time. `tune_collector` raises that threshold once per process."""
+the surviving objects take about a tenth of the time. `tune_collector` raises that threshold once per process (the
+RL environment calls it). The server goes further (`aare.server.collector`: survivors frozen, a periodic sweep),
+which suits a process that runs for days with a thread to spare."""
 
 from __future__ import annotations
 

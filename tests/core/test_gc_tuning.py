@@ -1,4 +1,4 @@
-"""The collector's tuning for long runs (`aare.collector`)."""
+"""The collector's tuning for long runs (`aare.gc_tuning`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from aare.collector import FIRST_THRESHOLD, tune_collector
+from aare.gc_tuning import FIRST_THRESHOLD, tune_collector
 
 
 @pytest.fixture(autouse=True)
