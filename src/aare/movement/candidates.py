@@ -201,13 +201,19 @@ def _transport_seas(view: Situation) -> frozenset[str]:
     """The sea zones holding a friendly transport (where loads and unloads can be)."""
     key = "transport_seas"
     if key not in view.cache:
-        zones = view.graph.sea
+        zones, ships = view.graph.sea, _transports(view)
         view.cache[key] = frozenset(
             sea for sea, stacks in view.state.units.items()
-            if sea in zones and any(view.friend(s.owner) and view.unit(s).has("transport") for s in stacks)
+            if sea in zones and any((s.owner, s.unit) in ships for s in stacks)
         )
     seas: frozenset[str] = view.cache[key]
     return seas
+
+
+def _transports(view: Situation) -> frozenset[tuple[str, str]]:
+    """(owner, unit) of the friendly powers' units that are transports in movement now (`Situation.unit`)."""
+    friends = [p for p in view.sides if view.friend(p)]
+    return frozenset((p, u) for p in friends for u in view.units.ids if view.unit(u, p).has("transport"))
 
 
 def _boats(view: Situation, combat: bool, sea: str, assault: bool = False) -> list[Stack]:

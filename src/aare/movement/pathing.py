@@ -55,7 +55,24 @@ def simple_paths(start: str, steps: int, nbrs: dict[str, tuple[str, ...]]) -> It
 
 def air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[str, tuple[str, ...]]:
     """The best air path to every space within `steps`: fewest moves, then (in combat move) fewest
-    enemy AA guns flown over."""
+    enemy AA guns flown over. Worked out once per board, start, steps, spaces closed to aircraft and (avoiding
+    them) spaces with fire at aircraft flying over: the caller must not change the mapping."""
+    aa = view.cache.get("flyover_spaces")
+    if aa is None:
+        aa = view.cache["flyover_spaces"] = frozenset(view.flyover_aa)
+    key = (view.graph, start, steps, view.air_closed, aa if avoid_aa else None)
+    found = _ROUTES.get(key)
+    if found is None:
+        if len(_ROUTES) > 20_000:
+            _ROUTES.clear()
+        found = _ROUTES[key] = _air_routes(view, start, steps, avoid_aa)
+    return found
+
+
+_ROUTES: dict[tuple[object, ...], dict[str, tuple[str, ...]]] = {}
+
+
+def _air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[str, tuple[str, ...]]:
     best: dict[str, tuple[int, int, str | None]] = {start: (0, 0, None)}
     queue = deque([start])
     while queue:

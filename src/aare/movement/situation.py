@@ -171,9 +171,9 @@ class Situation:
 
     @cached_property
     def own_spaces(self) -> dict[str, tuple[Stack, ...]]:
-        """The stacks the mover moves, in each space that has any (in the board's order of the state's units).
-        Only the spaces whose units changed since a units mapping seen before (the one these units were made from,
-        else the last seen for the same mover) are read again."""
+        """The stacks the mover moves, in each space that has any (in no particular order: readers sort). Only the
+        spaces whose units changed since a units mapping seen before (the one these units were made from, else the
+        last seen for the same mover) are read again."""
         units = self.state.units
         mover = (self.power, tuple(sorted(self.co_movers.items())), id(self.ruleset))
         line = (*mover, units_line(units))
@@ -182,10 +182,10 @@ class Situation:
             seen, before = base[2], base[3]
             news = {sp: self._commanded(units.get(sp, ())) for sp in _changed(seen, units)}
             out: dict[str, tuple[Stack, ...]] = before  # never changed in place: new stacks, a new dict
-            if any(mine != before.get(space, ()) or space not in seen or space not in units
-                   for space, mine in news.items()):  # (a space added or dropped may change the order)
-                found = {**before, **news}
-                out = {sp: found[sp] for sp in units if found.get(sp)}  # the state's order
+            if any(mine != before.get(space, ()) for space, mine in news.items()):
+                out = {**before, **news}
+                for space in [sp for sp, mine in news.items() if not mine]:
+                    del out[space]
         else:
             out = {}
             for space, stacks in units.items():
