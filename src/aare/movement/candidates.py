@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
+from typing import cast
 
 from aare.actions import Load, Move
 from aare.board.notation import format_units, parse_units
@@ -159,6 +160,8 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
     else:
         nbrs = view.graph.land_nbrs if unit.domain == "land" else view.graph.sea_nbrs
         blitzes = unit.domain == "land" and combat
+        if blitzes and combat_purpose in checks and not _enemy_land_within(view, where, left):
+            return  # (every path ends in or passes friendly territory only: no attack)
         for path in simple_paths(where, left, nbrs):
             key = (path[-1], *blitzed(view, path)) if blitzes else (path[-1],)
             if key in chosen:
@@ -170,6 +173,17 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
         for path, raid in [*((p, False) for p in chosen.values()), *((p, True) for p in raids)]:
             if count == 1 or first_violation(Leg(view, combat, stack, path, raid, unit=unit), checks) is None:
                 yield Move(units=text, path=list(path), raid=raid)
+
+
+def _enemy_land_within(view: Situation, where: str, steps: int) -> bool:
+    """Whether an enemy territory lies within `steps` land moves of `where`."""
+    graph = view.graph
+    key = ("land_ball", where, steps)
+    ball = graph.derived.get(key)
+    if ball is None:
+        near = graph.ball(where, steps, graph.land_nbrs.__getitem__)
+        ball = graph.derived[key] = tuple(s for s in near if s != where)
+    return any(view.enemy_land(s) for s in cast(tuple[str, ...], ball))
 
 
 def unloads(view: Situation, combat: bool, sea: str) -> Iterator[Move]:
@@ -201,19 +215,20 @@ def _transport_seas(view: Situation) -> frozenset[str]:
     """The sea zones holding a friendly transport (where loads and unloads can be)."""
     key = "transport_seas"
     if key not in view.cache:
-        zones, ships = view.graph.sea, _transports(view)
-        view.cache[key] = frozenset(
-            sea for sea, stacks in view.state.units.items()
-            if sea in zones and any((s.owner, s.unit) in ships for s in stacks)
-        )
+        zones, found = view.graph.sea, set()
+        ships: dict[tuple[str, str], bool] = {}  # (owner, unit) -> a friendly transport in movement now
+        for sea, stacks in view.state.units.items():
+            if sea in zones:
+                for s in stacks:
+                    ship = ships.get((s.owner, s.unit))
+                    if ship is None:
+                        ship = ships[s.owner, s.unit] = view.friend(s.owner) and view.unit(s).has("transport")
+                    if ship:
+                        found.add(sea)
+                        break
+        view.cache[key] = frozenset(found)
     seas: frozenset[str] = view.cache[key]
     return seas
-
-
-def _transports(view: Situation) -> frozenset[tuple[str, str]]:
-    """(owner, unit) of the friendly powers' units that are transports in movement now (`Situation.unit`)."""
-    friends = [p for p in view.sides if view.friend(p)]
-    return frozenset((p, u) for p in friends for u in view.units.ids if view.unit(u, p).has("transport"))
 
 
 def _boats(view: Situation, combat: bool, sea: str, assault: bool = False) -> list[Stack]:

@@ -403,8 +403,13 @@ def assault_moves_left(view: Situation, transport: Stack, sea: str) -> int:
 
 
 def can_reach_assault(view: Situation, sea: str, left: int) -> bool:
-    """From `sea`, with `left` moves, a transport can reach a zone next to an enemy territory."""
-    zones = sea_reach(view, sea, left, end_hostile=True) if left else frozenset({sea})
-    refused, barred = view.refused(), view.barred_ends()
-    return any(view.enemy_land(t) and t not in refused for z in zones if z == sea or z not in barred
-               for t in view.graph.coast[z])
+    """From `sea`, with `left` moves, a transport can reach a zone next to an enemy territory (worked out once per
+    situation: listing moves and loads asks it again and again)."""
+    key = ("assault_reach", sea, left)
+    found: bool | None = view.cache.get(key)
+    if found is None:
+        zones = sea_reach(view, sea, left, end_hostile=True) if left else frozenset({sea})
+        refused, barred = view.refused(), view.barred_ends()
+        found = view.cache[key] = any(view.enemy_land(t) and t not in refused for z in zones
+                                      if z == sea or z not in barred for t in view.graph.coast[z])
+    return found

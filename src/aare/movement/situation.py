@@ -50,6 +50,7 @@ class Situation:
         self.sealed_seas: frozenset[str] = frozenset(ruleset.modify("sealed_seas", frozenset(), state=state,
                                                                     power=self.power))
         self.cache: dict[Any, Any] = {}
+        self._types: dict[tuple[str, str], UnitType] = {}  # (unit, owner) -> its type in movement (`unit`)
 
     # --- powers and control --------------------------------------------------------------------------------
 
@@ -63,12 +64,12 @@ class Situation:
             if owner is None:
                 return self.units[stack]
             stack = Stack(owner, stack, 1)
-        key = ("stack_unit", stack.unit, stack.owner)
-        found = self.cache.get(key)
+        key = (stack.unit, stack.owner)
+        found = self._types.get(key)
         if found is None:
-            found = self.cache[key] = self.ruleset.modify("stack_unit", self.units[stack.unit], view=self, stack=stack)
-        unit: UnitType = found
-        return unit
+            found = self._types[key] = self.ruleset.modify("stack_unit", self.units[stack.unit], view=self,
+                                                           stack=stack)
+        return found
 
     def is_land(self, space: str) -> bool:
         return space in self.graph.land
