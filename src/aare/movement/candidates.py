@@ -17,6 +17,7 @@ from aare.movement import memo as move_memo
 from aare.movement.move_checks import (
     Check,
     Leg,
+    attack_ends,
     combat_purpose,
     domain,
     first_violation,
@@ -149,10 +150,12 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
     one = stack.with_count(1)
     chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
     raids: list[tuple[str, ...]] = []
+    ends = attack_ends(view, stack, unit, where) if combat and combat_purpose in checks else None
     if unit.domain == "air":
         bombs = combat and unit.has("strategic_bomber")
         for dest, path in air_routes(view, where, left, avoid_aa=combat).items():
-            if first_violation(Leg(view, combat, one, path, unit=unit), checks) is None:
+            if (ends is None or ends(dest)) and first_violation(Leg(view, combat, one, path, unit=unit),
+                                                                checks) is None:
                 chosen[(dest,)] = path
             bombing = Leg(view, combat, one, path, True, unit=unit) if bombs and dest in view.enemy_factories else None
             if bombing is not None and first_violation(bombing, checks) is None:
@@ -164,7 +167,7 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
             return  # (every path ends in or passes friendly territory only: no attack)
         for path in simple_paths(where, left, nbrs):
             key = (path[-1], *blitzed(view, path)) if blitzes else (path[-1],)
-            if key in chosen:
+            if key in chosen or (ends is not None and not ends(path[-1])):
                 continue
             if first_violation(Leg(view, combat, one, path, unit=unit), checks) is None:
                 chosen[key] = path

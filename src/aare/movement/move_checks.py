@@ -303,6 +303,25 @@ def combat_purpose(leg: Leg) -> Violation | None:
     return Violation(reason, rule)
 
 
+def attack_ends(view: Situation, stack: Stack, unit: UnitType, start: str) -> Callable[[str], bool] | None:
+    """What `combat_purpose` asks at least of the end of a combat move of `stack` (of `unit`, in `start`) that is
+    no raid, given no other units move with it: a quick test that lets a listing skip ends it would refuse (None:
+    any end may pass). Land units are left to the listing."""
+    if unit.domain == "air":
+        def air_end(end: str) -> bool:
+            if view.is_sea(end):
+                return view.hostile(end)
+            return view.enemy_land(end) and (end in view.enemy_fighting or _land_attack(view, end))
+        return air_end
+    if unit.domain != "sea":
+        return None
+    if view.hostile(start) and stack.moved == 0 and not flags.has(stack, flags.COMBAT):
+        return None  # leaving a hostile zone is their move: any end
+    if unit.has("transport") and assault_cargo(view, stack):
+        return None  # any end from which the cargo can still go ashore
+    return lambda end: view.hostile(end) or _assault_from(view, end)
+
+
 def boarded_cargo(leg: Leg) -> Violation | None:
     """A transport with units loaded this combat move must stay able to put them ashore in an assault."""
     if not leg.combat or not leg.unit.has("transport"):
