@@ -40,7 +40,8 @@ def env_steps(steps: int, seed: int, max_cycles: int) -> tuple[int, float, float
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))  # (half the cost of rng.choice)
             done += 1
             if done >= steps:
                 break
