@@ -96,10 +96,12 @@ def can_land(
         return True
     if not unit.carrier_size:
         return False
-    key = ("air_ball", where, left)
-    near = view.cache.get(key)
+    key = (view.graph, where, left, view.air_closed)
+    near = _AIR_BALLS.get(key)
     if near is None:
-        near = view.cache[key] = view.graph.ball(where, left, view.air_nbrs)
+        if len(_AIR_BALLS) > 20_000:
+            _AIR_BALLS.clear()
+        near = _AIR_BALLS[key] = frozenset(view.graph.ball(where, left, view.air_nbrs))
     need = unit.carrier_size * count
     room = 0
     for space, reach, free in carrier_groups(view, combat):
@@ -109,6 +111,10 @@ def can_land(
     if not spots.isdisjoint(near):
         room += bought
     return room >= need
+
+
+_AIR_BALLS: dict[tuple[object, ...], frozenset[str]] = {}
+"""The spaces within a flight of a space, per board, space, movement left and spaces closed to aircraft."""
 
 
 def carrier_lost_spots(view: Situation, sea: str) -> tuple[str, ...]:
