@@ -35,35 +35,62 @@ from aare.state.unit_stacks import Stack
 
 def move_candidates(view: Situation, combat: bool, space: str | None = None) -> list[Move | Load]:
     """Every space's moves, unloads and loads (of `space` alone, when given), in the order of the spaces' names: only
-    the spaces where the mover has units or a friendly transport is have any."""
+    the spaces where the mover has units or a friendly transport is have any. Each space's part is kept from the
+    last listing while the lists it was made of are (`MoveMemo.segments_for`)."""
     boats = _transport_seas(view)
-    spaces = [space] if space is not None else sorted(view.own_spaces.keys() | boats)
     memo = move_memo.memo_for(view, combat)  # (looked up in the module: tests and benchmarks turn it off)
-    out: list[Move | Load] = []
+    if space is not None:
+        out = _space_moves(view, combat, space, boats, memo)
+        if view.is_land(space):
+            out += loads(view, combat, space)
+        elif view.is_sea(space):
+            for territory in view.graph.coast[space]:
+                out += loads(view, combat, territory, only=space)
+        return out
+    spaces = sorted(view.own_spaces.keys() | boats)
+    if memo is None:
+        return _listing_of(view, combat, spaces, boats, None)
+    segments = memo.segments_for(view)
+    out, after = [], []
     for where in spaces:
-        stacks = view.own(where)
-        if len(stacks) == 1:
-            out += _stack_moves(view, combat, where, stacks[0], memo)
-        elif stacks:  # (moves from different spaces differ in their first space)
-            seen: set[tuple[object, ...]] = set()
-            for stack in stacks:
-                for move in _stack_moves(view, combat, where, stack, memo):
-                    key = (move.units, tuple(move.path), move.raid)
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(move)
-        if where in boats:  # (only a sea zone with a friendly transport has unloads)
-            out += _kept(view, memo, ("unloads", where, *_refused_ashore(view, combat, where)), where,
-                         partial(_listing, unloads, view, combat, where))
-    if space is None:
-        for where in spaces:
-            if view.is_land(where):
-                out += _kept(view, memo, ("loads", where), where, partial(_listing, loads, view, combat, where))
-    elif view.is_land(space):
-        out += loads(view, combat, space)
-    elif view.is_sea(space):
-        for territory in view.graph.coast[space]:
-            out += loads(view, combat, territory, only=space)
+        part = segments.get(where)
+        if part is None:
+            loaded = (_kept(view, memo, ("loads", where), where, partial(_listing, loads, view, combat, where))
+                      if view.is_land(where) else [])
+            part = segments[where] = (_space_moves(view, combat, where, boats, memo), loaded)
+        out += part[0]
+        after += part[1]
+    out += after
+    if move_memo.CHECK and out != (fresh := _listing_of(view, combat, spaces, boats, None)):
+        raise AssertionError(f"kept move candidates differ from a fresh listing: {out} != {fresh}")
+    return out
+
+
+def _listing_of(view: Situation, combat: bool, spaces: list[str], boats: frozenset[str],
+                memo: move_memo.MoveMemo | None) -> list[Move | Load]:
+    """The moves and unloads of `spaces`, then their loads."""
+    out = [m for where in spaces for m in _space_moves(view, combat, where, boats, memo)]
+    return out + [c for where in spaces if view.is_land(where) for c in loads(view, combat, where)]
+
+
+def _space_moves(view: Situation, combat: bool, where: str, boats: frozenset[str],
+                 memo: move_memo.MoveMemo | None) -> list[Move | Load]:
+    """The moves of the mover's stacks in `where`, then its unloads (a sea zone with a friendly transport)."""
+    stacks = view.own(where)
+    out: list[Move | Load] = []
+    if len(stacks) == 1:
+        out += _stack_moves(view, combat, where, stacks[0], memo)
+    elif stacks:  # (moves from different spaces differ in their first space)
+        seen: set[tuple[object, ...]] = set()
+        for stack in stacks:
+            for move in _stack_moves(view, combat, where, stack, memo):
+                key = (move.units, tuple(move.path), move.raid)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(move)
+    if where in boats:  # (only a sea zone with a friendly transport has unloads)
+        out += _kept(view, memo, ("unloads", where, *_refused_ashore(view, combat, where)), where,
+                     partial(_listing, unloads, view, combat, where))
     return out
 
 

@@ -69,6 +69,10 @@ class MoveMemo:
         self.read = 0  # the kinds of change some kept list reads
         self.kept: dict[tuple[str, Stack], tuple[list[Move], Reads]] = {}
         self.others: dict[tuple[str, ...], tuple[list[Move | Load], frozenset[str]]] = {}  # (`listed`)
+        # per space, its part of the last listing (moves and unloads, then loads) made of the kept lists above:
+        # dropped with any of them, or when the space's units change (`segment`)
+        self.segments: dict[str, tuple[list[Move | Load], list[Move | Load]]] = {}
+        self.refused: object = None  # the entry refusals the segments were made under
 
     def moves(self, view: Situation, where: str, stack: Stack, listing: Callable[[], Listed]) -> list[Move]:
         """The moves of `stack` in `where` (`listing` lists them), kept while nothing they read changed."""
@@ -105,6 +109,22 @@ class MoveMemo:
         self.others[key] = (items, spaces)
         return items
 
+    def segments_for(self, view: Situation) -> dict[str, tuple[list[Move | Load], list[Move | Load]]]:
+        """Per space, its part of the listing (moves and unloads, then loads) as made for an earlier state of the
+        same movement out of the kept lists: those still right for the state of `view` (each is dropped with any
+        list it was made of, or when the units in its space change). The caller adds the parts it makes."""
+        self._advance(view)
+        refused = view.refused()
+        if refused != self.refused:
+            self.segments.clear()
+            self.refused = refused
+        return self.segments
+
+    def _forget(self) -> None:
+        self.kept.clear()
+        self.others.clear()
+        self.segments.clear()
+
     def _reads(self, view: Situation, where: str, left: int, unit: UnitType) -> Reads:
         """The kinds of change the list of a stack of `unit` in `where` with `left` movement reads, and where."""
         if not left:
@@ -130,14 +150,12 @@ class MoveMemo:
             return
         self.state = state
         if last is None or not (self.kept or self.others):
-            self.kept.clear()
-            self.others.clear()
+            self._forget()
             return
         for name in _OTHER_FIELDS:
             before, after = getattr(last, name), getattr(state, name)
             if before is not after and before != after:
-                self.kept.clear()
-                self.others.clear()
+                self._forget()
                 return
         old, new = last.units, state.units
         changed: dict[str, int] = {}
@@ -150,8 +168,15 @@ class MoveMemo:
                 changed[space] = _aspects(view, space, before, ())
         if not changed:
             return
+        segments = self.segments
+        for space in changed:
+            segments.pop(space, None)
         if self.others:
-            self.others = {k: v for k, v in self.others.items() if v[1].isdisjoint(changed)}
+            kept_others = {k: v for k, v in self.others.items() if v[1].isdisjoint(changed)}
+            if len(kept_others) < len(self.others):
+                for key in self.others.keys() - kept_others.keys():
+                    segments.pop(key[1], None)
+            self.others = kept_others
         if not any(kinds & self.read for kinds in changed.values()):
             return
         hit: dict[int, frozenset[str]] = {}  # per kinds of change read, the changed spaces of those kinds
@@ -162,7 +187,11 @@ class MoveMemo:
                 found = hit[reads] = frozenset(s for s, kinds in changed.items() if kinds & reads)
             return found
 
-        self.kept = {k: v for k, v in self.kept.items() if all(r.isdisjoint(spaces(m)) for m, r in v[1])}
+        kept = {k: v for k, v in self.kept.items() if all(r.isdisjoint(spaces(m)) for m, r in v[1])}
+        if len(kept) < len(self.kept):
+            for where, _ in self.kept.keys() - kept.keys():
+                segments.pop(where, None)
+        self.kept = kept
         self.read = 0
         for _, reads in self.kept.values():
             for kinds, _ in reads:
