@@ -24,7 +24,9 @@ from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
 from aare.combat.board_battle import (
     Routes,
+    battle_begins,
     battle_inputs,
+    begun_battle,
     build_battle,
     combat_setup,
     deciding_power,
@@ -33,7 +35,7 @@ from aare.combat.board_battle import (
     units_text,
     withdraw_key,
 )
-from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire, start_battle
+from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
@@ -497,11 +499,11 @@ class ConductCombat(PhaseHandler):
             if record["current"] is not None:
                 raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
             site = self._choose(ctx, action.space)
-            inputs = battle_inputs(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+            fought = _fought_spaces(ctx.state)
             current: dict[str, Any] = {"space": site.space, "kind": site.kind, "dice": [], "answers": []}
             if ctx.state.members:  # teammates play on while it is fought: its surroundings are fixed now
-                current["inputs"] = frozen_inputs(inputs)
-            self._run(ctx, site, start_battle(**inputs), current)
+                current["inputs"] = frozen_inputs(battle_inputs(ctx.state, ctx.ruleset, site, fought))
+            self._run(ctx, site, begun_battle(ctx.state, ctx.ruleset, site, fought), current)
             return
         if action.type in ("choose_casualties", "press", "retreat", "submerge", "declare_targets", "choose"):
             current = record["current"]
@@ -543,12 +545,7 @@ class ConductCombat(PhaseHandler):
         key = ("battle_starts", site.space, site.kind)
         found: bool | None = view.cache.get(key)
         if found is None:
-            try:
-                build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
-                found = True
-            except IllegalAction:
-                found = False
-            view.cache[key] = found
+            found = view.cache[key] = battle_begins(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
         return found
 
     def _may_start(self, ctx: TurnContext, space: str) -> bool:
