@@ -192,6 +192,8 @@ def _without_retreats_to(site: BattleSite, fought: Callable[[str], bool]) -> Bat
 def _sea_retreats(view: Situation, site: BattleSite, sea_battle: Callable[[str], bool]) -> BattleSite:
     """The sea battle `_sea_local` found, its retreats only into zones with neither enemy ships nor a battle
     (LHTR-COMBAT-retreat-destination)."""
+    if not any(view.hostile(o) or sea_battle(o) for o in site.retreat_to):
+        return site
     return _without_retreats_to(site, lambda o: view.hostile(o) or sea_battle(o))
 
 

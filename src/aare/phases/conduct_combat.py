@@ -107,32 +107,40 @@ def _fought_spaces(state: GameState) -> list[str]:
 def rocket_launchers(state: GameState, ruleset: Any) -> list[str]:
     """Territories from which the power to move may still launch a rocket this turn: it has Rockets and an AA
     gun there that has not moved, in a territory it held when the turn began, one launch per territory
-    (LHTR-TECH-rockets-launchers)."""
+    (LHTR-TECH-rockets-launchers). Worked out once per state (the listing asks, and the check of each rocket)."""
     power = state.nation
     if ROCKETS not in state.techs.get(power, ()):
         return []
-    used = _record(state).get("rockets", {})
-    start = turn_start_owners(state)
-    out = []
-    for space in sorted(situation(state, ruleset).own_spaces):  # every space with a unit of the power
-        if space in used or state.owners.get(space) != power or start.get(space) != power:
-            continue
-        stacks = state.stacks(space)
-        if any(s.owner == power and ruleset.units[s.unit].has("aa") and not s.moved and not flags.turn_flags(s)
-               for s in stacks):
-            out.append(space)
-    return out
+    view = situation(state, ruleset)
+    found: list[str] | None = view.cache.get("rocket_launchers")
+    if found is None:
+        used = _record(state).get("rockets", {})
+        start = turn_start_owners(state)
+        found = view.cache["rocket_launchers"] = []
+        for space in sorted(view.own_spaces):  # every space with a unit of the power
+            if space in used or state.owners.get(space) != power or start.get(space) != power:
+                continue
+            if any(s.owner == power and ruleset.units[s.unit].has("aa") and not s.moved and not flags.turn_flags(s)
+                   for s in state.stacks(space)):
+                found.append(space)
+    return list(found)
 
 
 def rocket_targets(state: GameState, ruleset: Any, launcher: str) -> list[str]:
     """Enemy territories with an industrial complex within three spaces of `launcher`, over land and sea but
-    not through neutrals, not yet targeted this turn (LHTR-TECH-rockets-target)."""
-    board = ruleset.board
-    side = board.side_of(state.nation)
-    hit = set(_record(state).get("rockets", {}).values())
-    return [t for t in _in_range(board, launcher) if t not in hit and state.owners.get(t) is not None
+    not through neutrals, not yet targeted this turn (LHTR-TECH-rockets-target). Worked out once per state."""
+    view = situation(state, ruleset)
+    key = ("rocket_targets", launcher)
+    found: list[str] | None = view.cache.get(key)
+    if found is None:
+        board = ruleset.board
+        side = board.side_of(state.nation)
+        hit = set(_record(state).get("rockets", {}).values())
+        found = view.cache[key] = [
+            t for t in _in_range(board, launcher) if t not in hit and state.owners.get(t) is not None
             and board.side_of(state.owners[t]) != side
             and any(ruleset.units[s.unit].has("bombing_target") for s in state.stacks(t))]
+    return list(found)
 
 
 def _in_range(board: Any, launcher: str) -> tuple[str, ...]:
