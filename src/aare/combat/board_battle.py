@@ -147,7 +147,7 @@ def _inputs_hooked(ruleset: Ruleset) -> bool:
 CHECK = os.environ.get("AARE_CHECK_BATTLE_MEMO") == "1"
 _UNKNOWN = object()
 _BEGUN: ByIdentity[dict[tuple[Any, ...], Battle | None]] = ByIdentity(1_000)
-_BEGUN_KEPT = 20_000
+_BEGUN_KEPT = 4_096
 _HOOKED: ByIdentity[bool] = ByIdentity(1_000)
 
 

@@ -116,7 +116,7 @@ class _Local:
 
 _NOTHING = _Local()
 _KEPT: dict[tuple[Any, ...], tuple[object, object, str | None, _Local]] = {}
-_KEPT_SIZE = 100_000
+_KEPT_SIZE = 20_000
 _MOVED_UNITS: ByIdentity[bool] = ByIdentity(1_000)
 
 
