@@ -73,8 +73,8 @@ def test_a_space_whose_units_did_not_change_keeps_its_battle() -> None:
 def test_rulesets_whose_modules_change_unit_types_or_battle_inputs_keep_nothing() -> None:
     game = Game(new_game("aare-5.0", None, 1))
     view = situation(game.state, game.ruleset)
-    assert battles._context(view) == ()
+    assert battles._kept(view) is None
     assert board_battle._inputs_hooked(game.ruleset)
     lhtr = Game(new_game("lhtr-1.3", None, 1))
-    assert battles._context(situation(lhtr.state, lhtr.ruleset)) != ()
+    assert battles._kept(situation(lhtr.state, lhtr.ruleset)) is not None
     assert not board_battle._inputs_hooked(lhtr.ruleset)

@@ -115,48 +115,61 @@ class _Local:
 
 
 _NOTHING = _Local()
-_KEPT: dict[tuple[Any, ...], tuple[object, object, str | None, _Local]] = {}
+_Kept = dict[tuple[str, int], tuple[tuple[Stack, ...], str | None, _Local]]
+_KEPT: dict[tuple[Any, ...], tuple[Ruleset, _Kept]] = {}
+"""Per ruleset (by identity), power to move and its co-movers: each space's `_Local` by its stacks' identity."""
 _KEPT_SIZE = 20_000
 _MOVED_UNITS: ByIdentity[bool] = ByIdentity(1_000)
+_UNSET = object()
 
 
 def _local(view: Situation, space: str) -> _Local:
     """The `_Local` of `space`, kept while its stacks (by identity), its owner, the power to move and its
     co-movers stay the same."""
-    context = view.cache.get("battle_context")
-    if context is None:
-        context = view.cache["battle_context"] = _context(view)
+    kept: _Kept | None = view.cache.get("battle_memo", _UNSET)
+    if kept is _UNSET:
+        kept = view.cache["battle_memo"] = _kept(view)
     stacks = view.state.units.get(space, ())
-    if not context or type(stacks) is not tuple:
+    if kept is None or type(stacks) is not tuple:
         return _read_local(view, space)
     owner = view.state.owners.get(space)
-    key = (*context, space, id(stacks))
-    found = _KEPT.get(key)
-    if found is not None and found[0] is view.ruleset and found[1] is stacks and found[2] == owner:
-        if CHECK and _read_local(view, space) != found[3]:
+    key = (space, id(stacks))
+    found = kept.get(key)
+    if found is not None and found[0] is stacks and found[1] == owner:
+        if CHECK and _read_local(view, space) != found[2]:
             raise AssertionError(f"the battles kept for {space} differ from those read again")
-        return found[3]
+        return found[2]
     part = _read_local(view, space)
-    if len(_KEPT) >= _KEPT_SIZE:
-        _KEPT.clear()
-    _KEPT[key] = (view.ruleset, stacks, owner, part)
+    if len(kept) >= _KEPT_SIZE:
+        kept.clear()
+    kept[key] = (stacks, owner, part)
     return part
 
 
-def _context(view: Situation) -> tuple[Any, ...]:
-    """What the `_Local` of every space reads besides its stacks and owner (empty: keep none, a rule module
-    changes unit types in movement)."""
+def _kept(view: Situation) -> _Kept | None:
+    """The `_Local` parts kept for the power to move and its co-movers (None: keep none, a rule module changes
+    unit types in movement)."""
     ruleset = view.ruleset
     moved = _MOVED_UNITS.get(ruleset)
     if moved is None:
         moved = _MOVED_UNITS.put(ruleset, any("stack_unit" in m.hooks for m in ruleset.modules))
-    return () if moved else (id(ruleset), view.power, tuple(sorted(view.co_movers.items())))
+    if moved:
+        return None
+    context = (id(ruleset), view.power, tuple(sorted(view.co_movers.items())))
+    found = _KEPT.get(context)
+    if found is None or found[0] is not ruleset:
+        if len(_KEPT) >= 256:
+            _KEPT.clear()
+        found = _KEPT[context] = (ruleset, {})
+    return found[1]
 
 
 def _read_local(view: Situation, space: str) -> _Local:
+    sea = _sea_local(view, space) if view.is_sea(space) else None
+    if not any(s.flags for s in view.own(space)):  # units that stayed: no flight over AA, raid nor attack
+        return _NOTHING if sea is None else _Local(sea=sea)
     flyovers = tuple((t, stack) for stack in view.own(space) for t in flags.values(stack, flags.FLYOVER))
     raid = _raid(view, space)
-    sea = _sea_local(view, space) if view.is_sea(space) else None
     land = _land_local(view, space) if view.is_land(space) else None
     if not flyovers and raid is None and sea is None and land is None:
         return _NOTHING
