@@ -10,7 +10,10 @@ import pytest
 os.environ["AARE_CHECK_REPLAY"] = "1"  # servers started by tests check their kept battles too
 os.environ["AARE_CHECK_MOVE_MEMO"] = "1"  # and every kept move list against a fresh one
 os.environ["AARE_CHECK_STATE_PARTS"] = "1"  # and every part of a state hashed before against a copy
+os.environ["AARE_CHECK_BATTLE_MEMO"] = "1"  # and every battle site or battle start kept against a fresh one
 
+import aare.combat.board_battle
+import aare.movement.battles
 import aare.movement.memo
 import aare.phases.conduct_combat
 import aare.state.game_state
@@ -19,6 +22,8 @@ from aare.game_setup import new_game
 
 aare.phases.conduct_combat.CHECK_REPLAY = True  # a battle kept in memory is rebuilt and compared anyway
 aare.movement.memo.CHECK = True  # a move list kept from an earlier state is listed again and compared
+aare.movement.battles.CHECK = True  # a battle site kept from an earlier state is read again and compared
+aare.combat.board_battle.CHECK = True  # and so is whether a battle kept as able to begin begins
 aare.state.game_state.CHECK_PARTS = True  # a part of a state hashed before is compared with a copy
 
 pytest_plugins = ["pytester"]

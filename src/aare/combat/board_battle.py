@@ -5,6 +5,7 @@ capture, bombing damage). The map does not change while a battle is fought; its 
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ from aare.combat.setup import Battle
 from aare.economy.capture import capture_territory_events
 from aare.economy.complex_damage import damage_rules
 from aare.economy.damage import bombing_damage_events, damage_cap_remaining
+from aare.errors import IllegalAction
 from aare.events import Event, UnitsChanged, UnitsLoaded, UnitsRemoved, apply_events
 from aare.identity_cache import ByIdentity
 from aare.movement import flags
@@ -88,6 +90,65 @@ def build_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: I
     if frozen:
         inputs |= thaw_inputs(frozen)
     return start_battle(**inputs)
+
+
+def battle_begins(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = ()) -> bool:
+    """Whether the rules let the battle at `site` begin (`build_battle` refuses it with IllegalAction, e.g. aircraft
+    left alone against submarines)."""
+    return _kept_battle(state, ruleset, site, tuple(fought)) is not None
+
+
+def begun_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = ()) -> Battle:
+    """`build_battle` of `site`, as the map stands (IllegalAction: the rules refuse it)."""
+    fought = tuple(fought)
+    found = _kept_battle(state, ruleset, site, fought)
+    return build_battle(state, ruleset, site, fought) if found is None else found
+
+
+def _kept_battle(state: GameState, ruleset: Ruleset, site: BattleSite, fought: tuple[str, ...]) -> Battle | None:
+    """The battle `build_battle` begins at `site` (None: the rules refuse it). Where no rule module changes the
+    inputs (the ``battle_inputs`` hook), they read of the state only the site, the ships that may bombard and the
+    techs of the powers in the battle (and for a raid more: a raid's is built each time): it is kept per ruleset by
+    those. With AARE_CHECK_BATTLE_MEMO=1 (the tests) a kept battle is built again and compared."""
+    if site.kind == "bombing" or _inputs_hooked(ruleset):
+        return _begin(state, ruleset, site, fought)
+    techs = state.techs
+    ships = bombarding(state, site, fought) if site.kind == "amphibious" else ()
+    key = (site.kind, site.attacker, site.attackers, tuple(site.defenders.items()), ships, site.retreat_to,
+           site.overland_from, frozenset(techs.get(site.attacker, ())),
+           tuple(frozenset(techs.get(owner, ())) for owner in site.defenders))
+    known = _BEGUN.get(ruleset)
+    if known is None:
+        known = _BEGUN.put(ruleset, {})
+    found = known.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        if len(known) >= _BEGUN_KEPT:
+            known.clear()
+        found = known[key] = _begin(state, ruleset, site, fought)
+    elif CHECK and found != _begin(state, ruleset, site, fought):
+        raise AssertionError(f"the battle in {site.space} differs from the one kept")
+    return found  # type: ignore[return-value]
+
+
+def _begin(state: GameState, ruleset: Ruleset, site: BattleSite, fought: tuple[str, ...]) -> Battle | None:
+    try:
+        return build_battle(state, ruleset, site, fought)
+    except IllegalAction:
+        return None
+
+
+def _inputs_hooked(ruleset: Ruleset) -> bool:
+    known = _HOOKED.get(ruleset)
+    if known is None:
+        known = _HOOKED.put(ruleset, any("battle_inputs" in m.hooks for m in ruleset.modules))
+    return known
+
+
+CHECK = os.environ.get("AARE_CHECK_BATTLE_MEMO") == "1"
+_UNKNOWN = object()
+_BEGUN: ByIdentity[dict[tuple[Any, ...], Battle | None]] = ByIdentity(1_000)
+_BEGUN_KEPT = 4_096
+_HOOKED: ByIdentity[bool] = ByIdentity(1_000)
 
 
 def battle_inputs(state: GameState, ruleset: Ruleset, site: BattleSite, fought: Iterable[str] = ()

@@ -1,12 +1,23 @@
 """The battles a combat move sets up, read from the state: land and sea battles, amphibious assaults with
 their landing zones and bombarding ships, strategic bombing raids and AA fire at aircraft flying over.
-Conduct-combat resolves them; nothing here rolls a die."""
+Conduct-combat resolves them; nothing here rolls a die.
+
+What a space's own units and its owner make of it (`_Local`: the aircraft flying over enemy AA guns from it, its
+raid, its sea battle, its land battle) reads nothing else of the state, but for a few questions about its
+neighbours (which of them are hostile, friendly, or have a sea battle) asked again for each state. It is kept
+from one state to the next by the identity of the space's stacks (states share the stacks of every space an
+event did not touch), its owner, the power to move and its co-movers, while no rule module changes a stack's unit
+type in movement (the ``stack_unit`` hook). With AARE_CHECK_BATTLE_MEMO=1 (the tests) every kept part is worked
+out again and compared."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
+from aare.identity_cache import ByIdentity
 from aare.movement import flags
 from aare.movement.situation import Situation, situation
 from aare.rules.ruleset import Ruleset
@@ -15,6 +26,7 @@ from aare.state.unit_stacks import Stack
 
 KIND_ORDER = {"flyover": 0, "bombing": 1, "sea": 2, "land": 3, "amphibious": 3}
 COMBINED_BOMBARDMENT = "combined_bombardment"
+CHECK = os.environ.get("AARE_CHECK_BATTLE_MEMO") == "1"
 
 
 @dataclass(frozen=True)
@@ -70,11 +82,98 @@ def pending_battles(state: GameState, ruleset: Ruleset) -> list[BattleSite]:
     view = situation(state, ruleset)
     cached = view.cache.get("pending_battles")
     if cached is None:
-        seas = _sea_battles(view)
-        sea_spaces = {b.space for b in seas}
-        sites = [*_flyovers(view), *_raids(view), *seas, *_land_battles(view, sea_spaces)]
-        cached = view.cache["pending_battles"] = tuple(sorted(sites, key=lambda b: (KIND_ORDER[b.kind], b.space)))
+        cached = view.cache["pending_battles"] = _pending(view)
     return list(cached)
+
+
+def _pending(view: Situation) -> tuple[BattleSite, ...]:
+    parts = [(space, _local(view, space)) for space in sorted(view.own_spaces)]
+    over: dict[str, list[tuple[str, Stack]]] = {}
+    for space, part in parts:
+        for territory, stack in part.flyovers:
+            over.setdefault(territory, []).append((space, stack))
+    sites = [BattleSite(t, "flyover", view.power, defenders=_defenders(view, t), overflying=tuple(found))
+             for t, found in sorted(over.items())]
+    sites += [part.raid for _, part in parts if part.raid is not None]
+    seas = [part.sea for _, part in parts if part.sea is not None]
+    fought = {b.space for b in seas}
+    sites += [_sea_retreats(view, b, fought.__contains__) for b in seas]
+    sites += [_land_finished(view, part.land, fought.__contains__) for _, part in parts if part.land is not None]
+    return tuple(sorted(sites, key=lambda b: (KIND_ORDER[b.kind], b.space)))
+
+
+@dataclass(frozen=True)
+class _Local:
+    """What one space's units and owner make of it: the (territory, stack) of its aircraft flying over
+    territories, its raid, its sea battle with every zone its ships came from as retreats (`_sea_retreats` keeps
+    those open), its land battle with every space its land units came from (`_land_finished`)."""
+
+    flyovers: tuple[tuple[str, Stack], ...] = ()
+    raid: BattleSite | None = None
+    sea: BattleSite | None = None
+    land: BattleSite | None = None
+
+
+_NOTHING = _Local()
+_Kept = dict[tuple[str, int], tuple[tuple[Stack, ...], str | None, _Local]]
+_KEPT: dict[tuple[Any, ...], tuple[Ruleset, _Kept]] = {}
+"""Per ruleset (by identity), power to move and its co-movers: each space's `_Local` by its stacks' identity."""
+_KEPT_SIZE = 20_000
+_MOVED_UNITS: ByIdentity[bool] = ByIdentity(1_000)
+_UNSET = object()
+
+
+def _local(view: Situation, space: str) -> _Local:
+    """The `_Local` of `space`, kept while its stacks (by identity), its owner, the power to move and its
+    co-movers stay the same."""
+    kept: _Kept | None = view.cache.get("battle_memo", _UNSET)
+    if kept is _UNSET:
+        kept = view.cache["battle_memo"] = _kept(view)
+    stacks = view.state.units.get(space, ())
+    if kept is None or type(stacks) is not tuple:
+        return _read_local(view, space)
+    owner = view.state.owners.get(space)
+    key = (space, id(stacks))
+    found = kept.get(key)
+    if found is not None and found[0] is stacks and found[1] == owner:
+        if CHECK and _read_local(view, space) != found[2]:
+            raise AssertionError(f"the battles kept for {space} differ from those read again")
+        return found[2]
+    part = _read_local(view, space)
+    if len(kept) >= _KEPT_SIZE:
+        kept.clear()
+    kept[key] = (stacks, owner, part)
+    return part
+
+
+def _kept(view: Situation) -> _Kept | None:
+    """The `_Local` parts kept for the power to move and its co-movers (None: keep none, a rule module changes
+    unit types in movement)."""
+    ruleset = view.ruleset
+    moved = _MOVED_UNITS.get(ruleset)
+    if moved is None:
+        moved = _MOVED_UNITS.put(ruleset, any("stack_unit" in m.hooks for m in ruleset.modules))
+    if moved:
+        return None
+    context = (id(ruleset), view.power, tuple(sorted(view.co_movers.items())))
+    found = _KEPT.get(context)
+    if found is None or found[0] is not ruleset:
+        if len(_KEPT) >= 256:
+            _KEPT.clear()
+        found = _KEPT[context] = (ruleset, {})
+    return found[1]
+
+
+def _read_local(view: Situation, space: str) -> _Local:
+    sea = _sea_local(view, space) if view.is_sea(space) else None
+    if not any(s.flags for s in view.own(space)):  # units that stayed: no flight over AA, raid nor attack
+        return _NOTHING if sea is None else _Local(sea=sea)
+    flyovers = tuple((t, stack) for stack in view.own(space) for t in flags.values(stack, flags.FLYOVER))
+    raid = _raid(view, space)
+    land = _land_local(view, space) if view.is_land(space) else None
+    if not flyovers and raid is None and sea is None and land is None:
+        return _NOTHING
+    return _Local(flyovers, raid, sea, land)
 
 
 def _defenders(view: Situation, space: str) -> dict[str, tuple[Stack, ...]]:
@@ -90,36 +189,11 @@ def _allied(view: Situation, space: str) -> tuple[Stack, ...]:
     return tuple(s for s in view.stacks(space) if not view.commands(s) and view.friend(s.owner))
 
 
-def _flyovers(view: Situation) -> list[BattleSite]:
-    over: dict[str, list[tuple[str, Stack]]] = {}
-    for space, stacks in sorted(view.own_spaces.items()):
-        for stack in stacks:
-            for territory in flags.values(stack, flags.FLYOVER):
-                over.setdefault(territory, []).append((space, stack))
-    return [
-        BattleSite(t, "flyover", view.power, defenders=_defenders(view, t), overflying=tuple(found))
-        for t, found in sorted(over.items())
-    ]
-
-
-def _raids(view: Situation) -> list[BattleSite]:
-    return [site for space in sorted(view.own_spaces) if (site := _raid(view, space)) is not None]
-
-
 def _raid(view: Situation, space: str) -> BattleSite | None:
     raiders = tuple(s for s in view.own(space) if flags.value(s, flags.SBR) == space)
     if any(view.unit(s).has("strategic_bomber") for s in raiders):  # escorts alone raid nothing
         return BattleSite(space, "bombing", view.power, raiders, _defenders(view, space))
     return None
-
-
-def _sea_battles(view: Situation) -> list[BattleSite]:
-    """Sea zones where the mover's units meet enemy ships: those that moved in, and those that started there
-    and stayed (LHTR-COMBAT-shared-space-forces-battle)."""
-    sites = [site for space in sorted(s for s in view.own_spaces if s in view.graph.sea)
-             if (site := _sea_site(view, space)) is not None]
-    fought = {b.space for b in sites}
-    return [_without_retreats_to(b, fought.__contains__) for b in sites]
 
 
 def _without_retreats_to(site: BattleSite, fought: Callable[[str], bool]) -> BattleSite:
@@ -128,8 +202,17 @@ def _without_retreats_to(site: BattleSite, fought: Callable[[str], bool]) -> Bat
                       retreat_to=tuple(r for r in site.retreat_to if not fought(r)), optional=site.optional)
 
 
-def _sea_site(view: Situation, space: str) -> BattleSite | None:
-    """The sea battle in `space`, its retreats not yet checked for battles there."""
+def _sea_retreats(view: Situation, site: BattleSite, sea_battle: Callable[[str], bool]) -> BattleSite:
+    """The sea battle `_sea_local` found, its retreats only into zones with neither enemy ships nor a battle
+    (LHTR-COMBAT-retreat-destination)."""
+    if not any(view.hostile(o) or sea_battle(o) for o in site.retreat_to):
+        return site
+    return _without_retreats_to(site, lambda o: view.hostile(o) or sea_battle(o))
+
+
+def _sea_local(view: Situation, space: str) -> BattleSite | None:
+    """Sea zones where the mover's units meet enemy ships: those that moved in, and those that started there
+    and stayed (LHTR-COMBAT-shared-space-forces-battle); every zone its ships came from among the retreats."""
     if space not in view.graph.sea or not view.hostile(space):
         return None
     # units that retreated into the zone from a battle take no part in one here (none in LHTR)
@@ -139,7 +222,7 @@ def _sea_site(view: Situation, space: str) -> BattleSite | None:
     if not mine or not enemies:
         return None
     origins = {flags.value(s, flags.FROM) for s in mine if view.unit(s).domain == "sea"}
-    retreat = tuple(sorted(o for o in origins if o and not view.hostile(o)))
+    retreat = tuple(sorted(o for o in origins if o))
     optional = view.rules.shared_zones_optional and not any(flags.has(s, flags.COMBAT) for s in mine)
     return BattleSite(space, "sea", view.power, mine, enemies, _allied(view, space), retreat_to=retreat,
                       optional=optional)
@@ -156,26 +239,36 @@ def battles_at(state: GameState, ruleset: Ruleset, space: str) -> list[BattleSit
 
     def sea_battle(zone: str) -> bool:
         if zone not in seas:
-            seas[zone] = _sea_site(view, zone) is not None
+            seas[zone] = _local(view, zone).sea is not None
         return seas[zone]
 
-    sites = []
-    if (raid := _raid(view, space)) is not None:
-        sites.append(raid)
-    if (sea := _sea_site(view, space)) is not None:
-        sites.append(_without_retreats_to(sea, sea_battle))
-    if space in view.graph.land and (land := _land_site(view, space, sea_battle)) is not None:
-        sites.append(land)
+    part = _local(view, space)
+    sites = [] if part.raid is None else [part.raid]
+    if part.sea is not None:
+        sites.append(_sea_retreats(view, part.sea, sea_battle))
+    if part.land is not None:
+        sites.append(_land_finished(view, part.land, sea_battle))
     return sites
 
 
-def _land_battles(view: Situation, sea_battles: set[str]) -> list[BattleSite]:
-    return [site for space in sorted(s for s in view.own_spaces if s in view.graph.land)
-            if (site := _land_site(view, space, sea_battles.__contains__)) is not None]
+def _land_finished(view: Situation, site: BattleSite, sea_battle: Callable[[str], bool]) -> BattleSite:
+    """The battle `_land_local` found, with what its neighbours make of it: the retreats and overland origins
+    still friendly, the sea battles fought before the landing and the ships that may bombard."""
+    landed_from = site.amphibious_from
+    bombard = tuple(
+        (z, s) for z in landed_from if not sea_battle(z) for s in view.own(z) if _bombards(view, s)
+    )
+    retreat = tuple(r for r in site.retreat_to if view.friendly_land(r))
+    overland = tuple(r for r in site.overland_from if view.friendly_land(r))
+    if not landed_from and retreat == site.retreat_to:
+        return site
+    return replace(site, fight_after=tuple(z for z in landed_from if sea_battle(z)), bombard=bombard,
+                   retreat_to=retreat, overland_from=overland)
 
 
-def _land_site(view: Situation, space: str, sea_battle: Callable[[str], bool]) -> BattleSite | None:
-    """The land battle or amphibious assault in `space` (`sea_battle`: whether a sea zone has a sea battle)."""
+def _land_local(view: Situation, space: str) -> BattleSite | None:
+    """The land battle or amphibious assault in `space` as its own units and owner make it: every space its
+    land units came from among its retreats (or overland origins), no bombardment nor sea battle before it."""
     attackers = tuple(
         s for s in view.own(space) if flags.has(s, flags.COMBAT) and flags.value(s, flags.SBR) is None
         and view.unit(s).domain != "building"
@@ -185,10 +278,6 @@ def _land_site(view: Situation, space: str, sea_battle: Callable[[str], bool]) -
     land = [s for s in attackers if view.unit(s).domain == "land"]
     landed_from = tuple(sorted({z for s in land if (z := flags.value(s, flags.AMPHIBIOUS))}))
     origins = tuple(sorted({f for s in land if (f := flags.value(s, flags.FROM))}))
-    retreat = () if landed_from else origins
-    bombard = tuple(
-        (z, s) for z in landed_from if not sea_battle(z) for s in view.own(z) if _bombards(view, s)
-    )
     # units that retreated into the territory from a battle this turn take no part in one here; in a territory
     # friendly to the mover (taken meanwhile by an ally), enemy aircraft (there on a mission) hold nothing and
     # fight no battle: they land elsewhere when their mission ends
@@ -206,10 +295,8 @@ def _land_site(view: Situation, space: str, sea_battle: Callable[[str], bool]) -
         defenders,
         _allied(view, space),
         amphibious_from=landed_from,
-        fight_after=tuple(z for z in landed_from if sea_battle(z)),
-        bombard=bombard,
-        retreat_to=tuple(r for r in retreat if view.friendly_land(r)),
-        overland_from=tuple(r for r in origins if view.friendly_land(r)) if landed_from else (),
+        retreat_to=() if landed_from else origins,
+        overland_from=origins if landed_from else (),
         can_capture=bool(land),
     )
 

@@ -24,7 +24,9 @@ from aare.combat import decisions as dec
 from aare.combat.battle_state import Side, UnitKey
 from aare.combat.board_battle import (
     Routes,
+    battle_begins,
     battle_inputs,
+    begun_battle,
     build_battle,
     combat_setup,
     deciding_power,
@@ -33,7 +35,7 @@ from aare.combat.board_battle import (
     units_text,
     withdraw_key,
 )
-from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire, start_battle
+from aare.combat.engine import advance, apply_answer, casualties_from_types, flyover_fire
 from aare.combat.events import DiceRolled as EngineDiceRolled
 from aare.combat.policy import DEFAULT_POLICY
 from aare.combat.setup import Battle
@@ -62,25 +64,31 @@ ROCKET_RANGE = 3
 
 def combat_record(state: GameState) -> dict[str, Any]:
     """This turn's record: the spaces fought and the battle in progress."""
+    return dict(_record(state))
+
+
+def _record(state: GameState) -> Mapping[str, Any]:
+    """This turn's record as the state holds it (not to be changed)."""
     record = state.extra.get(KEY)
-    if isinstance(record, Mapping) and record.get("round") == state.round and record.get("nation") == state.nation:
-        return dict(record)
+    if (type(record) is dict or isinstance(record, Mapping)) and record.get("round") == state.round \
+            and record.get("nation") == state.nation:
+        return record
     return {"round": state.round, "nation": state.nation, "fought": [], "current": None, "rockets": {}}
 
 
 def _record_event(state: GameState, **changes: Any) -> ExtraSet:
-    return ExtraSet(KEY, {**combat_record(state), **changes}, ORDER_RULE)
+    return ExtraSet(KEY, {**_record(state), **changes}, ORDER_RULE)
 
 
 def open_battles(state: GameState, ruleset: Any) -> list[BattleSite]:
     """The battles and raids still to fight this turn (flyovers not included)."""
-    fought = set(combat_record(state)["fought"])
+    fought = set(_record(state)["fought"])
     return [s for s in pending_battles(state, ruleset) if s.kind != "flyover" and _fought_key(s) not in fought]
 
 
 def open_battles_at(state: GameState, ruleset: Any, space: str) -> list[BattleSite]:
     """The battles and raid still to fight in `space` this turn (as `open_battles` gives them)."""
-    fought = set(combat_record(state)["fought"])
+    fought = set(_record(state)["fought"])
     return [s for s in battles_at(state, ruleset, space) if _fought_key(s) not in fought]
 
 
@@ -90,7 +98,7 @@ def _fought_key(site: BattleSite) -> str:
 
 
 def _fought_spaces(state: GameState) -> list[str]:
-    return [f for f in combat_record(state)["fought"] if "|" not in f]
+    return [f for f in _record(state)["fought"] if "|" not in f]
 
 
 # ---------------------------------------------------------------- rockets
@@ -99,32 +107,50 @@ def _fought_spaces(state: GameState) -> list[str]:
 def rocket_launchers(state: GameState, ruleset: Any) -> list[str]:
     """Territories from which the power to move may still launch a rocket this turn: it has Rockets and an AA
     gun there that has not moved, in a territory it held when the turn began, one launch per territory
-    (LHTR-TECH-rockets-launchers)."""
+    (LHTR-TECH-rockets-launchers). Worked out once per state (the listing asks, and the check of each rocket)."""
     power = state.nation
     if ROCKETS not in state.techs.get(power, ()):
         return []
-    used = combat_record(state).get("rockets", {})
-    start = turn_start_owners(state)
-    out = []
-    for space, stacks in sorted(state.units.items()):
-        if space in used or state.owners.get(space) != power or start.get(space) != power:
-            continue
-        if any(s.owner == power and ruleset.units[s.unit].has("aa") and not s.moved and not flags.turn_flags(s)
-               for s in stacks):
-            out.append(space)
-    return out
+    view = situation(state, ruleset)
+    found: list[str] | None = view.cache.get("rocket_launchers")
+    if found is None:
+        used = _record(state).get("rockets", {})
+        start = turn_start_owners(state)
+        found = view.cache["rocket_launchers"] = []
+        for space in sorted(view.own_spaces):  # every space with a unit of the power
+            if space in used or state.owners.get(space) != power or start.get(space) != power:
+                continue
+            if any(s.owner == power and ruleset.units[s.unit].has("aa") and not s.moved and not flags.turn_flags(s)
+                   for s in state.stacks(space)):
+                found.append(space)
+    return list(found)
 
 
 def rocket_targets(state: GameState, ruleset: Any, launcher: str) -> list[str]:
     """Enemy territories with an industrial complex within three spaces of `launcher`, over land and sea but
-    not through neutrals, not yet targeted this turn (LHTR-TECH-rockets-target)."""
-    board = ruleset.board
-    side = board.side_of(state.nation)
-    hit = set(combat_record(state).get("rockets", {}).values())
-    near = graph_of(board).ball(launcher, ROCKET_RANGE)
-    return [t for t in sorted(near) if t not in hit and state.owners.get(t) is not None
+    not through neutrals, not yet targeted this turn (LHTR-TECH-rockets-target). Worked out once per state."""
+    view = situation(state, ruleset)
+    key = ("rocket_targets", launcher)
+    found: list[str] | None = view.cache.get(key)
+    if found is None:
+        board = ruleset.board
+        side = board.side_of(state.nation)
+        hit = set(_record(state).get("rockets", {}).values())
+        found = view.cache[key] = [
+            t for t in _in_range(board, launcher) if t not in hit and state.owners.get(t) is not None
             and board.side_of(state.owners[t]) != side
             and any(ruleset.units[s.unit].has("bombing_target") for s in state.stacks(t))]
+    return list(found)
+
+
+def _in_range(board: Any, launcher: str) -> tuple[str, ...]:
+    """The spaces within rocket range of `launcher`, sorted (worked out once per board)."""
+    graph = graph_of(board)
+    key = ("rocket_range", launcher)
+    found = graph.derived.get(key)
+    if found is None:
+        found = graph.derived[key] = tuple(sorted(graph.ball(launcher, ROCKET_RANGE)))
+    return found  # type: ignore[return-value]
 
 
 def _rocket(ctx: TurnContext, action: Rocket) -> None:
@@ -479,13 +505,12 @@ class ConductCombat(PhaseHandler):
 
     def candidates(self, ctx: TurnContext, space: str | None = None) -> Iterable[Any]:
         if ctx.state.pending is not None:
-            current = combat_record(ctx.state)["current"]
+            current = _record(ctx.state)["current"]
             if current is None:
                 return []
             _site, battle, _to, _routes = self._replay(ctx, current)
             return decision_candidates(ctx, battle)
-        spaces = dict.fromkeys(s.space for s in open_battles(ctx.state, ctx.ruleset))
-        out: list[Any] = [Fight(space=s) for s in spaces if space in (None, s) and self._may_start(ctx, s)]
+        out: list[Any] = [Fight(space=s) for s in self._fightable(ctx, space)]
         for launcher in rocket_launchers(ctx.state, ctx.ruleset):
             out += [Rocket(launcher=launcher, target=t) for t in rocket_targets(ctx.state, ctx.ruleset, launcher)
                     if space in (None, launcher, t)]
@@ -497,11 +522,11 @@ class ConductCombat(PhaseHandler):
             if record["current"] is not None:
                 raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
             site = self._choose(ctx, action.space)
-            inputs = battle_inputs(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
+            fought = _fought_spaces(ctx.state)
             current: dict[str, Any] = {"space": site.space, "kind": site.kind, "dice": [], "answers": []}
             if ctx.state.members:  # teammates play on while it is fought: its surroundings are fixed now
-                current["inputs"] = frozen_inputs(inputs)
-            self._run(ctx, site, start_battle(**inputs), current)
+                current["inputs"] = frozen_inputs(battle_inputs(ctx.state, ctx.ruleset, site, fought))
+            self._run(ctx, site, begun_battle(ctx.state, ctx.ruleset, site, fought), current)
             return
         if action.type in ("choose_casualties", "press", "retreat", "submerge", "declare_targets", "choose"):
             current = record["current"]
@@ -543,24 +568,34 @@ class ConductCombat(PhaseHandler):
         key = ("battle_starts", site.space, site.kind)
         found: bool | None = view.cache.get(key)
         if found is None:
-            try:
-                build_battle(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
-                found = True
-            except IllegalAction:
-                found = False
-            view.cache[key] = found
+            found = view.cache[key] = battle_begins(ctx.state, ctx.ruleset, site, _fought_spaces(ctx.state))
         return found
 
-    def _may_start(self, ctx: TurnContext, space: str) -> bool:
-        """Whether the battle in `space` may be fought now as `events_for` judges a fight before fighting it: no
-        battle in progress, its turn in the order of battles, and the rules letting it begin."""
-        if combat_record(ctx.state)["current"] is not None:
-            return False
-        try:
-            site = self._choose(ctx, space)
-        except IllegalAction:
-            return False
-        return self._can_start(ctx, site)
+    def _fightable(self, ctx: TurnContext, space: str | None) -> list[str]:
+        """The spaces (`space` only, when given) whose battle may be fought now as `events_for` judges a fight
+        before fighting it (`_choose`): no battle in progress, none of a teammate's in the space, its turn in the
+        order of battles, and the rules letting it begin; in the order of the open battles."""
+        state = ctx.state
+        if _record(state)["current"] is not None:
+            return []
+        here: dict[str, list[BattleSite]] = {}
+        for site in open_battles(state, ctx.ruleset):
+            if space in (None, site.space):
+                here.setdefault(site.space, []).append(site)
+        busy = set()  # a team turn: one battle at a time in a space
+        for member, place in state.members.items():
+            current = (place.get("extra", {}).get(KEY) or {}).get("current")
+            if member != state.nation and current:
+                busy.add(current.get("space"))
+        fought = set(_fought_spaces(state))
+        out = []
+        for where, sites in here.items():
+            site = next((s for s in sites if s.kind == "bombing"), sites[0])  # the raid first
+            if where in busy or (site.kind != "bombing" and any(z not in fought for z in site.fight_after)):
+                continue
+            if self._can_start(ctx, site):
+                out.append(where)
+        return out
 
     def _choose(self, ctx: TurnContext, space: str) -> BattleSite:
         space = ctx.ruleset.board.resolve(space)
@@ -633,9 +668,9 @@ class ConductCombat(PhaseHandler):
             return
         fought = _fought_spaces(ctx.state)
         ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought, routes))
-        done = [*combat_record(ctx.state)["fought"], _fought_key(site)]
+        done = [*_record(ctx.state)["fought"], _fought_key(site)]
         # how each battle ended and in which cycle (e.g. AARE-NA-GER-pb-bonus-move reads it)
-        ended = {**(combat_record(ctx.state).get("ended") or {}),
+        ended = {**(_record(ctx.state).get("ended") or {}),
                  _fought_key(site): {"result": battle.state.result, "cycle": battle.state.cycle}}
         ctx.emit(_record_event(ctx.state, fought=done, current=None, ended=ended))
         if ctx.state.pending is not None:
@@ -679,7 +714,7 @@ class ConductCombat(PhaseHandler):
 
 def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:
     """The battle waiting for an answer, rebuilt from its record (None: no battle in progress)."""
-    current = combat_record(ctx.state)["current"]
+    current = _record(ctx.state)["current"]
     if current is None:
         return None
     handler = phase_handler(ctx.state.phase)
