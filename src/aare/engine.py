@@ -127,8 +127,9 @@ class Game:
         self._run(ctx, action)
         if ctx.acting is not None and ctx.focus is not None:
             self._release(ctx, "acting")
-        self.log.append(action.to_json(), ctx.events, after=ctx.state)  # ctx.state: every event applied
-        return tuple(ctx.events)
+        # ctx.state: every event applied; the action is frozen: the entry writes its JSON when it is read
+        self.log.append(action, ctx.events, after=ctx.state)
+        return self.log.entries[-1].events
 
     def is_legal(self, action: Any, power: str | None = None) -> bool:
         """Whether `apply` would accept `action` (a malformed one or one naming unknown things is not legal)."""
@@ -259,10 +260,11 @@ class Game:
     def _context(self, action: Any, power: str | None, dice: Any) -> TurnContext:
         """The context `action` is judged in: for a team turn, focused on the member whose play it is."""
         state = self.log.state
-        ctx = TurnContext(state, self.ruleset, dice)
-        named = power or getattr(action, "power", "") or None
+        ruleset = load_ruleset(state.ruleset, state.options)
+        ctx = TurnContext(state, ruleset, dice)
+        named = power or action.power or None
         if named is not None:
-            named = self.ruleset.board.resolve_power(named)
+            named = ruleset.board.resolve_power(named)
         actors = self.actors()
         if not state.members:
             if named is not None and named not in actors and state.winner is None:
