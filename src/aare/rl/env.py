@@ -104,6 +104,8 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         self.turns = 0
         self._cursor: tuple[Any, ...] = ()
         self._seen: dict[str, tuple[int, dict[str, Any]]] = {}
+        # K ones then K zeros: the mask of n legal actions is a copy of the K entries from K - n on
+        self._ramp = np.repeat(np.array([1, 0], dtype=np.int8), max_actions)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -230,11 +232,10 @@ class AareEnv(AECEnv):  # type: ignore[misc]
             features: dict[str, Any] = self.encoder.encode(state, agent)  # a fresh dict of fresh arrays
             cached = (state.version, features)
             self._seen[agent] = cached
-        mask = np.zeros(self.max_actions, dtype=np.int8)
         live = not (self.terminations.get(agent) or self.truncations.get(agent))
         acting = live and agent == self.agent_selection
-        if acting:
-            mask[: min(len(self.candidates), self.max_actions)] = 1
+        legal = min(len(self.candidates), self.max_actions) if acting else 0
+        mask = self._ramp[self.max_actions - legal : 2 * self.max_actions - legal].copy()
         out = {**cached[1], "action_mask": mask}
         if self.candidate_encoder is not None:
             out["candidates"] = self.candidate_encoder.encode(self.candidates if acting else [])
