@@ -77,6 +77,7 @@ class Game:
     def __init__(self, log: GameLog, dice: DiceSource | None = None) -> None:
         self.log = log
         self.dice = dice
+        self._rules: tuple[Any, str, Ruleset] | None = None  # the state's options and ruleset id, their ruleset
 
     @property
     def state(self) -> GameState:
@@ -121,9 +122,11 @@ class Game:
         # the action names its power as the board does, not by the alias it was sent with, before the rules see
         # it: what they record of it (a battle's answers) must be what a replay of the log records
         if ctx.acting is not None:
-            action = action.model_copy(update={"power": ctx.acting})
-        elif action.power:
-            action = action.model_copy(update={"power": ctx.ruleset.board.resolve_power(action.power)})
+            named = ctx.acting
+        else:
+            named = ctx.ruleset.board.resolve_power(action.power) if action.power else ""
+        if action.power != named:  # a frozen action naming its power as the board does already is kept
+            action = action.model_copy(update={"power": named})
         self._run(ctx, action)
         if ctx.acting is not None and ctx.focus is not None:
             self._release(ctx, "acting")
@@ -260,12 +263,15 @@ class Game:
     def _context(self, action: Any, power: str | None, dice: Any) -> TurnContext:
         """The context `action` is judged in: for a team turn, focused on the member whose play it is."""
         state = self.log.state
-        ruleset = load_ruleset(state.ruleset, state.options)
+        known = self._rules
+        if known is None or known[0] is not state.options or known[1] != state.ruleset:
+            known = self._rules = (state.options, state.ruleset, load_ruleset(state.ruleset, state.options))
+        ruleset = known[2]
         ctx = TurnContext(state, ruleset, dice)
         named = power or action.power or None
-        if named is not None:
-            named = ruleset.board.resolve_power(named)
         actors = self.actors()
+        if named is not None and named not in actors:  # a power to act is named as the board names it
+            named = ruleset.board.resolve_power(named)
         if not state.members:
             if named is not None and named not in actors and state.winner is None:
                 raise IllegalAction(f"{named} is not to act now: {', '.join(actors)} is", R_ORDER)

@@ -24,11 +24,12 @@ from aare.economy.tech import technologies
 from aare.engine import decider
 from aare.errors import AareError
 from aare.player_view import Viewer, visible_state
-from aare.rules.ruleset import Ruleset
+from aare.rules.ruleset import Ruleset, load_ruleset
 from aare.state.game_state import GameState
 from aare.state.unit_stacks import Stack
 
 RECORD_BUCKETS = 64
+HIDES = "hidden_fields"  # the hook naming the fields some powers may not see (`aare.player_view`)
 Array = npt.NDArray[np.float32]
 
 
@@ -72,11 +73,16 @@ class Encoder:
         self._globals: tuple[tuple[Any, ...], Mapping[str, int], Mapping[str, Any], Array] | None = None
         self._records: tuple[Any, Any, Array] | None = None
         self._parts: dict[str, _Part] = {}  # each record of the last state's (and its pending decision), hashed
+        self._hiding: tuple[Mapping[str, Any], str, bool] | None = None  # options, ruleset id: does a module hide?
 
     def encode(self, state: GameState, viewer: Viewer) -> dict[str, Array]:
         """The features of `state` as `viewer` sees it, each a fresh array. Only what changed since the last
         state encoded is worked out again: states share every part an action leaves alone (identity says so)."""
-        seen = visible_state(state, viewer)
+        known = self._hiding
+        if known is None or known[0] is not state.options or known[1] != state.ruleset:
+            modules = load_ruleset(state.ruleset, state.options).modules
+            known = self._hiding = (state.options, state.ruleset, any(HIDES in m.hooks for m in modules))
+        seen = visible_state(state, viewer) if known[2] else state  # no module hides anything: all is seen
         return {"spaces": self.space_features(seen), "globals": self.global_features(seen),
                 "records": self.record_features(seen)}
 
