@@ -70,7 +70,7 @@ class Encoder:
         self.global_width = self.flags_at + 2
         # the last state's parts and their features (private arrays, updated in place; callers get copies)
         self._spaces: tuple[Mapping[str, str], Mapping[str, tuple[Stack, ...]], Array] | None = None
-        self._globals: tuple[tuple[Any, ...], Mapping[str, int], Mapping[str, Any], Array] | None = None
+        self._globals: tuple[tuple[Any, ...], Array] | None = None
         self._records: tuple[Any, Any, Array] | None = None
         self._parts: dict[str, _Part] = {}  # each record of the last state's (and its pending decision), hashed
         self._hiding: tuple[Mapping[str, Any], str, bool] | None = None  # options, ruleset id: does a module hide?
@@ -160,18 +160,17 @@ class Encoder:
     def global_features(self, state: GameState) -> Array:
         """Round, phase, power to move, power deciding, banks, technologies, the two flags; worked out again only
         when one of them changed since the last state encoded."""
-        key = (state.round, state.phase, state.nation, decider(state.pending, state.nation), state.pending is None,
-               state.winner is None)
+        # what they are read from (a tuple compares each part by identity first: states share the parts kept)
+        key = (state.round, state.phase, state.nation, state.pending, state.winner, state.banks, state.techs)
         last = self._globals
-        if last is not None and last[0] == key and (last[1] is state.banks or last[1] == state.banks) \
-                and (last[2] is state.techs or last[2] == state.techs):
-            return last[3].copy()
+        if last is not None and last[0] == key:
+            return last[1].copy()
         out = [0.0] * self.global_width
         out[0] = state.round
         phase = self.phases.index(state.phase) if state.phase in self.phases else len(self.phases)
         out[self.phase_at + phase] = 1.0
         self._one_hot(out, self.mover_at, state.nation)
-        self._one_hot(out, self.decider_at, key[3])
+        self._one_hot(out, self.decider_at, decider(state.pending, state.nation))
         for power, bank in state.banks.items():
             self._one_hot(out, self.banks_at, power, float(bank))
         for power, techs in state.techs.items():
@@ -183,7 +182,7 @@ class Encoder:
         out[self.flags_at] = 1.0 if state.pending is not None else 0.0
         out[self.flags_at + 1] = 1.0 if state.winner is not None else 0.0
         features = np.array(out, dtype=np.float32)
-        self._globals = (key, state.banks, state.techs, features)
+        self._globals = (key, features)
         return features.copy()
 
     def _one_hot(self, out: list[float], at: int, power: str, value: float = 1.0) -> None:
