@@ -77,6 +77,7 @@ class Game:
     def __init__(self, log: GameLog, dice: DiceSource | None = None) -> None:
         self.log = log
         self.dice = dice
+        self._rules: tuple[Any, str, Ruleset] | None = None  # the state's options and ruleset id, their ruleset
 
     @property
     def state(self) -> GameState:
@@ -121,14 +122,17 @@ class Game:
         # the action names its power as the board does, not by the alias it was sent with, before the rules see
         # it: what they record of it (a battle's answers) must be what a replay of the log records
         if ctx.acting is not None:
-            action = action.model_copy(update={"power": ctx.acting})
-        elif action.power:
-            action = action.model_copy(update={"power": ctx.ruleset.board.resolve_power(action.power)})
+            named = ctx.acting
+        else:
+            named = ctx.ruleset.board.resolve_power(action.power) if action.power else ""
+        if action.power != named:  # a frozen action naming its power as the board does already is kept
+            action = action.model_copy(update={"power": named})
         self._run(ctx, action)
         if ctx.acting is not None and ctx.focus is not None:
             self._release(ctx, "acting")
-        self.log.append(action.to_json(), ctx.events, after=ctx.state)  # ctx.state: every event applied
-        return tuple(ctx.events)
+        # ctx.state: every event applied; the action is frozen: the entry writes its JSON when it is read
+        self.log.append(action, ctx.events, after=ctx.state)
+        return self.log.entries[-1].events
 
     def is_legal(self, action: Any, power: str | None = None) -> bool:
         """Whether `apply` would accept `action` (a malformed one or one naming unknown things is not legal)."""
@@ -259,11 +263,15 @@ class Game:
     def _context(self, action: Any, power: str | None, dice: Any) -> TurnContext:
         """The context `action` is judged in: for a team turn, focused on the member whose play it is."""
         state = self.log.state
-        ctx = TurnContext(state, self.ruleset, dice)
-        named = power or getattr(action, "power", "") or None
-        if named is not None:
-            named = self.ruleset.board.resolve_power(named)
+        known = self._rules
+        if known is None or known[0] is not state.options or known[1] != state.ruleset:
+            known = self._rules = (state.options, state.ruleset, load_ruleset(state.ruleset, state.options))
+        ruleset = known[2]
+        ctx = TurnContext(state, ruleset, dice)
+        named = power or action.power or None
         actors = self.actors()
+        if named is not None and named not in actors:  # a power to act is named as the board names it
+            named = ruleset.board.resolve_power(named)
         if not state.members:
             if named is not None and named not in actors and state.winner is None:
                 raise IllegalAction(f"{named} is not to act now: {', '.join(actors)} is", R_ORDER)

@@ -154,10 +154,13 @@ class UnitsChanged(Event):
         if self.before.count != self.after.count:
             raise MalformedInput("event units_changed: before and after counts differ")
         try:
-            state = state.with_stacks(self.space, remove_stack(state.stacks(self.space), self.before))
+            left = remove_stack(state.stacks(self.space), self.before)
         except ValueError as exc:
             raise MalformedInput(f"event units_changed in {self.space}: {exc}") from None
         target = self.to_space or self.space
+        if target == self.space and left:  # in place: one new mapping of the units, not two
+            return state.with_stacks(target, add_stack(left, self.after))
+        state = state.with_stacks(self.space, left)  # an emptied space leaves the mapping, then comes back last
         return state.with_stacks(target, add_stack(state.stacks(target), self.after))
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aare.errors import DataFileError, MalformedInput, ReplayMismatch, TamperedLog
 from aare.events import Event, apply_events, event_from_json
@@ -26,12 +26,49 @@ SECTIONS = ("posts",)
 `aare.posts`); they are not part of the hash chain."""
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    """One step of play: the action (its JSON form; None for automatic steps) and its events."""
+class Written(Protocol):
+    """An action value: it writes its own JSON form."""
 
-    action: Mapping[str, Any] | None
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class LogEntry:
+    """One step of play: the action (its JSON form; None for automatic steps) and its events. The engine may
+    record the action value itself: its JSON is written when first read (most entries of a self-played or a
+    training game never are). Frozen, like its events."""
+
+    __slots__ = ("_action", "events")
+    _action: Mapping[str, Any] | Written | None
     events: tuple[Event, ...]
+
+    def __init__(self, action: Mapping[str, Any] | Written | None, events: tuple[Event, ...]) -> None:
+        object.__setattr__(self, "_action", action)
+        object.__setattr__(self, "events", events)
+
+    @property
+    def action(self) -> Mapping[str, Any] | None:
+        action = self._action
+        if action is None or isinstance(action, Mapping):
+            return action
+        written = action.to_json()
+        object.__setattr__(self, "_action", written)
+        return written
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LogEntry):
+            return NotImplemented
+        return self.action == other.action and self.events == other.events
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LogEntry(action={self.action!r}, events={self.events!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return LogEntry, (self.action, self.events)
 
     def to_json(self) -> dict[str, Any]:
         return {"action": self.action, "events": [e.to_json() for e in self.events]}
@@ -59,15 +96,16 @@ class GameLog:
         for entry in entries:
             self.append(entry.action, entry.events)
 
-    def append(self, action: Mapping[str, Any] | None, events: Iterable[Event],
+    def append(self, action: Mapping[str, Any] | Written | None, events: Iterable[Event],
                after: GameState | None = None) -> GameState:
-        """Apply `events` and record them with `action`; the state's version counts entries. `after`: the state
-        the events lead to from the current one, when the caller has it already (the engine's working state,
-        which has applied them one by one), so they are not applied twice."""
+        """Apply `events` and record them with `action` (its JSON, copied; or an action value, frozen, whose JSON
+        the entry writes when it is read); the state's version counts entries. `after`: the state the events
+        lead to from the current one, when the caller has it already (the engine's working state, which has
+        applied them one by one), so they are not applied twice."""
         events = tuple(events)
         new_state = apply_events(self.state, events) if after is None else after
         self.state = new_state.evolve(version=self.state.version + 1)
-        self.entries.append(LogEntry(None if action is None else dict(action), events))
+        self.entries.append(LogEntry(dict(action) if isinstance(action, Mapping) else action, events))
         return self.state
 
     def replay(self, upto: int | None = None) -> GameState:

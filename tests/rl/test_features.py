@@ -11,7 +11,7 @@ import pytest
 from aare.engine import Game
 from aare.game_setup import new_game
 from aare.player_view import visible_state
-from aare.rl.features import Encoder, record_features
+from aare.rl.features import Encoder, _changed, record_features
 from aare.rules.ruleset import load_ruleset
 
 SEAL = "AARE-BID-submit-bids"
@@ -75,7 +75,34 @@ def test_features_kept_from_the_last_state_equal_fresh_ones(rules: str) -> None:
         assert same(got, Encoder(ruleset).encode(game.state, power))
         assert np.array_equal(got["records"], record_features(visible_state(game.state, power)))
         got["spaces"][:] = -1.0
+        got["globals"][:] = -1.0
         got["records"][:] = -1.0
         player.apply(rng.choice(player.legal_actions()), power)
     other = new_game(rules, seed=5).state
     assert same(kept.encode(other, "Germany"), Encoder(ruleset).encode(other, "Germany"))
+
+
+def test_features_follow_any_order_of_states() -> None:
+    """Going back to an earlier state, or changing one entry of a record, a bank, a technology or the units of
+    one space (emptied, or a space filled in its place) gives what a fresh encoder gives."""
+    ruleset = load_ruleset("lhtr-1.3", {})
+    kept = Encoder(ruleset)
+    start = new_game("lhtr-1.3", seed=4).state
+    units = dict(start.units)
+    emptied, moved = next(iter(units)), units.pop(next(iter(units)))
+    filled = next(s for s in ruleset.board.spaces if s not in start.units)
+    units[filled] = moved
+    record = {"kept": {"a": [1, 2, "x"]}, "changed": {"b": 3}}
+    states = [
+        start,
+        start.evolve(units=units),
+        start.evolve(extra={**start.extra, "test": record}),
+        start.evolve(extra={**start.extra, "test": {**record, "changed": {"b": 4, "c": "y"}}}),
+        start.evolve(pending={"kind": "choose", "power": "Germany", "options": [{"type": "press"}]}),
+        start.evolve(banks={**start.banks, "Germany": 7}),
+        start.evolve(techs={**start.techs, "Germany": ("jet_fighters",)}),
+        start,
+    ]
+    assert emptied in _changed(start.units, units) and filled in _changed(start.units, units)
+    for state in (*states, *reversed(states)):
+        assert same(kept.encode(state, "Germany"), Encoder(ruleset).encode(state, "Germany"))

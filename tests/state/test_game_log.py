@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import pickle
+from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aare.engine import Game
 from aare.errors import DataFileError
 from aare.events import BankChanged, DiceRolled, apply_events, event_from_json
-from aare.game_log import GameLog, load_log, save_log
+from aare.game_log import GameLog, LogEntry, load_log, save_log
 from aare.game_setup import new_game
 from tests.state.strategies import event_for
 
@@ -69,3 +72,19 @@ def test_saved_file_round_trips_and_tampering_is_detected(tmp_path: Path) -> Non
         load_log(path)
     with pytest.raises(DataFileError, match="no such file"):
         load_log(tmp_path / "missing.json")
+
+
+def test_an_entry_writes_the_action_it_was_given_when_read() -> None:
+    """The engine records the action value itself: the entry reads as its JSON, equal to an entry made from that
+    JSON, frozen, and carried through pickling and the game file."""
+    game = Game(new_game("lhtr-1.3", seed=3))
+    action = game.legal_actions()[-1]
+    game.apply(action)
+    entry = game.log.entries[-1]
+    assert entry.action == action.to_json()
+    assert entry == LogEntry(action.to_json(), entry.events)
+    assert pickle.loads(pickle.dumps(entry)) == entry
+    with pytest.raises(FrozenInstanceError):
+        entry.events = ()  # type: ignore[misc]
+    again = GameLog.from_json(json.loads(json.dumps(game.log.to_json())))
+    assert again.entries == game.log.entries and again.state.hash() == game.state.hash()

@@ -13,7 +13,7 @@ from typing import Any
 
 from aare.dice import DiceSource, SeededDice, SystemDice, game_dice
 from aare.errors import IllegalAction
-from aare.events import DiceRolled, Event, apply_events, renamed_rules
+from aare.events import DiceRolled, Event, renamed_rules
 from aare.rules.ruleset import Ruleset
 from aare.state.game_state import GameState
 
@@ -41,7 +41,10 @@ class TurnContext:
         if names:
             events = tuple(renamed_rules(e, names) for e in events)
         self.events.extend(events)
-        self.state = apply_events(self.state, events)
+        state = self.state
+        for event in events:
+            state = event.apply(state)
+        self.state = state
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
         """Roll `n` dice and log them; without an explicit source the game's seeded dice are used."""

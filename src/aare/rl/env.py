@@ -109,6 +109,8 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         self.turns = 0
         self._cursor: tuple[Any, ...] = ()
         self._seen: dict[str, tuple[int, dict[str, Any]]] = {}
+        # K ones then K zeros: the mask of n legal actions is a copy of the K entries from K - n on
+        self._ramp = np.repeat(np.array([1, 0], dtype=np.int8), max_actions)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -156,10 +158,12 @@ class AareEnv(AECEnv):  # type: ignore[misc]
             if legal:
                 self.agent_selection = power
                 self.candidates = Candidates(legal)
+                infos = self.infos
                 for agent in self.agents:
-                    self.infos[agent] = {}
-                self.infos[power] = {"candidates": self.candidates[: self.max_actions],
-                                     "legal_count": len(self.candidates)}
+                    if infos[agent]:  # an empty one stays as it is
+                        infos[agent] = {}
+                shown = self.candidates if len(legal) <= self.max_actions else self.candidates[: self.max_actions]
+                infos[power] = {"candidates": shown, "legal_count": len(legal)}
                 return
         # no power can act: a dead end of the rules engine, reported and ended as a truncation
         self.candidates = Candidates()
@@ -188,7 +192,8 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         held = self.cities_held() if self.shaping else {}
         self.player(agent).apply(dict(action) if isinstance(action, Mapping) else action, agent)
-        self._clear_rewards()
+        if any(self.rewards.values()):
+            self._clear_rewards()
         state = self._live().state
         if self.shaping:
             now = self.cities_held()
@@ -210,7 +215,8 @@ class AareEnv(AECEnv):  # type: ignore[misc]
                 self.infos[power] = {}
         else:
             self._select()
-        self._accumulate_rewards()
+        if self.shaping or state.winner is not None:  # else every reward is 0
+            self._accumulate_rewards()
 
     def cities_held(self) -> dict[str, int]:
         """Side -> the number of victory cities its powers control."""
@@ -228,14 +234,13 @@ class AareEnv(AECEnv):  # type: ignore[misc]
         state = self._live().state
         cached = self._seen.get(agent)
         if cached is None or cached[0] != state.version:
-            features: dict[str, Any] = dict(self.encoder.encode(state, agent))
+            features: dict[str, Any] = self.encoder.encode(state, agent)  # a fresh dict of fresh arrays
             cached = (state.version, features)
             self._seen[agent] = cached
-        mask = np.zeros(self.max_actions, dtype=np.int8)
         live = not (self.terminations.get(agent) or self.truncations.get(agent))
         acting = live and agent == self.agent_selection
-        if acting:
-            mask[: min(len(self.candidates), self.max_actions)] = 1
+        legal = min(len(self.candidates), self.max_actions) if acting else 0
+        mask = self._ramp[self.max_actions - legal : 2 * self.max_actions - legal].copy()
         out = {**cached[1], "action_mask": mask}
         if self.candidate_encoder is not None:
             out["candidates"] = self.candidate_encoder.encode(self.candidates if acting else [])
