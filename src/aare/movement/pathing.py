@@ -115,7 +115,24 @@ def blitzed(view: Situation, path: tuple[str, ...]) -> tuple[str, ...]:
 def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> frozenset[str]:
     """Sea zones a ship can reach in `steps`, never through a zone whose enemy ships block it, through a canal
     only when open; such zones count as ends only if `end_hostile`. A sealed zone (`Situation.sealed_seas`) is
-    never entered, and a ship in one goes nowhere."""
+    never entered, and a ship in one goes nowhere. Worked out once per board, start, steps, blocking and sealed
+    zones and open canals."""
+    opened = view.cache.get("canals_open")
+    if opened is None:
+        opened = view.cache["canals_open"] = tuple(view.canal_open(c) for c in view.board.canals)
+    key = (view.graph, start, steps, end_hostile, view.blocking_seas, view.sealed_seas, opened)
+    found = _SEA_REACH.get(key)
+    if found is None:
+        if len(_SEA_REACH) > 20_000:
+            _SEA_REACH.clear()
+        found = _SEA_REACH[key] = _sea_reach(view, start, steps, end_hostile)
+    return found
+
+
+_SEA_REACH: dict[tuple[object, ...], frozenset[str]] = {}
+
+
+def _sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> frozenset[str]:
     graph = view.graph
     seen = {start}
     if start in view.sealed_seas:
