@@ -1,10 +1,11 @@
 """Caches: what was worked out for an object, found by the object's identity (for values that are costly to
-hash or compare, and immutable by convention: a state's stacks, an action, a ruleset), and a bounded mapping
-that keeps the most recently used entries."""
+hash or compare, and immutable by convention: a state's stacks, an action, a ruleset), a bounded mapping
+that keeps the most recently used entries, and a bounded table of values worked out per key."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -61,3 +62,24 @@ class Recent(Generic[K, V]):
 
     def clear(self) -> None:
         self._entries.clear()
+
+
+class Worked(Generic[K, V]):
+    """Values worked out per key, everything dropped once `size` entries are kept (no order kept: cheaper than
+    `Recent`, for values asked again and again while they hold)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: dict[K, V] = {}
+
+    def find(self, key: K, make: Callable[[], V]) -> V:
+        """The value of `key`, made by `make` the first time."""
+        found = self._entries.get(key)
+        if found is None:
+            if len(self._entries) >= self.size:
+                self._entries.clear()
+            found = self._entries[key] = make()
+        return found
+
+    def __len__(self) -> int:
+        return len(self._entries)

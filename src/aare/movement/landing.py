@@ -4,6 +4,7 @@ come, or bought this turn for hovering fighters). Carrier room is counted per mo
 from __future__ import annotations
 
 from aare.board.units import UnitType
+from aare.identity_cache import Worked
 from aare.movement import flags
 from aare.movement.pathing import remaining, sea_reach
 from aare.movement.situation import Situation
@@ -96,12 +97,8 @@ def can_land(
         return True
     if not unit.carrier_size:
         return False
-    key = (view.graph, where, left, view.air_closed)
-    near = _AIR_BALLS.get(key)
-    if near is None:
-        if len(_AIR_BALLS) > 20_000:
-            _AIR_BALLS.clear()
-        near = _AIR_BALLS[key] = frozenset(view.graph.ball(where, left, view.air_nbrs))
+    near = _AIR_BALLS.find((view.graph, where, left, view.air_closed),
+                           lambda: frozenset(view.graph.ball(where, left, view.air_nbrs)))
     need = unit.carrier_size * count
     room = 0
     for space, reach, free in carrier_groups(view, combat):
@@ -113,7 +110,7 @@ def can_land(
     return room >= need
 
 
-_AIR_BALLS: dict[tuple[object, ...], frozenset[str]] = {}
+_AIR_BALLS: Worked[tuple[object, ...], frozenset[str]] = Worked(20_000)
 """The spaces within a flight of a space, per board, space, movement left and spaces closed to aircraft."""
 
 

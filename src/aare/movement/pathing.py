@@ -6,6 +6,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from aare.board.units import UnitType
+from aare.identity_cache import Worked
 from aare.movement import flags
 from aare.movement.situation import Situation
 from aare.state.unit_stacks import Stack
@@ -61,15 +62,10 @@ def air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[
     if aa is None:
         aa = view.cache["flyover_spaces"] = frozenset(view.flyover_aa)
     key = (view.graph, start, steps, view.air_closed, aa if avoid_aa else None)
-    found = _ROUTES.get(key)
-    if found is None:
-        if len(_ROUTES) > 20_000:
-            _ROUTES.clear()
-        found = _ROUTES[key] = _air_routes(view, start, steps, avoid_aa)
-    return found
+    return _ROUTES.find(key, lambda: _air_routes(view, start, steps, avoid_aa))
 
 
-_ROUTES: dict[tuple[object, ...], dict[str, tuple[str, ...]]] = {}
+_ROUTES: Worked[tuple[object, ...], dict[str, tuple[str, ...]]] = Worked(20_000)
 
 
 def _air_routes(view: Situation, start: str, steps: int, avoid_aa: bool) -> dict[str, tuple[str, ...]]:
@@ -121,15 +117,10 @@ def sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> fro
     if opened is None:
         opened = view.cache["canals_open"] = tuple(view.canal_open(c) for c in view.board.canals)
     key = (view.graph, start, steps, end_hostile, view.blocking_seas, view.sealed_seas, opened)
-    found = _SEA_REACH.get(key)
-    if found is None:
-        if len(_SEA_REACH) > 20_000:
-            _SEA_REACH.clear()
-        found = _SEA_REACH[key] = _sea_reach(view, start, steps, end_hostile)
-    return found
+    return _SEA_REACH.find(key, lambda: _sea_reach(view, start, steps, end_hostile))
 
 
-_SEA_REACH: dict[tuple[object, ...], frozenset[str]] = {}
+_SEA_REACH: Worked[tuple[object, ...], frozenset[str]] = Worked(20_000)
 
 
 def _sea_reach(view: Situation, start: str, steps: int, end_hostile: bool) -> frozenset[str]:
