@@ -37,8 +37,8 @@ def move_candidates(view: Situation, combat: bool, space: str | None = None) -> 
     """Every space's moves, unloads and loads (of `space` alone, when given), in the order of the spaces' names: only
     the spaces where the mover has units or a friendly transport is have any. Each space's part is kept from the
     last listing while the lists it was made of are (`MoveMemo.segments_for`)."""
-    boats = _transport_seas(view)
     memo = move_memo.memo_for(view, combat)  # (looked up in the module: tests and benchmarks turn it off)
+    boats = _transport_seas(view, memo)
     if space is not None:
         out = _space_moves(view, combat, space, boats, memo)
         if view.is_land(space):
@@ -241,22 +241,25 @@ def _unloads(view: Situation, combat: bool, sea: str, territory: str, units: Map
     return True
 
 
-def _transport_seas(view: Situation) -> frozenset[str]:
-    """The sea zones holding a friendly transport (where loads and unloads can be)."""
+def _transport_seas(view: Situation, memo: move_memo.MoveMemo | None = None) -> frozenset[str]:
+    """The sea zones holding a friendly transport (where loads and unloads can be); with the memo of the mover's
+    movement, read again only where units changed."""
     key = "transport_seas"
     if key not in view.cache:
-        zones, found = view.graph.sea, set()
         ships: dict[tuple[str, str], bool] = {}  # (owner, unit) -> a friendly transport in movement now
-        for sea, stacks in view.state.units.items():
-            if sea in zones:
-                for s in stacks:
-                    ship = ships.get((s.owner, s.unit))
-                    if ship is None:
-                        ship = ships[s.owner, s.unit] = view.friend(s.owner) and view.unit(s).has("transport")
-                    if ship:
-                        found.add(sea)
-                        break
-        view.cache[key] = frozenset(found)
+
+        def holds(sea: str) -> bool:
+            for s in view.state.units.get(sea, ()):
+                ship = ships.get((s.owner, s.unit))
+                if ship is None:
+                    ship = ships[s.owner, s.unit] = view.friend(s.owner) and view.unit(s).has("transport")
+                if ship:
+                    return True
+            return False
+
+        zones = view.graph.sea
+        view.cache[key] = (memo.transport_seas(view, holds) if memo is not None
+                           else frozenset(sea for sea in view.state.units if sea in zones and holds(sea)))
     seas: frozenset[str] = view.cache[key]
     return seas
 

@@ -73,6 +73,9 @@ class MoveMemo:
         # dropped with any of them, or when the space's units change (`segment`)
         self.segments: dict[str, tuple[list[Move | Load], list[Move | Load]]] = {}
         self.refused: object = None  # the entry refusals the segments were made under
+        self.before: GameState | None = None  # the state seen before the last one, and the spaces whose units
+        self.changed: frozenset[str] | None = None  # changed since (None: not known)
+        self.boats: tuple[GameState, frozenset[str]] | None = None  # a state's sea zones with friendly transports
 
     def moves(self, view: Situation, where: str, stack: Stack, listing: Callable[[], Listed]) -> list[Move]:
         """The moves of `stack` in `where` (`listing` lists them), kept while nothing they read changed."""
@@ -120,6 +123,30 @@ class MoveMemo:
             self.refused = refused
         return self.segments
 
+    def transport_seas(self, view: Situation, holds: Callable[[str], bool]) -> frozenset[str]:
+        """The sea zones that hold a friendly transport (`holds` asks one) in the state of `view`: those of the
+        state before, asked again only where units changed since."""
+        self._advance(view)
+        kept, state = self.boats, view.state
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        zones = view.graph.sea
+        if kept is not None and kept[0] is self.before and self.changed is not None:
+            found = set(kept[1])
+            for sea in self.changed:
+                if sea in zones:
+                    if holds(sea):
+                        found.add(sea)
+                    else:
+                        found.discard(sea)
+            seas = frozenset(found)
+            if CHECK and seas != (fresh := frozenset(sea for sea in state.units if sea in zones and holds(sea))):
+                raise AssertionError(f"kept transport zones differ from a fresh count: {seas} != {fresh}")
+        else:
+            seas = frozenset(sea for sea in state.units if sea in zones and holds(sea))
+        self.boats = (state, seas)
+        return seas
+
     def _forget(self) -> None:
         self.kept.clear()
         self.others.clear()
@@ -148,7 +175,7 @@ class MoveMemo:
         last, state = self.state, view.state
         if last is state:
             return
-        self.state = state
+        self.state, self.before, self.changed = state, last, None
         if last is None or not (self.kept or self.others):
             self._forget()
             return
@@ -166,6 +193,7 @@ class MoveMemo:
         for space, before in old.items():
             if space not in new and before:
                 changed[space] = _aspects(view, space, before, ())
+        self.changed = frozenset(changed)
         if not changed:
             return
         segments = self.segments
