@@ -12,6 +12,7 @@ from typing import cast
 from aare.actions import Load, Move
 from aare.board.notation import format_units, parse_units
 from aare.errors import AareError
+from aare.identity_cache import Worked
 from aare.movement import flags
 from aare.movement import memo as move_memo
 from aare.movement.move_checks import (
@@ -202,7 +203,7 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
         text = _text(view, stack, count)
         for path, raid in [*((p, False) for p in chosen.values()), *((p, True) for p in raids)]:
             if count == 1 or first_violation(Leg(view, combat, stack, path, raid, unit=unit), checks) is None:
-                yield Move(units=text, path=list(path), raid=raid)
+                yield _move(text, path, raid)
 
 
 def _enemy_land_within(view: Situation, where: str, steps: int) -> bool:
@@ -214,6 +215,15 @@ def _enemy_land_within(view: Situation, where: str, steps: int) -> bool:
         near = graph.ball(where, steps, graph.land_nbrs.__getitem__)
         ball = graph.derived[key] = tuple(s for s in near if s != where)
     return any(view.enemy_land(s) for s in cast(tuple[str, ...], ball))
+
+
+def _move(units: str, path: tuple[str, ...], raid: bool) -> Move:
+    """The move of `units` along `path`: one value per distinct move, made once (actions are frozen; a listing
+    made afresh meets the same moves again and again)."""
+    return _MOVES.find((units, path, raid), lambda: Move(units=units, path=list(path), raid=raid))
+
+
+_MOVES: Worked[tuple[str, tuple[str, ...], bool], Move] = Worked(50_000)
 
 
 def unloads(view: Situation, combat: bool, sea: str) -> Iterator[Move]:
