@@ -21,7 +21,10 @@ reads, within the distance that kind matters at. What the default checks read of
 Any other change of units (e.g. the mover's land units moved between its own territories, or onto its transports)
 leaves the other lists as they are. A ruleset whose `move_checks` hook changes the checks has every list read
 every kind of change. A stack's movement left is kept with its list: both depend on the stack and the rest of the
-state only. With AARE_CHECK_MOVE_MEMO=1 (the tests) every kept list is listed again and compared."""
+state only. A sea zone's unloads and a territory's loads are kept too, while no unit changes there or on its coast
+(`listed`); so are each space's part of the last listing, made of those lists (`segments_for`), and the sea zones
+holding friendly transports, counted again only where units changed (`transport_seas`). With
+AARE_CHECK_MOVE_MEMO=1 (the tests) every kept list, part and count is made again and compared."""
 
 from __future__ import annotations
 
@@ -70,7 +73,7 @@ class MoveMemo:
         self.kept: dict[tuple[str, Stack], tuple[list[Move], Reads]] = {}
         self.others: dict[tuple[str, ...], tuple[list[Move | Load], frozenset[str]]] = {}  # (`listed`)
         # per space, its part of the last listing (moves and unloads, then loads) made of the kept lists above:
-        # dropped with any of them, or when the space's units change (`segment`)
+        # dropped with any of them, or when the space's units change (`segments_for`)
         self.segments: dict[str, tuple[list[Move | Load], list[Move | Load]]] = {}
         self.refused: object = None  # the entry refusals the segments were made under
         self.before: GameState | None = None  # the state seen before the last one, and the spaces whose units
