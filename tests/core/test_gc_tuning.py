@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from aare.gc_tuning import FIRST_THRESHOLD, tune_collector
+from aare.gc_tuning import FIRST_THRESHOLD, SECOND_THRESHOLD, tune_collector
 
 
 @pytest.fixture(autouse=True)
@@ -17,14 +17,14 @@ def _kept_thresholds() -> Iterator[None]:
     gc.set_threshold(*before)
 
 
-def test_the_first_threshold_is_raised_and_the_others_kept() -> None:
+def test_the_first_two_thresholds_are_raised_and_the_last_kept() -> None:
     gc.set_threshold(700, 11, 12)
-    assert tune_collector() == (FIRST_THRESHOLD, 11, 12)
+    assert tune_collector() == (FIRST_THRESHOLD, SECOND_THRESHOLD, 12)
 
 
 def test_a_higher_threshold_or_a_disabled_collector_is_left_alone() -> None:
-    gc.set_threshold(50_000, 10, 10)
-    assert tune_collector() == (50_000, 10, 10)
+    gc.set_threshold(500_000, 50, 10)
+    assert tune_collector() == (500_000, 50, 10)
     gc.set_threshold(0, 10, 10)
     assert tune_collector() == (0, 10, 10)
 

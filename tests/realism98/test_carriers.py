@@ -260,3 +260,29 @@ def test_a_fighter_may_land_where_its_own_carrier_can_still_come() -> None:
     move(game, "1 carrier", "North Sea Zone", "Karelia Sea Zone")
     end(game)
     assert units_in(game, "Karelia Sea Zone") == {"carrier": 1, "fighter": 1}
+
+
+class _SeaOrder:
+    """A movement graph whose sea zones are listed in a given order (the rest as the graph has it)."""
+
+    def __init__(self, graph: Any, first: list[str]) -> None:
+        self._graph, self.sea = graph, [*first, *sorted(set(graph.sea) - set(first))]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._graph, name)
+
+
+@pytest.mark.rule("REAL98-CARRIER-own-nation")
+@pytest.mark.parametrize("first", ["North Atlantic Sea Zone", "North Sea Zone"])
+def test_carrier_room_coming_does_not_depend_on_the_order_the_zones_are_asked(first: str) -> None:
+    """A carrier with more fighters aboard than it holds brings no room, and takes none from another carrier that
+    can come with room to spare, whichever zone is asked first."""
+    from aare.movement.situation import situation
+    from aare.rulesets.classic.realism.carriers import own_carriers_can_reach
+
+    game = at("United Kingdom", "non-combat-move", {"East Canada": "United Kingdom: 1 fighter",
+                                                    "North Atlantic Sea Zone": "United Kingdom: 1 carrier, 3 fighters",
+                                                    "North Sea Zone": "United Kingdom: 1 carrier, 1 fighter"})
+    view = situation(game.state, game.ruleset)
+    view.graph = _SeaOrder(view.graph, [first])  # type: ignore[assignment]
+    assert own_carriers_can_reach(view, "East Canada Sea Zone", 1)

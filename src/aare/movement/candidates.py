@@ -16,6 +16,7 @@ from aare.identity_cache import Worked
 from aare.movement import flags
 from aare.movement import memo as move_memo
 from aare.movement.move_checks import (
+    COUNT_BLIND,
     Check,
     Leg,
     attack_ends,
@@ -145,6 +146,16 @@ def _listing_checks(view: Situation) -> tuple[Check, ...]:
     return checks
 
 
+def _stack_checks(view: Situation) -> tuple[Check, ...]:
+    """Of the listing's checks, those a whole stack may fail where one of its units passes: all but the default
+    checks that read a stack's status and never its count (`COUNT_BLIND`)."""
+    key = "stack_checks"
+    if key not in view.cache:
+        view.cache[key] = tuple(c for c in _listing_checks(view) if c not in COUNT_BLIND)
+    checks: tuple[Check, ...] = view.cache[key]
+    return checks
+
+
 def stack_moves(view: Situation, combat: bool, where: str, stack: Stack) -> list[Move]:
     """The moves of `stack` in `where`: one per reachable destination (and blitz variant, or raid), for one unit and
     for the whole stack; kept from the last state while nothing they read changed (`aare.movement.memo`)."""
@@ -199,11 +210,21 @@ def _listed_moves(view: Situation, combat: bool, where: str, stack: Stack, left:
                 continue
             if first_violation(Leg(view, combat, one, path, unit=unit), checks) is None:
                 chosen[key] = path
+    whole = _stack_checks(view)  # (the whole stack passes the others wherever one unit of it does)
     for count in counts:
         text = _text(view, stack, count)
         for path, raid in [*((p, False) for p in chosen.values()), *((p, True) for p in raids)]:
-            if count == 1 or first_violation(Leg(view, combat, stack, path, raid, unit=unit), checks) is None:
+            if count == 1 or _whole_passes(Leg(view, combat, stack, path, raid, unit=unit), whole, checks):
                 yield _move(text, path, raid)
+
+
+def _whole_passes(leg: Leg, whole: tuple[Check, ...], checks: tuple[Check, ...]) -> bool:
+    """Whether the whole stack of `leg` passes `whole` (one of its units passed `checks`); with
+    AARE_CHECK_MOVE_MEMO=1 (the tests), compared with `checks` asked of the whole stack."""
+    found = first_violation(leg, whole) is None
+    if move_memo.CHECK and found != (first_violation(leg, checks) is None):
+        raise AssertionError(f"the count-blind checks judge {leg} otherwise for the whole stack than for one unit")
+    return found
 
 
 def _enemy_land_within(view: Situation, where: str, steps: int) -> bool:

@@ -377,6 +377,13 @@ LEG_CHECKS: tuple[Check, ...] = (
 )
 
 
+COUNT_BLIND: frozenset[Check] = frozenset(
+    (within_allowance, canals, land_passage, sea_passage, raid_target, combat_purpose, boarded_cargo))
+"""Default checks whose verdict on a stack is their verdict on one unit of it: they read its status (type, owner,
+movement spent, flags; its movement left, which the ``movement_left`` hook gives per status) and never its count
+(`air_landing` does: carrier room)."""
+
+
 def leg_checks(view: Situation) -> tuple[Check, ...]:
     checks: tuple[Check, ...] = tuple(view.ruleset.modify("move_checks", list(LEG_CHECKS)))
     return checks

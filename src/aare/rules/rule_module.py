@@ -59,8 +59,8 @@ HOOKS: dict[str, str] = {
     "flyover_aa": "space -> rule id of the spaces whose enemy fire meets aircraft flying over, context: view",
     "flyover_battle": "the engine battle (aare.combat.setup.Battle) in which the fire of a space meets one stack of "
                       "aircraft flying over it, or None for one AA die per aircraft; context: state, site, stack",
-    "movement_left": "movement points a stack has left this turn (int), context: view, stack, space (where it "
-    "stands, None when not known)",
+    "movement_left": "movement points a stack has left this turn (int; the same for any count of its units), "
+    "context: view, stack, space (where it stands, None when not known)",
     "order_cost": "the IPCs an order of units costs (int), context: state, power, units ({unit: count})",
     "calculator_specials": "the calculator's attacker with special units flagged, context: specials ({name: count}, "
     "e.g. suicide attackers), units (UnitCatalogue); a ruleset that knows a special removes it from `specials`",

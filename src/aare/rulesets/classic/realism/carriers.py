@@ -69,7 +69,9 @@ def own_carriers_can_reach(view: Situation, sea: str, need: int) -> bool:
             left = remaining(view, stack, space)
             if left and sea in sea_reach(view, space, left, end_hostile=False):
                 coming += unit.carrier_capacity * stack.count
-        room += min(coming, own_carrier_room(view, space))  # the fighters aboard ride along
+        # the fighters aboard ride along; carriers with more fighters than room there bring none (and take none:
+        # the sum may not depend on the order the zones are asked in)
+        room += max(0, min(coming, own_carrier_room(view, space)))
     return room >= need
 
 
