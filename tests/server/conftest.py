@@ -27,6 +27,7 @@ import uvicorn
 from sqlalchemy import create_engine, text
 
 from aare.server.api import create_app
+from aare.server.api.http_protocol import HTTP_PROTOCOL
 from aare.server.db import normalise_url
 from aare.server.settings import Settings, sqlite_url
 
@@ -82,7 +83,8 @@ class LiveServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
+        config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on",
+                                http=HTTP_PROTOCOL)  # as `aare serve` runs it
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

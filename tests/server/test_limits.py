@@ -341,8 +341,8 @@ def test_an_unexpected_failure_is_500_in_our_shape(tmp_path: Path) -> None:
 
 
 def test_an_unexpected_failure_at_the_action_door_is_500_in_our_shape(tmp_path: Path) -> None:
-    """A well-formed submission is served by `ActionDoor`, outside the routes: an unexpected error there is
-    still answered by the server-error middleware."""
+    """A well-formed submission is served by `ActionDoor`, in front of the framework: an unexpected error there
+    is still answered by the application's handler, as the server-error middleware answers it elsewhere."""
     from fastapi.testclient import TestClient
 
     from aare.server.api import create_app
@@ -354,8 +354,23 @@ def test_an_unexpected_failure_at_the_action_door_is_500_in_our_shape(tmp_path: 
         raise RuntimeError("a bug")
 
     with TestClient(app, raise_server_exceptions=False) as client:
-        assert isinstance(app.middleware_stack.app, ActionDoor)  # type: ignore[union-attr]
         app.state.aare.service.submit_async = broken
         answer = client.post("/games/x/actions", json={"action": {"type": "end_phase"}, "version": 0})
+        assert isinstance(app._front, ActionDoor)  # type: ignore[attr-defined]
     assert answer.status_code == 500
     assert answer.json()["error"] == "internal_error" and "a bug" not in answer.text
+
+
+def test_with_telemetry_on_actions_go_through_the_framework(tmp_path: Path) -> None:
+    """While OpenTelemetry is configured, the door in front is not used: every request goes through FastAPI (and
+    its native telemetry), the action door's answers included."""
+    from fastapi.testclient import TestClient
+
+    from aare.server.api import create_app
+
+    app = create_app(Settings(sqlite_url(tmp_path), bot_mode="off"), migrate=True)
+    app._native_telemetry.enabled = lambda: True  # type: ignore[attr-defined]
+    with TestClient(app) as client:
+        answer = client.post("/games/x/actions", json={"action": {"type": "end_phase"}, "version": 0})
+    assert answer.status_code == 401 and answer.json()["error"] == "unauthorized"
+    assert app._front is None  # type: ignore[attr-defined]

@@ -36,6 +36,7 @@ def serve(host: str, port: int, data_dir: Path | None, workers: int, bot_mode: s
     import uvicorn
 
     from aare.server.api import create_app
+    from aare.server.api.http_protocol import HTTP_PROTOCOL
     from aare.server.collector import quieter_garbage_collection
     from aare.server.db import make_engine
     from aare.server.migrate import upgrade
@@ -53,11 +54,12 @@ def serve(host: str, port: int, data_dir: Path | None, workers: int, bot_mode: s
         app = create_app(settings)
         quieter_garbage_collection()
         uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3,
-                    access_log=_access_log(log_level))
+                    access_log=_access_log(log_level), http=HTTP_PROTOCOL)
         return
     os.environ.update({"AARE_DATABASE_URL": settings.database_url, "AARE_BOT_MODE": settings.bot_mode})
     uvicorn.run("aare.server.api:create_app_from_env", factory=True, workers=workers, host=host, port=port,
-                log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3, access_log=_access_log(log_level))
+                log_level=log_level, proxy_headers=True, timeout_graceful_shutdown=3, access_log=_access_log(log_level),
+                http=HTTP_PROTOCOL)
 
 
 def _access_log(log_level: str) -> bool:

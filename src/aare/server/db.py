@@ -157,6 +157,7 @@ class Writer:
         self.max_batch = max_batch
         self.grouped = is_sqlite(engine) or max_batch > 1
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._conn: Connection | None = None  # the commit thread's own, kept between batches
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
         if self.grouped:
@@ -195,6 +196,9 @@ class Writer:
         while True:
             first = self._jobs.get()
             if first is None:
+                if self._conn is not None:
+                    self._conn.close()
+                    self._conn = None
                 return
             batch = [first]
             while len(batch) < self.max_batch:
@@ -227,7 +231,7 @@ class Writer:
         if bulk is None or any(job.bulk != bulk for job in batch) or len({j.key for j in batch}) < len(batch):
             return False
         try:
-            with write(self.engine) as conn:
+            with self._transaction() as conn:
                 bulk(conn, [job.item for job in batch])
         except Split:
             return False
@@ -237,10 +241,27 @@ class Writer:
             _finish(job.done, job.after, None)
         return True
 
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A write transaction on the commit thread's own connection (`write`, without taking a connection from
+        the pool and giving it back for every batch); after an unexpected error the connection is closed, and
+        the next batch opens another."""
+        conn = self._conn
+        if conn is None:
+            conn = self._conn = self.engine.connect().execution_options(aare_write=True)
+        try:
+            with _writer_lock(self.engine) or nullcontext(), conn.begin():
+                yield conn
+        except BaseException as exc:
+            if conn.invalidated or not isinstance(exc, (Split, *self.clean_errors)):
+                self._conn = None
+                conn.close()
+            raise
+
     def _run_batch(self, batch: list[Job]) -> None:
         outcomes: list[tuple[Job, Any, BaseException | None]] = []
         try:
-            with write(self.engine) as conn:
+            with self._transaction() as conn:
                 for job in batch:
                     try:
                         outcomes.append((job, job.run(conn), None))

@@ -12,6 +12,7 @@ from typing import Any
 from aare.engine import Game
 from aare.errors import AareError
 from aare.game_log import GameLog
+from aare.identity_cache import ByIdentity
 from aare.rules.ruleset import load_ruleset
 from aare.state.game_state import GameState
 
@@ -52,9 +53,24 @@ def seat_names(ruleset_id: str, options: Mapping[str, Any], seating: str) -> lis
 
 def seat_of(state: GameState, seating: str, power: str) -> str:
     """The seat that plays `power` (a power played by another power's player sits with that player, unless
-    every power has a seat of its own)."""
+    every power has a seat of its own). Remembered per options mapping (by identity: a game's states share it,
+    and a state's parts are never changed in place), ruleset, seating and power."""
     if seating == "powers":
         return power
+    options = state.options
+    known = _SEATS.get(id(options))
+    if known is None or known[0] is not options:
+        if len(_SEATS) >= _SEATS_SIZE:
+            _SEATS.clear()
+        known = _SEATS[id(options)] = (options, {})
+    key = (state.ruleset, seating, power)
+    seat = known[1].get(key)
+    if seat is None:
+        seat = known[1][key] = _seat_of(state, seating, power)
+    return seat
+
+
+def _seat_of(state: GameState, seating: str, power: str) -> str:
     board = load_ruleset(state.ruleset, state.options).board
     try:
         player = board.player_of(power)
@@ -63,10 +79,26 @@ def seat_of(state: GameState, seating: str, power: str) -> str:
     return player if seating == "nations" else board.side_of(player)
 
 
+_SEATS_SIZE = 10_000
+_SEATS: dict[int, tuple[Mapping[str, Any], dict[tuple[str, str, str], str]]] = {}
+"""id(options) -> (the options, {(ruleset, seating, power): seat}); the entry keeps the options alive, so the id
+is not reused while it is kept."""
+
+
 def acting_powers(state: GameState) -> list[str]:
     """The powers that may act now, in turn order: the power whose turn it is, or the one a pending decision
-    names (e.g. a defender choosing casualties); in a team turn every member still playing."""
-    return Game(GameLog(state)).to_act()
+    names (e.g. a defender choosing casualties); in a team turn every member still playing. Remembered for the
+    states asked last (by identity: a state is a value), as the door asks it of each state twice."""
+    known = _ACTING.get(state)
+    if known is not None:
+        return list(known)
+    powers = Game(GameLog(state)).to_act()
+    _ACTING.put(state, tuple(powers))
+    return powers
+
+
+_ACTING: ByIdentity[tuple[str, ...]] = ByIdentity(4_096)
+"""The acting powers of the states asked last (one or two per game served; all dropped when full)."""
 
 
 def acting_power(state: GameState) -> str:

@@ -14,6 +14,15 @@ from aare.errors import MalformedInput
 from aare.identity_cache import ByIdentity, Recent
 from aare.state.unit_stacks import Stack, normalise
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover (the server extra brings it; without it the standard library writes all)
+    orjson = None  # type: ignore[assignment]
+
+CHECK_PARTS = os.environ.get("AARE_CHECK_STATE_PARTS") == "1"
+"""Tests: each remembered part is kept with a copy taken when it was written and compared with it whenever it is
+found again; a part changed in place since raises (a state is a value: a change makes a new mapping);
+and every canonical text orjson writes is compared with the standard library's."""
 FORMAT = "aare-state"
 FORMAT_VERSION = 1
 
@@ -231,7 +240,42 @@ _EMPTY: dict[str, Any] = {
 
 
 def canonical_dumps(value: Any) -> str:
+    """JSON with sorted keys, no spaces and characters as they are: the text the state hash is taken of, as the
+    standard library writes it (`json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`).
+    orjson writes the same text for str keys, strings, integers, booleans, null, lists and dicts, faster; what
+    it refuses (another kind of key, an integer beyond 64 bits, ...) and any text where it may have written a
+    float (a digit followed by "." or "e+"/"e-": the two write some floats differently) are written by the
+    standard library. (Non-finite floats, which are not JSON and which no state holds, orjson writes as null.)
+    With AARE_CHECK_STATE_PARTS=1 (the tests) every text orjson wrote is compared with the standard library's."""
+    if value is None:
+        return "null"
+    if orjson is None:
+        return _standard_dumps(value)
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return _standard_dumps(value)
+    if _may_hold_float(text):
+        return _standard_dumps(value)
+    if CHECK_PARTS and text != _standard_dumps(value):
+        raise AssertionError(f"orjson wrote another canonical text than the standard library: {text[:300]}")
+    return text
+
+
+def _standard_dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _may_hold_float(text: str) -> bool:
+    """Whether orjson's `text` may hold a float: a digit followed by "." or by "e+" or "e-" (the mark may also
+    be in a string: then the text is only written again)."""
+    for mark in (".", "e+", "e-"):
+        at = text.find(mark)
+        while at > 0:
+            if "0" <= text[at - 1] <= "9":
+                return True
+            at = text.find(mark, at + 1)
+    return False
 
 
 _FORMAT_JSON = canonical_dumps(FORMAT)
@@ -405,9 +449,6 @@ def _from_lineage(units: Mapping[str, tuple[Stack, ...]]) -> _UnitsText | None:
 
 _PARTS_JSON: dict[int, tuple[Any, Any, str]] = {}
 _PARTS_JSON_SIZE = 50_000
-CHECK_PARTS = os.environ.get("AARE_CHECK_STATE_PARTS") == "1"
-"""Tests: each remembered part is kept with a copy taken when it was written and compared with it whenever it is
-found again; a part changed in place since raises (a state is a value: a change makes a new mapping)."""
 
 
 def _part_json(value: Any) -> str:

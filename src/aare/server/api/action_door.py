@@ -1,12 +1,13 @@
-"""The busiest route, `POST /games/{id}/actions`, served as plain ASGI: no routing table walk, dependency
-injection, body validation or middleware stack of the framework for a well-formed submission.
+"""The busiest route, `POST /games/{id}/actions`, served as plain ASGI: no telemetry check, routing table walk,
+dependency injection, body validation or middleware stack of the framework for a well-formed submission.
 
-The door sits just inside the server-error middleware (an unexpected error is answered and logged as on any
-route) and does itself what the middleware would: the security headers and `Server-Timing` of every answer,
-and the body limit. A request whose body is a JSON object with a dict `action` and an integer `version`
-(sent as JSON, the usual case) is served here; anything else, a malformed or too large body included, goes on
-through the middleware to the FastAPI route (`game_routes.submit_action`) with the body it sent, so every
-refusal is answered as before. Errors of the service are answered by the application's own exception handlers.
+The door sits in front of the application (`TableApp`) and does itself what the middleware would: the security
+headers and `Server-Timing` of every answer, the body limit, and the answer to an unexpected error (the
+application's handler of `Exception`, then the error is raised on for the server to log, as the server-error
+middleware does). A request whose body is a JSON object with a dict `action` and an integer `version` (sent as
+JSON, the usual case) is served here; anything else, a malformed or too large body included, goes on through
+the framework to its route (`game_routes.submit_action`) with the body it sent, so every refusal is answered as
+before. Errors of the service are answered by the application's own exception handlers.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ ANSWER_HEADERS = security_headers("/games/-/actions")
 
 
 class ActionDoor:
-    """ASGI middleware serving well-formed `POST /games/{id}/actions` requests of `context`'s service, with
-    bodies of at most `max_body` bytes; everything else goes on to `app`."""
+    """ASGI app serving well-formed `POST /games/{id}/actions` requests of `context`'s service, with bodies of
+    at most `max_body` bytes; everything else goes on to `app` (the framework's)."""
 
     def __init__(self, app: Any, context: ServerContext, max_body: int) -> None:
         self.app = app
@@ -67,12 +68,14 @@ class ActionDoor:
         try:
             text = await submit_answer(self.context, found[1], request, *parsed)
         except Exception as exc:
-            handler = _handler_for(scope["app"], exc)
+            handler, expected = _handler_for(scope["app"], exc)
             if handler is None:
                 raise
             response = (await handler(request, exc) if inspect.iscoroutinefunction(handler)
                         else await run_in_threadpool(handler, request, exc))
             await response(scope, receive, answer)
+            if not expected:
+                raise
             return
         took = (time.perf_counter() - started) * 1000
         await send({"type": "http.response.start", "status": 200,
@@ -159,13 +162,14 @@ def _replay(body: bytes, whole: bool, receive: Any) -> Any:
     return replayed
 
 
-def _handler_for(app: Any, exc: Exception) -> Any:
-    """The application's exception handler for `exc` (by its class, most specific first), as the framework's
-    exception middleware picks it; None for an unexpected error (the server-error middleware answers it)."""
+def _handler_for(app: Any, exc: Exception) -> tuple[Any, bool]:
+    """The application's exception handler for `exc` (by its class, most specific first), as the framework picks
+    it, and whether it is one for that kind of error (False: the handler of `Exception`, for an unexpected error,
+    which is raised on once answered); None when there is none."""
     handlers = getattr(app, "exception_handlers", {})
     for cls in type(exc).__mro__:
         if cls is Exception:
-            return None
+            return handlers.get(Exception, handlers.get(500)), False
         if cls in handlers:
-            return handlers[cls]
-    return None
+            return handlers[cls], True
+    return None, False

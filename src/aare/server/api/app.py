@@ -13,8 +13,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
-from starlette.middleware.errors import ServerErrorMiddleware
-from starlette.types import ASGIApp
 
 from aare.errors import IllegalAction, MalformedInput, ReplayMismatch, UnknownName
 from aare.server import accounts, db, timing
@@ -91,16 +89,34 @@ def create_app(settings: Settings, migrate: bool = False) -> FastAPI:
 
 
 class TableApp(FastAPI):
-    """The FastAPI application with `ActionDoor` (configured by `door`) placed just inside its server-error
-    middleware: well-formed action submissions skip the rest of the middleware and the router."""
+    """The FastAPI application with `ActionDoor` (configured by `door`) in front: well-formed action submissions
+    skip the framework (its telemetry check, middleware stack and router); everything else goes on to it. While
+    OpenTelemetry is configured (asked at most once a second: the check reads the environment) every request
+    goes through the framework, so actions are traced as before."""
 
     door: dict[str, Any] | None = None
+    _front: ActionDoor | None = None
+    _traced = (0.0, True)  # until when the last answer holds, and whether telemetry was on
 
-    def build_middleware_stack(self) -> ASGIApp:
-        stack = super().build_middleware_stack()
-        if self.door is not None and isinstance(stack, ServerErrorMiddleware):
-            stack.app = ActionDoor(stack.app, **self.door)
-        return stack
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or self.door is None or self._telemetry_on():
+            await super().__call__(scope, receive, send)
+            return
+        if self._front is None:
+            self._front = ActionDoor(super().__call__, **self.door)
+        if self.root_path:
+            scope["root_path"] = self.root_path
+        scope["app"] = self
+        await self._front(scope, receive, send)
+
+    def _telemetry_on(self) -> bool:
+        until, on = self._traced
+        now = time.monotonic()
+        if now >= until:
+            telemetry = getattr(self, "_native_telemetry", None)
+            on = telemetry is not None and bool(telemetry.enabled())
+            self._traced = (now + 1.0, on)
+        return on
 
 
 class ServerTiming:
