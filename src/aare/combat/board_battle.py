@@ -303,26 +303,32 @@ def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units:
     out: list[tuple[Stack, Fate]] = []
     pool: dict[tuple[str, str], list[Stack]] = {}
     for stack in stacks:
-        pool.setdefault((stack.owner, stack.unit), []).extend([stack.with_count(1)] * stack.count)
-    for group, members in pool.items():
-        members.sort(key=value, reverse=True)
+        pool.setdefault((stack.owner, stack.unit), []).append(stack)
+    for group, heaps in pool.items():
+        if len(heaps) > 1:  # (a stable sort: the units of a stack stay together, in the order of the stacks)
+            heaps.sort(key=value, reverse=True)
+        members: list[tuple[Stack, bool]] = []
+        for stack in heaps:
+            members += [(stack.with_count(1), flags.value(stack, flags.AMPHIBIOUS) is not None)] * stack.count
         alive = sorted(survivors.get(group, []), reverse=True)
         fates: list[Fate | None] = [None] * len(members)
         for same in (True, False):  # units landed from the sea match battle units that landed, first
-            for i, unit in enumerate(members):
-                landed = flags.value(unit, flags.AMPHIBIOUS) is not None
+            for i, (unit, landed) in enumerate(members):
+                if fates[i] is not None:
+                    continue
                 pick = next((j for j, (d, _, a) in enumerate(alive)
                              if d >= unit.damage and (a == landed or not same)), None)
-                if fates[i] is None and pick is not None:
+                if pick is not None:
                     damage, status, _ = alive.pop(pick)
                     fates[i] = Fate(status, damage)
-        out += [(unit, fate or Fate("lost")) for unit, fate in zip(members, fates, strict=True)]
+        out += [(unit, fate or Fate("lost")) for (unit, _), fate in zip(members, fates, strict=True)]
     return out
 
 
 def _grouped(fates: list[tuple[Stack, Fate]]) -> list[tuple[Stack, Fate]]:
     counts: Counter[tuple[Stack, Fate]] = Counter((s, f) for s, f in fates)
-    return [(stack.with_count(n), fate) for (stack, fate), n in sorted(counts.items(), key=lambda x: repr(x[0]))]
+    items = sorted(counts.items(), key=lambda x: repr(x[0])) if len(counts) > 1 else counts.items()
+    return [(stack.with_count(n), fate) for (stack, fate), n in items]
 
 
 # Where a retreating side's units go, unit by unit: (space, unit type, count); the battle's own space for units
@@ -397,7 +403,7 @@ class Outcome:
             if fate.status == "lost":
                 self.emit(UnitsRemoved(space, stack, LOSS_RULE[self.site.kind]))
                 continue
-            after = replace(stack, damage=fate.damage)
+            after = stack if stack.damage == fate.damage else replace(stack, damage=fate.damage)
             if side == "attacker" and not flags.has(after, flags.COMBAT):
                 after = flags.with_flags(after, [flags.COMBAT])  # LHTR-COMBAT-one-battle-per-unit
             if fate.status == "submerged":

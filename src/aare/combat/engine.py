@@ -350,7 +350,6 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
     events: list[Event] = []
     for g in request.groups:
         values = dice.roll(g.count * g.dice_per_unit)
-        per = [values[i * g.dice_per_unit : (i + 1) * g.dice_per_unit] for i in range(g.count)]
         if g.lowest:
             low = min(values)
             kept = g.hit_on if g.threshold else low
@@ -358,6 +357,7 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
             hits = sum(1 for v in values if v <= g.hit_on)
             events.append(DiceRolled(request.step, g.side, g.unit, g.count, g.hit_on, values, hits, "lowest die"))
             continue
+        per = _per_unit(values, g) if g.damage or g.best_of else []
         if g.damage:
             total = sum((max(v) if g.best_of else sum(v)) + g.bonus for v in per)
             outcome[("damage",)] = outcome.get(("damage",), 0) + total
@@ -386,6 +386,12 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
     return battle, events + more
 
 
+def _per_unit(values: tuple[int, ...], group: Any) -> list[tuple[int, ...]]:
+    """The dice of a group, unit by unit."""
+    each = group.dice_per_unit
+    return [values[i * each : (i + 1) * each] for i in range(group.count)]
+
+
 def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
     st = battle.state
     first = st.hits[0]
@@ -410,20 +416,22 @@ def apply_casualties(
     battle: Battle, side: Side, choice: tuple[tuple[UnitKey, int], ...], removal: str
 ) -> tuple[Battle, list[Event]]:
     cat = battle.setup.catalogue
-    stacks = battle.state.units(side)
+    counts = dict(battle.state.units(side))  # the units, one chosen unit after the other: canonical stacks at the end
     if removal.startswith(MARK):
         flag = removal[len(MARK):]
         marked: dict[str, int] = {}
         for key, _hits in choice:
-            stacks = add_units(remove_units(stacks, key), key.with_flag(flag))
+            _take(counts, key)
+            flagged = key.with_flag(flag)
+            counts[flagged] = counts.get(flagged, 0) + 1
             marked[key.type] = marked.get(key.type, 0) + 1
-        return battle.with_state(battle.state.with_units(side, stacks)), [UnitsMarked(side, marked, flag)]
+        return battle.with_state(battle.state.with_units(side, make_stacks(counts))), [UnitsMarked(side, marked, flag)]
     lost: dict[str, int] = {}
     damaged: dict[str, int] = {}
     removed: dict[str, int] = {}
     for key, hits in choice:
-        stacks = remove_units(stacks, key)
-        hurt = replace(key, damage=key.damage + hits)
+        _take(counts, key)
+        hurt = UnitKey(key.type, key.owner, key.damage + hits, key.flags)
         if hurt.damage >= hit_points(cat, key):
             lost[key.type] = lost.get(key.type, 0) + 1
             if removal == "now":
@@ -432,11 +440,19 @@ def apply_casualties(
             hurt = hurt.with_flag("casualty:opening" if removal == "opening" else "casualty")
         else:
             damaged[key.type] = damaged.get(key.type, 0) + 1
-        stacks = add_units(stacks, hurt)
+        counts[hurt] = counts.get(hurt, 0) + 1
     events: list[Event] = [CasualtiesChosen(side, lost, damaged, removal)]
     if removed:
         events.append(UnitsRemoved(side, removed, "immediately"))
-    return battle.with_state(battle.state.with_units(side, stacks)), events
+    return battle.with_state(battle.state.with_units(side, make_stacks(counts))), events
+
+
+def _take(counts: dict[UnitKey, int], key: UnitKey) -> None:
+    """One unit of `key` less in `counts` (`remove_units` for one unit)."""
+    have = counts.get(key, 0)
+    if have < 1:
+        raise ValueError(f"cannot remove 1 {key.label()}: only {have}")
+    counts[key] = have - 1
 
 
 # ---------------------------------------------------------------- decisions

@@ -95,7 +95,8 @@ def passed_over(step: Step) -> bool:
 
 def combat_units(battle: Battle, side: Side) -> int:
     """Present units of `side` that can be casualties (infrastructure does not keep a battle going)."""
-    return sum(n for k, n in present(battle, side) if not battle.setup.unit(k).has("not_casualty"))
+    cat = battle.setup.catalogue
+    return sum(n for k, n in battle.state.units(side) if k.present and not cat[k.type].has("not_casualty"))
 
 
 def survivors(battle: Battle, side: Side) -> dict[str, int]:
@@ -196,7 +197,9 @@ def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResul
         gone_out: dict[str, int] = {}
         kept = []
         for key, n in st.units(side):
-            if key.has(REPELLED):  # a repelled unit leaves the battle at the removal of casualties
+            if not key.flags:
+                kept.append((key, n))
+            elif key.has(REPELLED):  # a repelled unit leaves the battle at the removal of casualties
                 kept.append((key.without(REPELLED).with_flag("retreated"), n))
                 gone_out[key.type] = gone_out.get(key.type, 0) + n
             elif flags.intersection(key.flags):

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
+from aare.board.units import UnitCatalogue
 from aare.combat.battle_state import ANY, DiceGroup, Side, Target, UnitKey, other
 from aare.combat.setup import Battle
+from aare.identity_cache import ByIdentity
 
 SUB_TARGET = Target(exclude_domains=("air",), rule="LHTR-NAVALCOMBAT-subs-cannot-hit-air")
 AIR_NO_SUB_TARGET = Target(exclude_tags=("submarine",), rule="LHTR-NAVALCOMBAT-air-can-hit-subs")
@@ -102,14 +105,27 @@ def subs_fire_in_opening(battle: Battle, side: Side) -> bool:
     return not (rules.destroyer_moves_sub_fire_to_main_step and has_tag(battle, other(side), "anti_submarine"))
 
 
+def catalogue_order(catalogue: UnitCatalogue) -> Mapping[str, int]:
+    """Each unit type's position in `catalogue` (`UnitCatalogue.order`), worked out once per catalogue."""
+    found = _ORDERS.get(catalogue)
+    if found is None:
+        found = _ORDERS.put(catalogue, MappingProxyType({u: i for i, u in enumerate(catalogue.ids)}))
+    return found
+
+
+_ORDERS: ByIdentity[Mapping[str, int]] = ByIdentity(64)
+
+
 def _groups(battle: Battle, side: Side, units: list[tuple[UnitKey, int]], target_for: object) -> list[DiceGroup]:
     counts: Counter[tuple[str, int, int, bool, Target]] = Counter()
     support = 0
     if side == "attacker" and battle.state.kind in ("land", "amphibious"):
         support = sum(n * supports(battle, side, k) for k, n in units)
     bonus = battle.setup.rules.artillery_support_bonus
-    cat = battle.setup.catalogue
-    for key, n in sorted(units, key=lambda kn: (cat.order(kn[0].type), kn[0].flags, kn[0].owner)):
+    if len(units) > 1:
+        order = catalogue_order(battle.setup.catalogue)
+        units = sorted(units, key=lambda kn: (order[kn[0].type], kn[0].flags, kn[0].owner))
+    for key, n in units:
         unit = battle.setup.unit(key)
         value = base_value(battle, side, key)
         dice, best = dice_per_unit(battle, side, key)
@@ -133,7 +149,30 @@ def main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
 
     Artillery support is counted from the artillery present now (LHTR-LANDCOMBAT-artillery-support).
     Submarines fire here only when the rules move their fire out of the opening step.
+    Worked out once per setup, side, units, cycle and kind (the check for a stalemate at the start of a cycle
+    and the fire itself both ask), unless a tech bonus has a condition (`TechBonus.when` may read anything).
     """
+    setup, st = battle.setup, battle.state
+    if setup.conditional_bonus:
+        return _main_fire_groups(battle, side)
+    attacker, defender = st.attacker, st.defender
+    key = (id(setup), id(attacker), id(defender), side, st.cycle, st.kind)
+    known = _FIRE.get(key)
+    # the entry holds the setup and units it was worked out for: the same objects (frozen values) alone match
+    if known is not None and known[0] is setup and known[1] is attacker and known[2] is defender:
+        return list(known[3])
+    groups = _main_fire_groups(battle, side)
+    if len(_FIRE) >= _FIRE_KEPT:
+        _FIRE.clear()
+    _FIRE[key] = (setup, attacker, defender, tuple(groups))
+    return groups
+
+
+_FIRE: dict[tuple[int, int, int, str, int, str], tuple[object, object, object, tuple[DiceGroup, ...]]] = {}
+_FIRE_KEPT = 256
+
+
+def _main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
     sea = battle.state.kind == "sea"
     subs_here = sea and not subs_fire_in_opening(battle, side)
     units = [

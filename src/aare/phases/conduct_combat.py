@@ -404,11 +404,39 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     decision's view lists them, and so does the listing of the next state, from the battle kept in memory)."""
     known = _ANSWERS.get(battle)
     if known is None or known[0] is not ctx.ruleset:
-        known = _ANSWERS.put(battle, (ctx.ruleset, tuple(_decision_candidates(ctx, battle))))
+        known = _ANSWERS.put(battle, (ctx.ruleset, _candidates_of(ctx, battle)))
     return list(known[1])
 
 
 _ANSWERS: ByIdentity[tuple[Any, tuple[Any, ...]]] = ByIdentity(4_096)
+
+# decisions whose answers read of the battle only the decision, and for casualties the side's units, the
+# catalogue and the units that are lost last
+_PLAIN_DECISIONS = (dec.ChooseCasualties, dec.PressOrRetreat, dec.ChooseSubmerge, dec.ChooseOption)
+
+
+def _candidates_of(ctx: TurnContext, battle: Battle) -> tuple[Any, ...]:
+    """`_decision_candidates`, kept per ruleset by all they read (the same decision recurs in other battles and
+    games) for the decisions `_PLAIN_DECISIONS` names."""
+    decision = battle.state.pending
+    if type(decision) not in _PLAIN_DECISIONS:
+        return tuple(_decision_candidates(ctx, battle))
+    setup = battle.setup
+    stacks = battle.state.units(decision.side) if isinstance(decision, dec.ChooseCasualties) else None
+    key = (decision, stacks, setup.catalogue, setup.rules.last_casualty_tags)
+    table = _BY_DECISION.get(ctx.ruleset)
+    if table is None:
+        table = _BY_DECISION.put(ctx.ruleset, {})
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _BY_DECISION_KEPT:
+            table.clear()
+        found = table[key] = tuple(_decision_candidates(ctx, battle))
+    return found
+
+
+_BY_DECISION: ByIdentity[dict[tuple[Any, ...], tuple[Any, ...]]] = ByIdentity(64)
+_BY_DECISION_KEPT = 4_096
 
 
 def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
@@ -656,9 +684,11 @@ class ConductCombat(PhaseHandler):
     def _run(self, ctx: TurnContext, site: BattleSite, battle: Battle, current: dict[str, Any],
              to: str | None = None, routes: Mapping[str, Routes] | None = None) -> None:
         kept = list(current["dice"])
-        names = {"attacker": site.attacker, "defender": deciding_power(ctx.state, ctx.ruleset, site, "defender")}
-        dice = _BattleDice(ctx, f"{site.kind} battle in {site.space}", kept, names)
+        dice = _BattleDice(ctx, f"{site.kind} battle in {site.space}", kept)
         battle, engine_events = advance(battle, dice)
+        if dice.rolls:  # the rolls are logged under the names of the powers that rolled them
+            dice.sides = {"attacker": site.attacker,
+                          "defender": deciding_power(ctx.state, ctx.ruleset, site, "defender")}
         dice.flush(engine_events)
         if battle.state.pending is not None:
             kept_current = {**current, "dice": kept}
