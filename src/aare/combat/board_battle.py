@@ -496,7 +496,7 @@ class Outcome:
         units = self.ruleset.units
         board = self.ruleset.board
         for owner in self.site.defenders:
-            side = {p.name for p in board.powers if board.side_of(p.name) == board.side_of(owner)}
+            side = side_powers(board, owner)
             here = self.state.stacks(self.site.space)
             planes = [s for s in here if s.owner == owner and units[s.unit].domain == "air"]
             if not planes:
@@ -526,7 +526,7 @@ class Outcome:
                     self.emit(UnitsRemoved(self.site.space, stack.with_count(extra),
                                            "LHTR-AIRMOVE-defending-carrier-lost"))
 
-    def _to_carriers(self, stack: Stack, count: int, side: set[str], zones: list[str]) -> int:
+    def _to_carriers(self, stack: Stack, count: int, side: frozenset[str], zones: list[str]) -> int:
         """Fly up to `count` of `stack` onto the `side`'s carriers with room in `zones`; how many are left."""
         units = self.ruleset.units
         size = units[stack.unit].carrier_size
@@ -547,7 +547,7 @@ class Outcome:
         lost with the carriers."""
         units = self.ruleset.units
         board = self.ruleset.board
-        side = {p.name for p in board.powers if board.side_of(p.name) == board.side_of(self.site.attacker)}
+        side = side_powers(board, self.site.attacker)
         room = self._carrier_room(side)
         for stack in self.state.stacks(self.site.space):
             if stack.owner in side and stack.owner != self.site.attacker and units[stack.unit].domain == "air":
@@ -559,17 +559,52 @@ class Outcome:
                                            "LHTR-NAVALCOMBAT-carrier-fighters-defend"))
 
 
+def side_powers(board: Any, power: str) -> frozenset[str]:
+    """The powers on `power`'s side, itself included (worked out once per board)."""
+    known = _SIDE_POWERS.get(board)
+    if known is None:
+        known = _SIDE_POWERS.put(board, {})
+    found = known.get(power)
+    if found is None:
+        found = known[power] = frozenset(p.name for p in board.powers if board.side_of(p.name) == board.side_of(power))
+    return found
+
+
+_SIDE_POWERS: ByIdentity[dict[str, frozenset[str]]] = ByIdentity(64)
+
+
 def outcome_events(
     state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, retreat_to: str | None,
     fought: Iterable[str] = (), routes: Mapping[str, Routes] | None = None,
 ) -> list[Event]:
     """The game events of `battle`, fought at `site`, once it has ended; `routes` per side where its retreating
     units go (`retreat_routes` hook), else every retreating land or sea unit goes to `retreat_to`."""
-    return Outcome(state, ruleset, site, battle, retreat_to, routes).run(fought)
+    return outcome(state, ruleset, site, battle, retreat_to, fought, routes)[0]
+
+
+def outcome(
+    state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, retreat_to: str | None,
+    fought: Iterable[str] = (), routes: Mapping[str, Routes] | None = None,
+) -> tuple[list[Event], GameState]:
+    """`outcome_events`, and the state they lead to from `state` (they are applied one by one as they are made)."""
+    found = Outcome(state, ruleset, site, battle, retreat_to, routes)
+    events = found.run(fought)
+    return events, found.state
 
 
 def units_text(stacks: Stacks, catalogue: UnitCatalogue) -> dict[str, str]:
-    """Present units of a battle side as unit text per owner."""
+    """Present units of a battle side as unit text per owner (kept per stacks: a side's units often stand unchanged
+    from one decision to the next)."""
+    known = _TEXTS.get(stacks)
+    if known is None or known[0] is not catalogue:
+        known = _TEXTS.put(stacks, (catalogue, _units_text(stacks, catalogue)))
+    return dict(known[1])
+
+
+_TEXTS: ByIdentity[tuple[UnitCatalogue, dict[str, str]]] = ByIdentity(1_024)
+
+
+def _units_text(stacks: Stacks, catalogue: UnitCatalogue) -> dict[str, str]:
     per: dict[str, dict[str, int]] = {}
     for key, n in stacks:
         if key.present and not key.marked:

@@ -113,7 +113,11 @@ def _find_slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitB
 
 def _one_each(batches: Sequence[HitBatch]) -> int:
     """The bitmask of the batches whose hits go one to a unit (`Target.one_each`)."""
-    return sum(1 << i for i, b in enumerate(batches) if b.target.one_each)
+    mask = 0
+    for i, batch in enumerate(batches):
+        if batch.target.one_each:
+            mask |= 1 << i
+    return mask
 
 
 def _matchable(masks: Sequence[int], capacity: Sequence[int]) -> bool:

@@ -259,10 +259,11 @@ def run(
     """Run steps until a chance node, a decision, the end, or (optionally) the start of the next cycle or
     the point ``(cycle, step index)``."""
     events: list[Event] = []
-    seq = battle.setup.sequence
+    steps = battle.setup.sequence.steps
+    length = len(steps)
     while True:
         st = battle.state
-        if st.ended or st.pending is not None or st.roll is not None:
+        if st.result is not None or st.pending is not None or st.roll is not None:  # ended or waiting
             return battle, events
         if st.hits:
             battle, more = _process_hits(battle)
@@ -270,7 +271,7 @@ def run(
             continue
         if stop_at is not None and (st.cycle, st.cursor) == stop_at:
             return battle, events
-        if st.cursor >= len(seq):
+        if st.cursor >= length:
             # marks named "cycle:..." last for one cycle
             notes = frozenset(n for n in st.notes if not n.startswith("cycle:"))
             battle = battle.with_state(joined(st).evolve(cycle=st.cycle + 1, cursor=0, notes=notes))
@@ -289,10 +290,10 @@ def run(
             return battle.with_state(st2), events + more
         # steps that do not apply are passed over in one move (their conditions read the units, not the cursor)
         cursor = st.cursor
-        stop = stop_at[1] if stop_at is not None and stop_at[0] == st.cycle and stop_at[1] > cursor else len(seq)
-        while cursor < stop - 1 and not seq.steps[cursor].applies(battle):
+        stop = stop_at[1] if stop_at is not None and stop_at[0] == st.cycle and stop_at[1] > cursor else length
+        while cursor < stop - 1 and not steps[cursor].applies(battle):
             cursor += 1
-        step = seq.steps[cursor]
+        step = steps[cursor]
         battle = battle.with_state(st.evolve(cursor=cursor + 1))
         if step.applies(battle):
             events.append(StepEntered(step.name, st.cycle))

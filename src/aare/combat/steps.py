@@ -94,9 +94,19 @@ def passed_over(step: Step) -> bool:
 
 
 def combat_units(battle: Battle, side: Side) -> int:
-    """Present units of `side` that can be casualties (infrastructure does not keep a battle going)."""
+    """Present units of `side` that can be casualties (infrastructure does not keep a battle going). The last
+    stacks counted are kept, found again by their identity (the same frozen value)."""
+    stacks = battle.state.units(side)
     cat = battle.setup.catalogue
-    return sum(n for k, n in battle.state.units(side) if k.present and not cat[k.type].has("not_casualty"))
+    last = _LAST_COUNTED[side == "attacker"]
+    if last is not None and last[0] is stacks and last[1] is cat:
+        return last[2]
+    found = sum(n for k, n in stacks if k.present and not cat[k.type].has("not_casualty"))
+    _LAST_COUNTED[side == "attacker"] = (stacks, cat, found)
+    return found
+
+
+_LAST_COUNTED: list[tuple[object, object, int] | None] = [None, None]
 
 
 def survivors(battle: Battle, side: Side) -> dict[str, int]:
@@ -190,6 +200,9 @@ def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResul
     from aare.combat.events import Retreated, UnitsRemoved
 
     st = battle.state
+    leaving = flags | {REPELLED}
+    if not any(k.flags and leaving.intersection(k.flags) for k, _ in (*st.attacker, *st.defender)):
+        return end_check(battle)  # nothing to remove
     events: list[Event] = []
     notes = set(st.notes)
     for side in SIDES:

@@ -31,7 +31,7 @@ from aare.combat.board_battle import (
     combat_setup,
     deciding_power,
     frozen_inputs,
-    outcome_events,
+    outcome,
     units_text,
     withdraw_key,
 )
@@ -43,7 +43,7 @@ from aare.dice import ScriptedDice, SeededDice, SystemDice, game_dice
 from aare.economy.damage import bombing_damage_events
 from aare.economy.turn import turn_start_owners
 from aare.errors import AareError, IllegalAction
-from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.events import DecisionPending, DiceRolled, Event, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.identity_cache import ByIdentity
 from aare.movement import flags
 from aare.movement.battles import BattleSite, battles_at, pending_battles
@@ -697,7 +697,9 @@ class ConductCombat(PhaseHandler):
             _remember(ctx.state, ctx.ruleset, kept_current, (site, battle, to, dict(routes or {})))
             return
         fought = _fought_spaces(ctx.state)
-        ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought, routes))
+        before = ctx.state
+        events, after = outcome(before, ctx.ruleset, site, battle, to, fought, routes)
+        _emit_applied(ctx, before, events, after)
         done = [*_record(ctx.state)["fought"], _fought_key(site)]
         # how each battle ended and in which cycle (e.g. AARE-NA-GER-pb-bonus-move reads it)
         ended = {**(_record(ctx.state).get("ended") or {}),
@@ -740,6 +742,17 @@ class ConductCombat(PhaseHandler):
                     aborted = flags.with_flags(replace(after, flags=tuple(f for f in after.flags
                                                                           if f != flags.COMBAT)), [flags.RETREATED])
                     ctx.emit(UnitsChanged(space, stack.with_count(repelled), aborted.with_count(repelled)))
+
+
+def _emit_applied(ctx: TurnContext, before: GameState, events: list[Event], after: GameState) -> None:
+    """`ctx.emit(*events)` for events already applied one by one to `before`, the context's state, giving `after`:
+    the events are recorded and `after` taken as they are (where the ruleset logs its own rule names, the events are
+    emitted as usual)."""
+    if ctx.state is not before or ctx.ruleset.log_rule_ids:
+        ctx.emit(*events)
+        return
+    ctx.events.extend(events)
+    ctx.state = after
 
 
 def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:
