@@ -312,6 +312,13 @@ def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units:
             members += [(stack.with_count(1), flags.value(stack, flags.AMPHIBIOUS) is not None)] * stack.count
         alive = sorted(survivors.get(group, []), reverse=True)
         fates: list[Fate | None] = [None] * len(members)
+        landed = members[0][1] if members else False
+        if all(unit.damage <= 0 and on == landed for unit, on in members) and all(a == landed for _, _, a in alive):
+            # every survivor suits every unit: they go in order (what the matching below gives)
+            n = min(len(alive), len(members))
+            fates[:n] = [Fate(status, damage) for damage, status, _ in alive[:n]]
+            out += [(unit, fate or Fate("lost")) for (unit, _), fate in zip(members, fates, strict=True)]
+            continue
         for same in (True, False):  # units landed from the sea match battle units that landed, first
             for i, (unit, landed) in enumerate(members):
                 if fates[i] is not None:
@@ -327,8 +334,18 @@ def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units:
 
 def _grouped(fates: list[tuple[Stack, Fate]]) -> list[tuple[Stack, Fate]]:
     counts: Counter[tuple[Stack, Fate]] = Counter((s, f) for s, f in fates)
-    items = sorted(counts.items(), key=lambda x: repr(x[0])) if len(counts) > 1 else counts.items()
-    return [(stack.with_count(n), fate) for (stack, fate), n in items]
+    if len(counts) < 2:
+        return [(stack.with_count(n), fate) for (stack, fate), n in counts.items()]
+    texts: dict[int, str] = {}  # the units of one map stack are the same object: its text is made once
+
+    def text(item: tuple[tuple[Stack, Fate], int]) -> str:  # the text of the pair (stack, fate)
+        stack, fate = item[0]
+        found = texts.get(id(stack))
+        if found is None:
+            found = texts[id(stack)] = repr(stack)
+        return f"({found}, {fate!r})"
+
+    return [(stack.with_count(n), fate) for (stack, fate), n in sorted(counts.items(), key=text)]
 
 
 # Where a retreating side's units go, unit by unit: (space, unit type, count); the battle's own space for units

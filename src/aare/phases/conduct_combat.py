@@ -15,7 +15,7 @@ import itertools
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from aare.actions import Choose, ChooseCasualties, DeclareTargets, Fight, Press, Retreat, Rocket, Submerge, parse_action
 from aare.board.notation import format_units, parse_units
@@ -442,15 +442,16 @@ _BY_DECISION_KEPT = 4_096
 def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     decision = battle.state.pending
     if isinstance(decision, dec.PressOrRetreat):
-        out: list[Any] = [] if decision.forced else [Press()]
+        out: list[Any] = [] if decision.forced else [_action(Press)]
         if decision.can_retreat_all and decision.destinations:
-            out += [Retreat(to=d) for d in decision.destinations]
+            out += [_action(Retreat, to=d) for d in decision.destinations]
         elif decision.can_retreat_all or decision.can_retreat_air:
-            out.append(Retreat())
+            out.append(_action(Retreat))
         return out
     if isinstance(decision, dec.ChooseSubmerge):
         places = decision.destinations or ("",)
-        return [Submerge(), *(Submerge(units=f"{n} submarine", to=d) for n in range(1, decision.available + 1)
+        return [_action(Submerge), *(_action(Submerge, units=f"{n} submarine", to=d)
+                                     for n in range(1, decision.available + 1)
                               for d in places)]
     if isinstance(decision, dec.ChooseTargets):
         from aare.combat.policy import default_targets
@@ -460,7 +461,7 @@ def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
         found = [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
         return [*found, DeclareTargets(targets="")] if decision.up_to and first else found
     if isinstance(decision, dec.ChooseOption):
-        return [Choose(option=o) for o in decision.options]
+        return [_action(Choose, option=o) for o in decision.options]
     if isinstance(decision, dec.ChooseCasualties):
         cat = battle.setup.catalogue
         stacks = battle.state.units(decision.side)
@@ -472,8 +473,27 @@ def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
             text = _hits_text(ctx, cas.choose_by_order(cat, stacks, decision.batches, rank), joint)
             if text not in seen:
                 seen.append(text)
-        return [ChooseCasualties(units=t) for t in seen]
+        return [_action(ChooseCasualties, units=t) for t in seen]
     return []
+
+
+_A = TypeVar("_A")
+
+
+def _action(kind: type[_A], **fields: str) -> _A:
+    """`kind(**fields)`, made once per kind and fields (actions are frozen values: the same answers recur in every
+    battle)."""
+    key = (kind, *sorted(fields.items()))
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= _ACTIONS_KEPT:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = kind(**fields)
+    return found
+
+
+_ACTIONS: dict[tuple[Any, ...], Any] = {}
+_ACTIONS_KEPT = 4_096
 
 
 def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[str, Any]:
