@@ -141,6 +141,19 @@ class Target:
     most: int = 0  # at most this many hits of one roll count (0: no limit); the rest are lost
     one_each: bool = False  # each unit takes at most one of these hits (each die was aimed at its own unit)
 
+    def __hash__(self) -> int:
+        """The fields' hash, kept once computed (targets key the hits of a roll and the dice groups)."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = hash((
+                self.types, self.exclude_domains, self.exclude_tags, self.rule, self.owners, self.flags,
+                self.exclude_flags, self.tags, self.first, self.most, self.one_each))
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (the hash of a string differs from one process to another)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def describe(self) -> str:
         """The target as a player reads it (worked out once per target: hits and dice events name it)."""
         found: str | None = self.__dict__.get("_describe")

@@ -75,8 +75,13 @@ class BattleSetup:
 
     @property
     def conditional_values(self) -> bool:
-        """Whether a unit's value may change during the battle (a cycle-limited or conditional bonus)."""
-        return any(b.cycles is not None or b.when is not None for b in self.active_bonuses())
+        """Whether a unit's value may change during the battle (a cycle-limited or conditional bonus). Worked out
+        once per setup."""
+        found: bool | None = self.__dict__.get("_conditional_values")
+        if found is None:
+            found = self.__dict__["_conditional_values"] = any(
+                b.cycles is not None or b.when is not None for b in self.active_bonuses())
+        return found
 
     def __hash__(self) -> int:
         return id(self)

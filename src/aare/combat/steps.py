@@ -23,8 +23,9 @@ from aare.combat.battle_state import (
     make_stacks,
     other,
 )
+from aare.combat.casualties import eligible
 from aare.combat.decisions import ChooseSubmerge, PressOrRetreat
-from aare.combat.events import BattleEnded, Event
+from aare.combat.events import BattleEnded, BombingDamage, Event, Retreated, UnitsRemoved
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, extra_dice, has_tag, main_fire_groups, present, sub_fire_groups
 
@@ -139,8 +140,6 @@ def finish(battle: Battle, result: str) -> StepResult:
 
 def can_hit(battle: Battle, side: Side) -> bool:
     """Whether some die `side` would roll now could hit a present enemy unit."""
-    from aare.combat.casualties import eligible
-
     groups = main_fire_groups(battle, side)
     if battle.state.kind == "sea":
         groups += sub_fire_groups(battle, side)
@@ -158,8 +157,6 @@ def defenceless(battle: Battle, key: UnitKey) -> bool:
 def remove_lone_defenceless(battle: Battle) -> StepResult:
     """`CombatRules.lone_defenceless_removed`: a side left with only defenceless units, facing enemy units able
     to hit them, loses them without rolls."""
-    from aare.combat.events import UnitsRemoved
-
     st = battle.state
     for side in SIDES:
         mine = [(k, n) for k, n in present(battle, side) if not battle.setup.unit(k).has("not_casualty")]
@@ -197,8 +194,6 @@ def end_check(battle: Battle) -> StepResult:
 
 
 def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResult:
-    from aare.combat.events import Retreated, UnitsRemoved
-
     st = battle.state
     leaving = flags | {REPELLED}
     if not any(k.flags and leaving.intersection(k.flags) for k, _ in (*st.attacker, *st.defender)):
@@ -476,8 +471,6 @@ def bombing_damage(battle: Battle) -> StepResult:
 
 def bombing_result(battle: Battle) -> StepResult:
     """LHTR-SBR-turn-cap, LHTR-ECON-economic-damage-from-treasury: cap the damage, end the raid."""
-    from aare.combat.events import BombingDamage
-
     setup, st = battle.setup, battle.state
     caps = []
     if setup.rules.sbr_turn_cap and setup.territory_value is not None:

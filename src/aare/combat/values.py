@@ -127,8 +127,7 @@ def _groups(battle: Battle, side: Side, units: list[tuple[UnitKey, int]], target
         units = sorted(units, key=lambda kn: (order[kn[0].type], kn[0].flags, kn[0].owner))
     for key, n in units:
         unit = battle.setup.unit(key)
-        value = base_value(battle, side, key)
-        dice, best = dice_per_unit(battle, side, key)
+        value, dice, best = _fire_value(battle, side, key)
         target = target_for(key)  # type: ignore[operator]
         if support and unit.has("artillery_supported"):
             paired = min(n, support)
@@ -142,6 +141,22 @@ def _groups(battle: Battle, side: Side, units: list[tuple[UnitKey, int]], target
         DiceGroup(side, unit, n, value, target, "cycle", dice, best)
         for (unit, value, dice, best, target), n in counts.items()
     ]
+
+
+def _fire_value(battle: Battle, side: Side, key: UnitKey) -> tuple[int, int, bool]:
+    """`base_value` and `dice_per_unit` of a unit; kept per setup, side and unit key where no tech bonus of the
+    battle is limited to some cycles or has a condition (`BattleSetup.conditional_values`): they then read the setup
+    alone."""
+    setup = battle.setup
+    if setup.conditional_values:
+        return base_value(battle, side, key), *dice_per_unit(battle, side, key)
+    known: dict[tuple[Side, UnitKey], tuple[int, int, bool]] | None = setup.__dict__.get("_fire_values")
+    if known is None:
+        known = setup.__dict__["_fire_values"] = {}
+    found = known.get((side, key))
+    if found is None:
+        found = known[side, key] = (base_value(battle, side, key), *dice_per_unit(battle, side, key))
+    return found
 
 
 def main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
