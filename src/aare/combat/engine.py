@@ -397,7 +397,7 @@ def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
     st = battle.state
     first = st.hits[0]
     group = tuple(b for b in st.hits if (b.side, b.removal) == (first.side, first.removal))
-    rest = tuple(b for b in st.hits if b not in group)
+    rest = tuple(b for b in st.hits if b.side != first.side or b.removal != first.removal)  # the others
     cat = battle.setup.catalogue
     stacks = st.units(first.side)
     group = cas.refine(cat, stacks, group)
@@ -657,7 +657,8 @@ def advance(battle: Battle, dice: DiceSource, policy: Policy | None = None) -> t
     return None to leave one pending.
     """
     events: list[Event] = list(battle.state.echo)
-    battle = battle.with_state(battle.state.evolve(echo=()))
+    if events:
+        battle = battle.with_state(battle.state.evolve(echo=()))
     while True:
         battle, more = run(battle)
         events += more

@@ -145,7 +145,12 @@ def can_hit(battle: Battle, side: Side) -> bool:
         groups += sub_fire_groups(battle, side)
     enemy = [k for k, _ in present(battle, other(side))]
     cat = battle.setup.catalogue
-    return any(g.hit_on > 0 and any(eligible(cat, k, g.target) for k in enemy) for g in groups)
+    for g in groups:
+        if g.hit_on > 0:
+            for k in enemy:
+                if eligible(cat, k, g.target):
+                    return True
+    return False
 
 
 def defenceless(battle: Battle, key: UnitKey) -> bool:

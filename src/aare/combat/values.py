@@ -61,11 +61,13 @@ def extra_dice(battle: Battle, side: Side, key: UnitKey) -> int:
     setup = battle.setup
     unit = setup.unit(key)
     techs = setup.techs(side, key)
-    return sum(
-        b.delta for b in setup.rules.tech_bonuses
-        if b.role == "dice" and b.tech in techs and unit.has(b.tag)
-        and (b.cycles is None or battle.state.cycle <= b.cycles) and (b.when is None or b.when(battle, side, key))
-    )  # fmt: skip
+    extra = 0
+    for b in setup.rules.tech_bonuses:
+        if b.role != "dice" or b.tech not in techs or not unit.has(b.tag):
+            continue
+        if (b.cycles is None or battle.state.cycle <= b.cycles) and (b.when is None or b.when(battle, side, key)):
+            extra += b.delta
+    return extra
 
 
 def present(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
@@ -74,7 +76,11 @@ def present(battle: Battle, side: Side) -> list[tuple[UnitKey, int]]:
 
 def has_tag(battle: Battle, side: Side, tag: str, include_marked: bool = True) -> bool:
     """Whether `side` has a present unit with `tag` (marked casualties count until removed)."""
-    return any(battle.setup.unit(k).has(tag) and (include_marked or not k.marked) for k, _ in present(battle, side))
+    cat = battle.setup.catalogue
+    for k, _ in battle.state.units(side):
+        if k.present and cat[k.type].has(tag) and (include_marked or not k.marked):
+            return True
+    return False
 
 
 def is_sub(battle: Battle, key: UnitKey) -> bool:
@@ -164,27 +170,33 @@ def main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:
 
     Artillery support is counted from the artillery present now (LHTR-LANDCOMBAT-artillery-support).
     Submarines fire here only when the rules move their fire out of the opening step.
-    Worked out once per setup, side, units, cycle and kind (the check for a stalemate at the start of a cycle
-    and the fire itself both ask), unless a tech bonus has a condition (`TechBonus.when` may read anything).
+    Kept per setup and by all they read of the battle (the check for a stalemate at the start of a cycle and the
+    fire itself both ask, and a side's units often stand unchanged from one cycle to the next): the kind, the
+    side's units, whether its submarines fire in the opening step (in a sea battle: the enemy's destroyers), and
+    the cycle where a bonus or the detection of submarines depends on it; not where a tech bonus has a
+    condition (`TechBonus.when` may read anything).
     """
     setup, st = battle.setup, battle.state
     if setup.conditional_bonus:
         return _main_fire_groups(battle, side)
-    attacker, defender = st.attacker, st.defender
-    key = (id(setup), id(attacker), id(defender), side, st.cycle, st.kind)
+    own = st.units(side)
+    kind = st.kind
+    opening = subs_fire_in_opening(battle, side) if kind == "sea" else True
+    cycle = st.cycle if setup.conditional_values or setup.rules.sub_detection is not None else 0
+    key = (id(setup), id(own), side, kind, cycle, opening)
     known = _FIRE.get(key)
     # the entry holds the setup and units it was worked out for: the same objects (frozen values) alone match
-    if known is not None and known[0] is setup and known[1] is attacker and known[2] is defender:
-        return list(known[3])
+    if known is not None and known[0] is setup and known[1] is own:
+        return list(known[2])
     groups = _main_fire_groups(battle, side)
     if len(_FIRE) >= _FIRE_KEPT:
         _FIRE.clear()
-    _FIRE[key] = (setup, attacker, defender, tuple(groups))
+    _FIRE[key] = (setup, own, tuple(groups))
     return groups
 
 
-_FIRE: dict[tuple[int, int, int, str, int, str], tuple[object, object, object, tuple[DiceGroup, ...]]] = {}
-_FIRE_KEPT = 256
+_FIRE: dict[tuple[int, int, str, str, int, bool], tuple[object, object, tuple[DiceGroup, ...]]] = {}
+_FIRE_KEPT = 512
 
 
 def _main_fire_groups(battle: Battle, side: Side) -> list[DiceGroup]:

@@ -451,8 +451,7 @@ def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     if isinstance(decision, dec.ChooseSubmerge):
         places = decision.destinations or ("",)
         return [_action(Submerge), *(_action(Submerge, units=f"{n} submarine", to=d)
-                                     for n in range(1, decision.available + 1)
-                              for d in places)]
+                                     for n in range(1, decision.available + 1) for d in places)]
     if isinstance(decision, dec.ChooseTargets):
         from aare.combat.policy import default_targets
 
@@ -565,7 +564,7 @@ class ConductCombat(PhaseHandler):
         return out
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
-        record = combat_record(ctx.state)
+        record = _record(ctx.state)
         if isinstance(action, Fight):
             if record["current"] is not None:
                 raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
