@@ -54,12 +54,12 @@ class UnitKey:
     @property
     def present(self) -> bool:
         """Still on the battle board (not submerged or retreated)."""
-        return not OUT_FLAGS.intersection(self.flags)
+        return not (self.flags and OUT_FLAGS.intersection(self.flags))
 
     @property
     def marked(self) -> bool:
         """Hit and waiting for removal."""
-        return bool(CASUALTY_FLAGS.intersection(self.flags))
+        return bool(self.flags and CASUALTY_FLAGS.intersection(self.flags))
 
     def label(self) -> str:
         extra = [f"damaged {self.damage}"] if self.damage else []
@@ -85,7 +85,13 @@ def make_stacks(counts: Mapping[UnitKey, int] | Iterable[tuple[UnitKey, int]]) -
     items = counts.items() if isinstance(counts, Mapping) else counts
     for key, n in items:
         merged[key] = merged.get(key, 0) + n
-    return tuple(sorted((k, n) for k, n in merged.items() if n > 0))
+    # the keys are distinct: sorted by their fields, as `UnitKey` orders them
+    return tuple(sorted(((k, n) for k, n in merged.items() if n > 0), key=_key_fields))
+
+
+def _key_fields(stack: tuple[UnitKey, int]) -> tuple[str, str, int, tuple[str, ...]]:
+    key = stack[0]
+    return key.type, key.owner, key.damage, key.flags
 
 
 def add_units(stacks: Stacks, key: UnitKey, n: int = 1) -> Stacks:
@@ -135,7 +141,27 @@ class Target:
     most: int = 0  # at most this many hits of one roll count (0: no limit); the rest are lost
     one_each: bool = False  # each unit takes at most one of these hits (each die was aimed at its own unit)
 
+    def __hash__(self) -> int:
+        """The fields' hash, kept once computed (targets key the hits of a roll and the dice groups)."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = hash((
+                self.types, self.exclude_domains, self.exclude_tags, self.rule, self.owners, self.flags,
+                self.exclude_flags, self.tags, self.first, self.most, self.one_each))
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (the hash of a string differs from one process to another)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def describe(self) -> str:
+        """The target as a player reads it (worked out once per target: hits and dice events name it)."""
+        found: str | None = self.__dict__.get("_describe")
+        if found is None:
+            found = self.__dict__["_describe"] = self._describe()
+        return found
+
+    def _describe(self) -> str:
         parts = []
         if self.types:
             parts.append("only " + "/".join(self.types))
@@ -271,9 +297,10 @@ class BattleState:
         """A copy with `changes` to these fields: `dataclasses.replace` without its checks (the calculator
         makes many), so only for literal field names."""
         new = object.__new__(BattleState)
-        fields = dict(self.__dict__, **changes)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
         fields.pop("_hash", None)
-        new.__dict__.update(fields)
         return new
 
     def __hash__(self) -> int:

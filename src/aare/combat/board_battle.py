@@ -303,26 +303,49 @@ def _fates(ruleset: Ruleset, stacks: Iterable[Stack], final: Stacks, side_units:
     out: list[tuple[Stack, Fate]] = []
     pool: dict[tuple[str, str], list[Stack]] = {}
     for stack in stacks:
-        pool.setdefault((stack.owner, stack.unit), []).extend([stack.with_count(1)] * stack.count)
-    for group, members in pool.items():
-        members.sort(key=value, reverse=True)
+        pool.setdefault((stack.owner, stack.unit), []).append(stack)
+    for group, heaps in pool.items():
+        if len(heaps) > 1:  # (a stable sort: the units of a stack stay together, in the order of the stacks)
+            heaps.sort(key=value, reverse=True)
+        members: list[tuple[Stack, bool]] = []
+        for stack in heaps:
+            members += [(stack.with_count(1), flags.value(stack, flags.AMPHIBIOUS) is not None)] * stack.count
         alive = sorted(survivors.get(group, []), reverse=True)
         fates: list[Fate | None] = [None] * len(members)
+        landed = members[0][1] if members else False
+        if all(unit.damage <= 0 and on == landed for unit, on in members) and all(a == landed for _, _, a in alive):
+            # every survivor suits every unit: they go in order (what the matching below gives)
+            n = min(len(alive), len(members))
+            fates[:n] = [Fate(status, damage) for damage, status, _ in alive[:n]]
+            out += [(unit, fate or Fate("lost")) for (unit, _), fate in zip(members, fates, strict=True)]
+            continue
         for same in (True, False):  # units landed from the sea match battle units that landed, first
-            for i, unit in enumerate(members):
-                landed = flags.value(unit, flags.AMPHIBIOUS) is not None
+            for i, (unit, landed) in enumerate(members):
+                if fates[i] is not None:
+                    continue
                 pick = next((j for j, (d, _, a) in enumerate(alive)
                              if d >= unit.damage and (a == landed or not same)), None)
-                if fates[i] is None and pick is not None:
+                if pick is not None:
                     damage, status, _ = alive.pop(pick)
                     fates[i] = Fate(status, damage)
-        out += [(unit, fate or Fate("lost")) for unit, fate in zip(members, fates, strict=True)]
+        out += [(unit, fate or Fate("lost")) for (unit, _), fate in zip(members, fates, strict=True)]
     return out
 
 
 def _grouped(fates: list[tuple[Stack, Fate]]) -> list[tuple[Stack, Fate]]:
     counts: Counter[tuple[Stack, Fate]] = Counter((s, f) for s, f in fates)
-    return [(stack.with_count(n), fate) for (stack, fate), n in sorted(counts.items(), key=lambda x: repr(x[0]))]
+    if len(counts) < 2:
+        return [(stack.with_count(n), fate) for (stack, fate), n in counts.items()]
+    texts: dict[int, str] = {}  # the units of one map stack are the same object: its text is made once
+
+    def text(item: tuple[tuple[Stack, Fate], int]) -> str:  # the text of the pair (stack, fate)
+        stack, fate = item[0]
+        found = texts.get(id(stack))
+        if found is None:
+            found = texts[id(stack)] = repr(stack)
+        return f"({found}, {fate!r})"
+
+    return [(stack.with_count(n), fate) for (stack, fate), n in sorted(counts.items(), key=text)]
 
 
 # Where a retreating side's units go, unit by unit: (space, unit type, count); the battle's own space for units
@@ -397,7 +420,7 @@ class Outcome:
             if fate.status == "lost":
                 self.emit(UnitsRemoved(space, stack, LOSS_RULE[self.site.kind]))
                 continue
-            after = replace(stack, damage=fate.damage)
+            after = stack if stack.damage == fate.damage else replace(stack, damage=fate.damage)
             if side == "attacker" and not flags.has(after, flags.COMBAT):
                 after = flags.with_flags(after, [flags.COMBAT])  # LHTR-COMBAT-one-battle-per-unit
             if fate.status == "submerged":
@@ -490,7 +513,7 @@ class Outcome:
         units = self.ruleset.units
         board = self.ruleset.board
         for owner in self.site.defenders:
-            side = {p.name for p in board.powers if board.side_of(p.name) == board.side_of(owner)}
+            side = side_powers(board, owner)
             here = self.state.stacks(self.site.space)
             planes = [s for s in here if s.owner == owner and units[s.unit].domain == "air"]
             if not planes:
@@ -520,7 +543,7 @@ class Outcome:
                     self.emit(UnitsRemoved(self.site.space, stack.with_count(extra),
                                            "LHTR-AIRMOVE-defending-carrier-lost"))
 
-    def _to_carriers(self, stack: Stack, count: int, side: set[str], zones: list[str]) -> int:
+    def _to_carriers(self, stack: Stack, count: int, side: frozenset[str], zones: list[str]) -> int:
         """Fly up to `count` of `stack` onto the `side`'s carriers with room in `zones`; how many are left."""
         units = self.ruleset.units
         size = units[stack.unit].carrier_size
@@ -541,7 +564,7 @@ class Outcome:
         lost with the carriers."""
         units = self.ruleset.units
         board = self.ruleset.board
-        side = {p.name for p in board.powers if board.side_of(p.name) == board.side_of(self.site.attacker)}
+        side = side_powers(board, self.site.attacker)
         room = self._carrier_room(side)
         for stack in self.state.stacks(self.site.space):
             if stack.owner in side and stack.owner != self.site.attacker and units[stack.unit].domain == "air":
@@ -553,17 +576,52 @@ class Outcome:
                                            "LHTR-NAVALCOMBAT-carrier-fighters-defend"))
 
 
+def side_powers(board: Any, power: str) -> frozenset[str]:
+    """The powers on `power`'s side, itself included (worked out once per board)."""
+    known = _SIDE_POWERS.get(board)
+    if known is None:
+        known = _SIDE_POWERS.put(board, {})
+    found = known.get(power)
+    if found is None:
+        found = known[power] = frozenset(p.name for p in board.powers if board.side_of(p.name) == board.side_of(power))
+    return found
+
+
+_SIDE_POWERS: ByIdentity[dict[str, frozenset[str]]] = ByIdentity(64)
+
+
 def outcome_events(
     state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, retreat_to: str | None,
     fought: Iterable[str] = (), routes: Mapping[str, Routes] | None = None,
 ) -> list[Event]:
     """The game events of `battle`, fought at `site`, once it has ended; `routes` per side where its retreating
     units go (`retreat_routes` hook), else every retreating land or sea unit goes to `retreat_to`."""
-    return Outcome(state, ruleset, site, battle, retreat_to, routes).run(fought)
+    return outcome(state, ruleset, site, battle, retreat_to, fought, routes)[0]
+
+
+def outcome(
+    state: GameState, ruleset: Ruleset, site: BattleSite, battle: Battle, retreat_to: str | None,
+    fought: Iterable[str] = (), routes: Mapping[str, Routes] | None = None,
+) -> tuple[list[Event], GameState]:
+    """`outcome_events`, and the state they lead to from `state` (they are applied one by one as they are made)."""
+    found = Outcome(state, ruleset, site, battle, retreat_to, routes)
+    events = found.run(fought)
+    return events, found.state
 
 
 def units_text(stacks: Stacks, catalogue: UnitCatalogue) -> dict[str, str]:
-    """Present units of a battle side as unit text per owner."""
+    """Present units of a battle side as unit text per owner (kept per stacks: a side's units often stand unchanged
+    from one decision to the next)."""
+    known = _TEXTS.get(stacks)
+    if known is None or known[0] is not catalogue:
+        known = _TEXTS.put(stacks, (catalogue, _units_text(stacks, catalogue)))
+    return dict(known[1])
+
+
+_TEXTS: ByIdentity[tuple[UnitCatalogue, dict[str, str]]] = ByIdentity(1_024)
+
+
+def _units_text(stacks: Stacks, catalogue: UnitCatalogue) -> dict[str, str]:
     per: dict[str, dict[str, int]] = {}
     for key, n in stacks:
         if key.present and not key.marked:

@@ -24,22 +24,25 @@ Slot = tuple[UnitKey, int, int]
 
 def eligible(catalogue: UnitCatalogue, key: UnitKey, target: Target) -> bool:
     unit = catalogue[key.type]
-    gone = not key.present and not any(key.has(f) for f in target.flags)  # a target may name units that left
-    if gone or key.marked or (unit.has("not_casualty") and not key.has("rocket")):
+    flags = key.flags
+    if flags:  # a target may name units that left
+        if (not key.present and not any(f in flags for f in target.flags)) or key.marked:
+            return False
+        if target.exclude_flags and any(f in flags for f in target.exclude_flags):
+            return False
+    if unit.has("not_casualty") and "rocket" not in flags:
         return False
     if target.types and key.type not in target.types:
         return False
     if target.owners and key.owner not in target.owners:
         return False
-    if target.flags and not any(key.has(f) for f in target.flags):
+    if target.flags and not any(f in flags for f in target.flags):
         return False
-    if any(key.has(f) for f in target.exclude_flags):
-        return False
-    if unit.domain in target.exclude_domains:
+    if target.exclude_domains and unit.domain in target.exclude_domains:
         return False
     if target.tags and not matches_tags(unit, target.tags, key):
         return False
-    return not any(unit.has(tag) for tag in target.exclude_tags)
+    return not (target.exclude_tags and any(unit.has(tag) for tag in target.exclude_tags))
 
 
 def refine(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> tuple[HitBatch, ...]:
@@ -76,8 +79,23 @@ def refine(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]
     return tuple(out)
 
 
-def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> list[tuple[Slot, int]]:
-    """Every hit slot of units some batch may hit, with a bitmask of the batches that may hit it."""
+def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> tuple[tuple[Slot, int], ...]:
+    """Every hit slot of units some batch may hit, with a bitmask of the batches that may hit it. The last ones
+    worked out are kept (the count of hits that can be assigned, whether the choice is forced and the default
+    choice ask for the same units and hits in a row): found again by the identity of the same (frozen) values."""
+    last = _LAST_SLOTS[0]
+    if last is not None and last[0] is catalogue and last[1] is stacks and last[2] is batches:
+        return last[3]
+    out = tuple(_find_slots(catalogue, stacks, batches))
+    if type(stacks) is tuple and type(batches) is tuple:
+        _LAST_SLOTS[0] = (catalogue, stacks, batches, out)
+    return out
+
+
+_LAST_SLOTS: list[tuple[UnitCatalogue, Stacks, Sequence[HitBatch], tuple[tuple[Slot, int], ...]] | None] = [None]
+
+
+def _find_slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]) -> list[tuple[Slot, int]]:
     out: list[tuple[Slot, int]] = []
     single = _one_each(batches)
     for key, n in stacks:
@@ -95,11 +113,17 @@ def _slots(catalogue: UnitCatalogue, stacks: Stacks, batches: Sequence[HitBatch]
 
 def _one_each(batches: Sequence[HitBatch]) -> int:
     """The bitmask of the batches whose hits go one to a unit (`Target.one_each`)."""
-    return sum(1 << i for i, b in enumerate(batches) if b.target.one_each)
+    mask = 0
+    for i, batch in enumerate(batches):
+        if batch.target.one_each:
+            mask |= 1 << i
+    return mask
 
 
 def _matchable(masks: Sequence[int], capacity: Sequence[int]) -> bool:
     """Whether every slot (a batch bitmask) can be given its own hit (Kuhn's augmenting paths)."""
+    if len(capacity) == 1:  # one batch: as many slots as it has hits, each one it may hit
+        return len(masks) <= capacity[0] and all(m & 1 for m in masks)
     owner: list[list[int]] = [[] for _ in capacity]
 
     def place(slot: int, seen: set[int]) -> bool:

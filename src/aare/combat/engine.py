@@ -259,10 +259,11 @@ def run(
     """Run steps until a chance node, a decision, the end, or (optionally) the start of the next cycle or
     the point ``(cycle, step index)``."""
     events: list[Event] = []
-    seq = battle.setup.sequence
+    steps = battle.setup.sequence.steps
+    length = len(steps)
     while True:
         st = battle.state
-        if st.ended or st.pending is not None or st.roll is not None:
+        if st.result is not None or st.pending is not None or st.roll is not None:  # ended or waiting
             return battle, events
         if st.hits:
             battle, more = _process_hits(battle)
@@ -270,7 +271,7 @@ def run(
             continue
         if stop_at is not None and (st.cycle, st.cursor) == stop_at:
             return battle, events
-        if st.cursor >= len(seq):
+        if st.cursor >= length:
             # marks named "cycle:..." last for one cycle
             notes = frozenset(n for n in st.notes if not n.startswith("cycle:"))
             battle = battle.with_state(joined(st).evolve(cycle=st.cycle + 1, cursor=0, notes=notes))
@@ -289,10 +290,10 @@ def run(
             return battle.with_state(st2), events + more
         # steps that do not apply are passed over in one move (their conditions read the units, not the cursor)
         cursor = st.cursor
-        stop = stop_at[1] if stop_at is not None and stop_at[0] == st.cycle and stop_at[1] > cursor else len(seq)
-        while cursor < stop - 1 and not seq.steps[cursor].applies(battle):
+        stop = stop_at[1] if stop_at is not None and stop_at[0] == st.cycle and stop_at[1] > cursor else length
+        while cursor < stop - 1 and not steps[cursor].applies(battle):
             cursor += 1
-        step = seq.steps[cursor]
+        step = steps[cursor]
         battle = battle.with_state(st.evolve(cursor=cursor + 1))
         if step.applies(battle):
             events.append(StepEntered(step.name, st.cycle))
@@ -350,7 +351,6 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
     events: list[Event] = []
     for g in request.groups:
         values = dice.roll(g.count * g.dice_per_unit)
-        per = [values[i * g.dice_per_unit : (i + 1) * g.dice_per_unit] for i in range(g.count)]
         if g.lowest:
             low = min(values)
             kept = g.hit_on if g.threshold else low
@@ -358,6 +358,7 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
             hits = sum(1 for v in values if v <= g.hit_on)
             events.append(DiceRolled(request.step, g.side, g.unit, g.count, g.hit_on, values, hits, "lowest die"))
             continue
+        per = _per_unit(values, g) if g.damage or g.best_of else []
         if g.damage:
             total = sum((max(v) if g.best_of else sum(v)) + g.bonus for v in per)
             outcome[("damage",)] = outcome.get(("damage",), 0) + total
@@ -386,11 +387,17 @@ def roll_with_dice(battle: Battle, dice: DiceSource) -> tuple[Battle, list[Event
     return battle, events + more
 
 
+def _per_unit(values: tuple[int, ...], group: Any) -> list[tuple[int, ...]]:
+    """The dice of a group, unit by unit."""
+    each = group.dice_per_unit
+    return [values[i * each : (i + 1) * each] for i in range(group.count)]
+
+
 def _process_hits(battle: Battle) -> tuple[Battle, list[Event]]:
     st = battle.state
     first = st.hits[0]
     group = tuple(b for b in st.hits if (b.side, b.removal) == (first.side, first.removal))
-    rest = tuple(b for b in st.hits if b not in group)
+    rest = tuple(b for b in st.hits if b.side != first.side or b.removal != first.removal)  # the others
     cat = battle.setup.catalogue
     stacks = st.units(first.side)
     group = cas.refine(cat, stacks, group)
@@ -410,20 +417,22 @@ def apply_casualties(
     battle: Battle, side: Side, choice: tuple[tuple[UnitKey, int], ...], removal: str
 ) -> tuple[Battle, list[Event]]:
     cat = battle.setup.catalogue
-    stacks = battle.state.units(side)
+    counts = dict(battle.state.units(side))  # the units, one chosen unit after the other: canonical stacks at the end
     if removal.startswith(MARK):
         flag = removal[len(MARK):]
         marked: dict[str, int] = {}
         for key, _hits in choice:
-            stacks = add_units(remove_units(stacks, key), key.with_flag(flag))
+            _take(counts, key)
+            flagged = key.with_flag(flag)
+            counts[flagged] = counts.get(flagged, 0) + 1
             marked[key.type] = marked.get(key.type, 0) + 1
-        return battle.with_state(battle.state.with_units(side, stacks)), [UnitsMarked(side, marked, flag)]
+        return battle.with_state(battle.state.with_units(side, make_stacks(counts))), [UnitsMarked(side, marked, flag)]
     lost: dict[str, int] = {}
     damaged: dict[str, int] = {}
     removed: dict[str, int] = {}
     for key, hits in choice:
-        stacks = remove_units(stacks, key)
-        hurt = replace(key, damage=key.damage + hits)
+        _take(counts, key)
+        hurt = UnitKey(key.type, key.owner, key.damage + hits, key.flags)
         if hurt.damage >= hit_points(cat, key):
             lost[key.type] = lost.get(key.type, 0) + 1
             if removal == "now":
@@ -432,11 +441,19 @@ def apply_casualties(
             hurt = hurt.with_flag("casualty:opening" if removal == "opening" else "casualty")
         else:
             damaged[key.type] = damaged.get(key.type, 0) + 1
-        stacks = add_units(stacks, hurt)
+        counts[hurt] = counts.get(hurt, 0) + 1
     events: list[Event] = [CasualtiesChosen(side, lost, damaged, removal)]
     if removed:
         events.append(UnitsRemoved(side, removed, "immediately"))
-    return battle.with_state(battle.state.with_units(side, stacks)), events
+    return battle.with_state(battle.state.with_units(side, make_stacks(counts))), events
+
+
+def _take(counts: dict[UnitKey, int], key: UnitKey) -> None:
+    """One unit of `key` less in `counts` (`remove_units` for one unit)."""
+    have = counts.get(key, 0)
+    if have < 1:
+        raise ValueError(f"cannot remove 1 {key.label()}: only {have}")
+    counts[key] = have - 1
 
 
 # ---------------------------------------------------------------- decisions
@@ -640,7 +657,8 @@ def advance(battle: Battle, dice: DiceSource, policy: Policy | None = None) -> t
     return None to leave one pending.
     """
     events: list[Event] = list(battle.state.echo)
-    battle = battle.with_state(battle.state.evolve(echo=()))
+    if events:
+        battle = battle.with_state(battle.state.evolve(echo=()))
     while True:
         battle, more = run(battle)
         events += more

@@ -60,14 +60,28 @@ class BattleSetup:
         return tuple(b for b in self.rules.tech_bonuses if b.tech in have)
 
     @property
+    def conditional_bonus(self) -> bool:
+        """Whether a tech bonus some unit of the battle may have has a condition (`TechBonus.when` may read
+        anything of the battle). Worked out once per setup."""
+        found: bool | None = self.__dict__.get("_conditional_bonus")
+        if found is None:
+            found = self.__dict__["_conditional_bonus"] = any(b.when is not None for b in self.active_bonuses())
+        return found
+
+    @property
     def value_horizon(self) -> int:
         """First cycle from which no cycle-limited bonus (`TechBonus.cycles`) applies any more, or 0."""
         return max((b.cycles + 1 for b in self.active_bonuses() if b.cycles is not None), default=0)
 
     @property
     def conditional_values(self) -> bool:
-        """Whether a unit's value may change during the battle (a cycle-limited or conditional bonus)."""
-        return any(b.cycles is not None or b.when is not None for b in self.active_bonuses())
+        """Whether a unit's value may change during the battle (a cycle-limited or conditional bonus). Worked out
+        once per setup."""
+        found: bool | None = self.__dict__.get("_conditional_values")
+        if found is None:
+            found = self.__dict__["_conditional_values"] = any(
+                b.cycles is not None or b.when is not None for b in self.active_bonuses())
+        return found
 
     def __hash__(self) -> int:
         return id(self)
@@ -81,7 +95,11 @@ class Battle:
     state: BattleState
 
     def with_state(self, state: BattleState) -> Battle:
-        return Battle(self.setup, state)
+        new = object.__new__(Battle)  # the dataclass's frozen __init__ without its checks (made very often)
+        fields = new.__dict__
+        fields["setup"] = self.setup
+        fields["state"] = state
+        return new
 
     @property
     def pending(self) -> object:

@@ -23,8 +23,9 @@ from aare.combat.battle_state import (
     make_stacks,
     other,
 )
+from aare.combat.casualties import eligible
 from aare.combat.decisions import ChooseSubmerge, PressOrRetreat
-from aare.combat.events import BattleEnded, Event
+from aare.combat.events import BattleEnded, BombingDamage, Event, Retreated, UnitsRemoved
 from aare.combat.setup import Battle
 from aare.combat.values import base_value, extra_dice, has_tag, main_fire_groups, present, sub_fire_groups
 
@@ -94,8 +95,19 @@ def passed_over(step: Step) -> bool:
 
 
 def combat_units(battle: Battle, side: Side) -> int:
-    """Present units of `side` that can be casualties (infrastructure does not keep a battle going)."""
-    return sum(n for k, n in present(battle, side) if not battle.setup.unit(k).has("not_casualty"))
+    """Present units of `side` that can be casualties (infrastructure does not keep a battle going). The last
+    stacks counted are kept, found again by their identity (the same frozen value)."""
+    stacks = battle.state.units(side)
+    cat = battle.setup.catalogue
+    last = _LAST_COUNTED[side == "attacker"]
+    if last is not None and last[0] is stacks and last[1] is cat:
+        return last[2]
+    found = sum(n for k, n in stacks if k.present and not cat[k.type].has("not_casualty"))
+    _LAST_COUNTED[side == "attacker"] = (stacks, cat, found)
+    return found
+
+
+_LAST_COUNTED: list[tuple[object, object, int] | None] = [None, None]
 
 
 def survivors(battle: Battle, side: Side) -> dict[str, int]:
@@ -128,14 +140,17 @@ def finish(battle: Battle, result: str) -> StepResult:
 
 def can_hit(battle: Battle, side: Side) -> bool:
     """Whether some die `side` would roll now could hit a present enemy unit."""
-    from aare.combat.casualties import eligible
-
     groups = main_fire_groups(battle, side)
     if battle.state.kind == "sea":
         groups += sub_fire_groups(battle, side)
     enemy = [k for k, _ in present(battle, other(side))]
     cat = battle.setup.catalogue
-    return any(g.hit_on > 0 and any(eligible(cat, k, g.target) for k in enemy) for g in groups)
+    for g in groups:
+        if g.hit_on > 0:
+            for k in enemy:
+                if eligible(cat, k, g.target):
+                    return True
+    return False
 
 
 def defenceless(battle: Battle, key: UnitKey) -> bool:
@@ -147,8 +162,6 @@ def defenceless(battle: Battle, key: UnitKey) -> bool:
 def remove_lone_defenceless(battle: Battle) -> StepResult:
     """`CombatRules.lone_defenceless_removed`: a side left with only defenceless units, facing enemy units able
     to hit them, loses them without rolls."""
-    from aare.combat.events import UnitsRemoved
-
     st = battle.state
     for side in SIDES:
         mine = [(k, n) for k, n in present(battle, side) if not battle.setup.unit(k).has("not_casualty")]
@@ -186,9 +199,10 @@ def end_check(battle: Battle) -> StepResult:
 
 
 def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResult:
-    from aare.combat.events import Retreated, UnitsRemoved
-
     st = battle.state
+    leaving = flags | {REPELLED}
+    if not any(k.flags and leaving.intersection(k.flags) for k, _ in (*st.attacker, *st.defender)):
+        return end_check(battle)  # nothing to remove
     events: list[Event] = []
     notes = set(st.notes)
     for side in SIDES:
@@ -196,7 +210,9 @@ def remove_marked(battle: Battle, flags: frozenset[str], step: str) -> StepResul
         gone_out: dict[str, int] = {}
         kept = []
         for key, n in st.units(side):
-            if key.has(REPELLED):  # a repelled unit leaves the battle at the removal of casualties
+            if not key.flags:
+                kept.append((key, n))
+            elif key.has(REPELLED):  # a repelled unit leaves the battle at the removal of casualties
                 kept.append((key.without(REPELLED).with_flag("retreated"), n))
                 gone_out[key.type] = gone_out.get(key.type, 0) + n
             elif flags.intersection(key.flags):
@@ -460,8 +476,6 @@ def bombing_damage(battle: Battle) -> StepResult:
 
 def bombing_result(battle: Battle) -> StepResult:
     """LHTR-SBR-turn-cap, LHTR-ECON-economic-damage-from-treasury: cap the damage, end the raid."""
-    from aare.combat.events import BombingDamage
-
     setup, st = battle.setup, battle.state
     caps = []
     if setup.rules.sbr_turn_cap and setup.territory_value is not None:

@@ -15,7 +15,7 @@ import itertools
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from aare.actions import Choose, ChooseCasualties, DeclareTargets, Fight, Press, Retreat, Rocket, Submerge, parse_action
 from aare.board.notation import format_units, parse_units
@@ -31,7 +31,7 @@ from aare.combat.board_battle import (
     combat_setup,
     deciding_power,
     frozen_inputs,
-    outcome_events,
+    outcome,
     units_text,
     withdraw_key,
 )
@@ -43,7 +43,7 @@ from aare.dice import ScriptedDice, SeededDice, SystemDice, game_dice
 from aare.economy.damage import bombing_damage_events
 from aare.economy.turn import turn_start_owners
 from aare.errors import AareError, IllegalAction
-from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.events import DecisionPending, DiceRolled, Event, ExtraSet, UnitsChanged, UnitsRemoved
 from aare.identity_cache import ByIdentity
 from aare.movement import flags
 from aare.movement.battles import BattleSite, battles_at, pending_battles
@@ -404,26 +404,54 @@ def decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     decision's view lists them, and so does the listing of the next state, from the battle kept in memory)."""
     known = _ANSWERS.get(battle)
     if known is None or known[0] is not ctx.ruleset:
-        known = _ANSWERS.put(battle, (ctx.ruleset, tuple(_decision_candidates(ctx, battle))))
+        known = _ANSWERS.put(battle, (ctx.ruleset, _candidates_of(ctx, battle)))
     return list(known[1])
 
 
 _ANSWERS: ByIdentity[tuple[Any, tuple[Any, ...]]] = ByIdentity(4_096)
 
+# decisions whose answers read of the battle only the decision, and for casualties the side's units, the
+# catalogue and the units that are lost last
+_PLAIN_DECISIONS = (dec.ChooseCasualties, dec.PressOrRetreat, dec.ChooseSubmerge, dec.ChooseOption)
+
+
+def _candidates_of(ctx: TurnContext, battle: Battle) -> tuple[Any, ...]:
+    """`_decision_candidates`, kept per ruleset by all they read (the same decision recurs in other battles and
+    games) for the decisions `_PLAIN_DECISIONS` names."""
+    decision = battle.state.pending
+    if type(decision) not in _PLAIN_DECISIONS:
+        return tuple(_decision_candidates(ctx, battle))
+    setup = battle.setup
+    stacks = battle.state.units(decision.side) if isinstance(decision, dec.ChooseCasualties) else None
+    key = (decision, stacks, setup.catalogue, setup.rules.last_casualty_tags)
+    table = _BY_DECISION.get(ctx.ruleset)
+    if table is None:
+        table = _BY_DECISION.put(ctx.ruleset, {})
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _BY_DECISION_KEPT:
+            table.clear()
+        found = table[key] = tuple(_decision_candidates(ctx, battle))
+    return found
+
+
+_BY_DECISION: ByIdentity[dict[tuple[Any, ...], tuple[Any, ...]]] = ByIdentity(64)
+_BY_DECISION_KEPT = 4_096
+
 
 def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
     decision = battle.state.pending
     if isinstance(decision, dec.PressOrRetreat):
-        out: list[Any] = [] if decision.forced else [Press()]
+        out: list[Any] = [] if decision.forced else [_action(Press)]
         if decision.can_retreat_all and decision.destinations:
-            out += [Retreat(to=d) for d in decision.destinations]
+            out += [_action(Retreat, to=d) for d in decision.destinations]
         elif decision.can_retreat_all or decision.can_retreat_air:
-            out.append(Retreat())
+            out.append(_action(Retreat))
         return out
     if isinstance(decision, dec.ChooseSubmerge):
         places = decision.destinations or ("",)
-        return [Submerge(), *(Submerge(units=f"{n} submarine", to=d) for n in range(1, decision.available + 1)
-                              for d in places)]
+        return [_action(Submerge), *(_action(Submerge, units=f"{n} submarine", to=d)
+                                     for n in range(1, decision.available + 1) for d in places)]
     if isinstance(decision, dec.ChooseTargets):
         from aare.combat.policy import default_targets
 
@@ -432,7 +460,7 @@ def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
         found = [DeclareTargets(targets=_targets_text(t)) for t in list(orders)[:12]]
         return [*found, DeclareTargets(targets="")] if decision.up_to and first else found
     if isinstance(decision, dec.ChooseOption):
-        return [Choose(option=o) for o in decision.options]
+        return [_action(Choose, option=o) for o in decision.options]
     if isinstance(decision, dec.ChooseCasualties):
         cat = battle.setup.catalogue
         stacks = battle.state.units(decision.side)
@@ -444,8 +472,27 @@ def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
             text = _hits_text(ctx, cas.choose_by_order(cat, stacks, decision.batches, rank), joint)
             if text not in seen:
                 seen.append(text)
-        return [ChooseCasualties(units=t) for t in seen]
+        return [_action(ChooseCasualties, units=t) for t in seen]
     return []
+
+
+_A = TypeVar("_A")
+
+
+def _action(kind: type[_A], **fields: str) -> _A:
+    """`kind(**fields)`, made once per kind and fields (actions are frozen values: the same answers recur in every
+    battle)."""
+    key = (kind, *sorted(fields.items()))
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= _ACTIONS_KEPT:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = kind(**fields)
+    return found
+
+
+_ACTIONS: dict[tuple[Any, ...], Any] = {}
+_ACTIONS_KEPT = 4_096
 
 
 def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[str, Any]:
@@ -517,7 +564,7 @@ class ConductCombat(PhaseHandler):
         return out
 
     def events_for(self, ctx: TurnContext, action: Any) -> None:
-        record = combat_record(ctx.state)
+        record = _record(ctx.state)
         if isinstance(action, Fight):
             if record["current"] is not None:
                 raise IllegalAction(f"the battle in {record['current']['space']} is not over", ORDER_RULE)
@@ -656,9 +703,11 @@ class ConductCombat(PhaseHandler):
     def _run(self, ctx: TurnContext, site: BattleSite, battle: Battle, current: dict[str, Any],
              to: str | None = None, routes: Mapping[str, Routes] | None = None) -> None:
         kept = list(current["dice"])
-        names = {"attacker": site.attacker, "defender": deciding_power(ctx.state, ctx.ruleset, site, "defender")}
-        dice = _BattleDice(ctx, f"{site.kind} battle in {site.space}", kept, names)
+        dice = _BattleDice(ctx, f"{site.kind} battle in {site.space}", kept)
         battle, engine_events = advance(battle, dice)
+        if dice.rolls:  # the rolls are logged under the names of the powers that rolled them
+            dice.sides = {"attacker": site.attacker,
+                          "defender": deciding_power(ctx.state, ctx.ruleset, site, "defender")}
         dice.flush(engine_events)
         if battle.state.pending is not None:
             kept_current = {**current, "dice": kept}
@@ -667,7 +716,9 @@ class ConductCombat(PhaseHandler):
             _remember(ctx.state, ctx.ruleset, kept_current, (site, battle, to, dict(routes or {})))
             return
         fought = _fought_spaces(ctx.state)
-        ctx.emit(*outcome_events(ctx.state, ctx.ruleset, site, battle, to, fought, routes))
+        before = ctx.state
+        events, after = outcome(before, ctx.ruleset, site, battle, to, fought, routes)
+        _emit_applied(ctx, before, events, after)
         done = [*_record(ctx.state)["fought"], _fought_key(site)]
         # how each battle ended and in which cycle (e.g. AARE-NA-GER-pb-bonus-move reads it)
         ended = {**(_record(ctx.state).get("ended") or {}),
@@ -710,6 +761,17 @@ class ConductCombat(PhaseHandler):
                     aborted = flags.with_flags(replace(after, flags=tuple(f for f in after.flags
                                                                           if f != flags.COMBAT)), [flags.RETREATED])
                     ctx.emit(UnitsChanged(space, stack.with_count(repelled), aborted.with_count(repelled)))
+
+
+def _emit_applied(ctx: TurnContext, before: GameState, events: list[Event], after: GameState) -> None:
+    """`ctx.emit(*events)` for events already applied one by one to `before`, the context's state, giving `after`:
+    the events are recorded and `after` taken as they are (where the ruleset logs its own rule names, the events are
+    emitted as usual)."""
+    if ctx.state is not before or ctx.ruleset.log_rule_ids:
+        ctx.emit(*events)
+        return
+    ctx.events.extend(events)
+    ctx.state = after
 
 
 def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:
