@@ -55,3 +55,17 @@ def test_rule_modules_insert_steps_through_the_ruleset_hook() -> None:
     _, events = play(battle, [1, 6])
     assert [s for s, _ in steps(events)][:3] == ["remove opening fire casualties", "german 88s", "attacker fire"]
     assert build_battle("1 infantry", "1 infantry", "lhtr-1.3").setup.sequence.names == LAND.names
+
+
+@pytest.mark.rule("LHTR-COMBAT-land-sequence")
+def test_a_battle_state_pickled_leaves_its_kept_hash_behind() -> None:
+    """String hashes differ from one process to another: a state (and its targets) sent to another process
+    works its hash out there."""
+    import pickle
+
+    battle, _ = play(build_battle("2 infantry", "1 infantry", "lhtr-1.3"), [1, 1, 6])
+    state = battle.state
+    hash(state)
+    assert "_hash" in state.__dict__
+    copy = pickle.loads(pickle.dumps(state))
+    assert "_hash" not in copy.__dict__ and copy == state and hash(copy) == hash(state)

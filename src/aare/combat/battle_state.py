@@ -312,6 +312,10 @@ class BattleState:
             self.__dict__["_hash"] = cached
         return cached
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (string hashes differ from one process to another)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     @property
     def ended(self) -> bool:
         return self.result is not None
