@@ -46,6 +46,16 @@ class TurnContext:
             state = event.apply(state)
         self.state = state
 
+    def emit_applied(self, before: GameState, events: Iterable[Event], after: GameState) -> None:
+        """`emit(*events)` for events already applied one by one to `before`, giving `after`: when `before` is the
+        working state and the ruleset logs the core's rule names, the events are recorded and `after` taken as it
+        is (else they are emitted as usual)."""
+        if self.state is not before or self.ruleset.log_rule_ids:
+            self.emit(*events)
+            return
+        self.events.extend(events)
+        self.state = after
+
     def roll(self, n: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
         """Roll `n` dice and log them; without an explicit source the game's seeded dice are used."""
         source = self.dice if self.dice is not None else game_dice(self.state.dice)

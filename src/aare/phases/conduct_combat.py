@@ -43,8 +43,8 @@ from aare.dice import ScriptedDice, SeededDice, SystemDice, game_dice
 from aare.economy.damage import bombing_damage_events
 from aare.economy.turn import turn_start_owners
 from aare.errors import AareError, IllegalAction
-from aare.events import DecisionPending, DiceRolled, Event, ExtraSet, UnitsChanged, UnitsRemoved
-from aare.identity_cache import ByIdentity
+from aare.events import DecisionPending, DiceRolled, ExtraSet, UnitsChanged, UnitsRemoved
+from aare.identity_cache import ByIdentity, Worked
 from aare.movement import flags
 from aare.movement.battles import BattleSite, battles_at, pending_battles
 from aare.movement.graph import graph_of
@@ -426,17 +426,11 @@ def _candidates_of(ctx: TurnContext, battle: Battle) -> tuple[Any, ...]:
     key = (decision, stacks, setup.catalogue, setup.rules.last_casualty_tags)
     table = _BY_DECISION.get(ctx.ruleset)
     if table is None:
-        table = _BY_DECISION.put(ctx.ruleset, {})
-    found = table.get(key)
-    if found is None:
-        if len(table) >= _BY_DECISION_KEPT:
-            table.clear()
-        found = table[key] = tuple(_decision_candidates(ctx, battle))
-    return found
+        table = _BY_DECISION.put(ctx.ruleset, Worked(4_096))
+    return table.find(key, lambda: tuple(_decision_candidates(ctx, battle)))
 
 
-_BY_DECISION: ByIdentity[dict[tuple[Any, ...], tuple[Any, ...]]] = ByIdentity(64)
-_BY_DECISION_KEPT = 4_096
+_BY_DECISION: ByIdentity[Worked[tuple[Any, ...], tuple[Any, ...]]] = ByIdentity(64)
 
 
 def _decision_candidates(ctx: TurnContext, battle: Battle) -> list[Any]:
@@ -482,17 +476,11 @@ _A = TypeVar("_A")
 def _action(kind: type[_A], **fields: str) -> _A:
     """`kind(**fields)`, made once per kind and fields (actions are frozen values: the same answers recur in every
     battle)."""
-    key = (kind, *sorted(fields.items()))
-    found = _ACTIONS.get(key)
-    if found is None:
-        if len(_ACTIONS) >= _ACTIONS_KEPT:
-            _ACTIONS.clear()
-        found = _ACTIONS[key] = kind(**fields)
+    found: _A = _ACTIONS.find((kind, *sorted(fields.items())), lambda: kind(**fields))
     return found
 
 
-_ACTIONS: dict[tuple[Any, ...], Any] = {}
-_ACTIONS_KEPT = 4_096
+_ACTIONS: Worked[tuple[Any, ...], Any] = Worked(4_096)
 
 
 def decision_view(ctx: TurnContext, site: BattleSite, battle: Battle) -> dict[str, Any]:
@@ -718,7 +706,7 @@ class ConductCombat(PhaseHandler):
         fought = _fought_spaces(ctx.state)
         before = ctx.state
         events, after = outcome(before, ctx.ruleset, site, battle, to, fought, routes)
-        _emit_applied(ctx, before, events, after)
+        ctx.emit_applied(before, events, after)
         done = [*_record(ctx.state)["fought"], _fought_key(site)]
         # how each battle ended and in which cycle (e.g. AARE-NA-GER-pb-bonus-move reads it)
         ended = {**(_record(ctx.state).get("ended") or {}),
@@ -761,17 +749,6 @@ class ConductCombat(PhaseHandler):
                     aborted = flags.with_flags(replace(after, flags=tuple(f for f in after.flags
                                                                           if f != flags.COMBAT)), [flags.RETREATED])
                     ctx.emit(UnitsChanged(space, stack.with_count(repelled), aborted.with_count(repelled)))
-
-
-def _emit_applied(ctx: TurnContext, before: GameState, events: list[Event], after: GameState) -> None:
-    """`ctx.emit(*events)` for events already applied one by one to `before`, the context's state, giving `after`:
-    the events are recorded and `after` taken as they are (where the ruleset logs its own rule names, the events are
-    emitted as usual)."""
-    if ctx.state is not before or ctx.ruleset.log_rule_ids:
-        ctx.emit(*events)
-        return
-    ctx.events.extend(events)
-    ctx.state = after
 
 
 def battle_in_progress(ctx: TurnContext) -> tuple[BattleSite, Battle] | None:

@@ -57,16 +57,13 @@ def seat_of(state: GameState, seating: str, power: str) -> str:
     and a state's parts are never changed in place), ruleset, seating and power."""
     if seating == "powers":
         return power
-    options = state.options
-    known = _SEATS.get(id(options))
-    if known is None or known[0] is not options:
-        if len(_SEATS) >= _SEATS_SIZE:
-            _SEATS.clear()
-        known = _SEATS[id(options)] = (options, {})
+    known = _SEATS.get(state.options)
+    if known is None:
+        known = _SEATS.put(state.options, {})
     key = (state.ruleset, seating, power)
-    seat = known[1].get(key)
+    seat = known.get(key)
     if seat is None:
-        seat = known[1][key] = _seat_of(state, seating, power)
+        seat = known[key] = _seat_of(state, seating, power)
     return seat
 
 
@@ -79,10 +76,8 @@ def _seat_of(state: GameState, seating: str, power: str) -> str:
     return player if seating == "nations" else board.side_of(player)
 
 
-_SEATS_SIZE = 10_000
-_SEATS: dict[int, tuple[Mapping[str, Any], dict[tuple[str, str, str], str]]] = {}
-"""id(options) -> (the options, {(ruleset, seating, power): seat}); the entry keeps the options alive, so the id
-is not reused while it is kept."""
+_SEATS: ByIdentity[dict[tuple[str, str, str], str]] = ByIdentity(10_000)
+"""Per options mapping: {(ruleset, seating, power): seat}."""
 
 
 def acting_powers(state: GameState) -> list[str]:
