@@ -189,6 +189,33 @@ def _hold_writer_lock(database: str, held: Any, release: Any) -> None:
         release.wait(30)
 
 
+def test_jobs_that_come_while_the_writer_waits_for_the_file_lock_join_its_batch(tmp_path: Path) -> None:
+    """`--workers` on SQLite: while another worker's batch holds the file's write lock, the commit thread waits with
+    its first job; what comes meanwhile is written in the same transaction, not in one more after it."""
+    import time
+
+    from aare.server.db import _writer_lock
+
+    engine, writer = table_and_writer(tmp_path)
+    commits: list[int] = []
+    sa.event.listen(engine, "commit", lambda conn: commits.append(1))
+    lock = _writer_lock(engine)
+    assert lock is not None
+    with lock:  # (as another worker's batch would)
+        first = writer.submit(refusing_insert(1, 1000))
+        deadline = time.monotonic() + 10
+        while not writer._jobs.empty() and time.monotonic() < deadline:  # the commit thread took it
+            time.sleep(0.001)
+        time.sleep(0.05)  # and waits for the lock
+        later = [writer.submit(refusing_insert(n, 1000)) for n in (2, 3)]
+    assert [f.result(10) for f in (first, *later)] == [1, 2, 3]
+    writer.close()
+    assert len(commits) == 1
+    with read(engine) as conn:
+        assert [r[0] for r in conn.exec_driver_sql("SELECT n FROM t ORDER BY n")] == [1, 2, 3]
+    engine.dispose()
+
+
 def test_processes_queue_for_a_sqlite_file_on_its_writer_lock(tmp_path: Path) -> None:
     """`--workers`: another process holding the write lock of the file makes this one wait for it."""
     import fcntl

@@ -140,7 +140,8 @@ def read(engine: Engine) -> Iterator[Connection]:
 class Writer:
     """Runs write jobs. With group commit (`max_batch` > 1, and always on SQLite) one thread runs them, as many
     per transaction as are waiting: one commit, so one flush to disk, for the batch; no job is reported done
-    before its batch has committed. A batch runs its jobs in the order of their `key` (the game), those of one
+    before its batch has committed. On SQLite the batch is taken once the file's write lock is held, so the jobs
+    that came while another process's batch held it join it. A batch runs its jobs in the order of their `key` (the game), those of one
     key in the order submitted, so two processes' batches take the rows of the same games in the same order
     (on PostgreSQL they wait for each other instead of deadlocking). A job that raises one of `clean_errors`
     has written nothing (it checks before it writes) and just gets its error; any other error undoes the
@@ -200,21 +201,37 @@ class Writer:
                     self._conn.close()
                     self._conn = None
                 return
-            batch = [first]
-            while len(batch) < self.max_batch:
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    self._jobs.put(None)  # stop after this batch
-                    break
-                batch.append(job)
-            if len(batch) > 1:
-                batch.sort(key=lambda job: job.key)
-                if self._run_bulk(batch):
-                    continue
-            self._run_batch(batch)
+            # on SQLite the batch is taken once the file's write lock is held: the jobs that came while this
+            # thread waited for it (another worker's batch holds it) join this batch, instead of waiting for the
+            # next one and the lock again
+            lock = _writer_lock(self.engine)
+            with lock or nullcontext():
+                then = self._commit(self._batch_from(first), locked=lock is not None)
+            then()  # the jobs are told, or run one by one, with the lock released
+
+    def _batch_from(self, first: Job) -> list[Job]:
+        """`first` and the jobs waiting behind it, `max_batch` at most, in the order of their keys."""
+        batch = [first]
+        while len(batch) < self.max_batch:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is None:
+                self._jobs.put(None)  # stop after this batch
+                break
+            batch.append(job)
+        batch.sort(key=lambda job: job.key)
+        return batch
+
+    def _commit(self, batch: list[Job], locked: bool) -> Callable[[], None]:
+        """Write `batch` in one transaction (`locked`: this thread holds the write lock already); returns what tells
+        its jobs they are done, or runs them one transaction each when the batch failed."""
+        if len(batch) > 1:
+            done = self._run_bulk(batch, locked)
+            if done is not None:
+                return done
+        return self._run_batch(batch, locked)
 
     def _run_alone(self, job: Job) -> None:
         try:
@@ -225,32 +242,35 @@ class Writer:
             return
         _finish(job.done, job.after, result)
 
-    def _run_bulk(self, batch: list[Job]) -> bool:
-        """Write a batch of jobs of one `bulk` on different keys at once; False if it cannot or it split."""
+    def _run_bulk(self, batch: list[Job], locked: bool = False) -> Callable[[], None] | None:
+        """Write a batch of jobs of one `bulk` on different keys at once; None if it cannot or it split."""
         bulk = batch[0].bulk
         if bulk is None or any(job.bulk != bulk for job in batch) or len({j.key for j in batch}) < len(batch):
-            return False
+            return None
         try:
-            with self._transaction() as conn:
+            with self._transaction(locked) as conn:
                 bulk(conn, [job.item for job in batch])
         except Split:
-            return False
+            return None
         except Exception:
-            return False  # the jobs one by one will tell which failed
-        for job in batch:
-            _finish(job.done, job.after, None)
-        return True
+            return None  # the jobs one by one will tell which failed
+
+        def done() -> None:
+            for job in batch:
+                _finish(job.done, job.after, None)
+        return done
 
     @contextmanager
-    def _transaction(self) -> Iterator[Connection]:
+    def _transaction(self, locked: bool = False) -> Iterator[Connection]:
         """A write transaction on the commit thread's own connection (`write`, without taking a connection from
-        the pool and giving it back for every batch); after an unexpected error the connection is closed, and
-        the next batch opens another."""
+        the pool and giving it back for every batch), taking the write lock unless `locked`; after an unexpected
+        error the connection is closed, and the next batch opens another."""
         conn = self._conn
         if conn is None:
             conn = self._conn = self.engine.connect().execution_options(aare_write=True)
+        lock = None if locked else _writer_lock(self.engine)
         try:
-            with _writer_lock(self.engine) or nullcontext(), conn.begin():
+            with lock or nullcontext(), conn.begin():
                 yield conn
         except BaseException as exc:
             if conn.invalidated or not isinstance(exc, (Split, *self.clean_errors)):
@@ -258,24 +278,30 @@ class Writer:
                 conn.close()
             raise
 
-    def _run_batch(self, batch: list[Job]) -> None:
+    def _run_batch(self, batch: list[Job], locked: bool = False) -> Callable[[], None]:
+        """Write `batch`, one job after another, in one transaction; returns what tells the jobs."""
         outcomes: list[tuple[Job, Any, BaseException | None]] = []
         try:
-            with self._transaction() as conn:
+            with self._transaction(locked) as conn:
                 for job in batch:
                     try:
                         outcomes.append((job, job.run(conn), None))
                     except self.clean_errors as exc:
                         outcomes.append((job, None, exc))
         except Exception:  # a job failed half-way, or the commit failed: nothing of the batch is stored
-            for job in batch:
-                self._run_alone(job)
-            return
-        for job, result, error in outcomes:
-            if error is None:
-                _finish(job.done, job.after, result)
-            else:
-                job.done.set_exception(error)
+
+            def alone() -> None:  # (each takes the write lock itself)
+                for job in batch:
+                    self._run_alone(job)
+            return alone
+
+        def done() -> None:
+            for job, result, error in outcomes:
+                if error is None:
+                    _finish(job.done, job.after, result)
+                else:
+                    job.done.set_exception(error)
+        return done
 
 
 class Split(Exception):
