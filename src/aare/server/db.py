@@ -138,15 +138,15 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 
 class Writer:
-    """Runs write jobs. With group commit (`max_batch` > 1, and always on SQLite) one thread runs them, as many
-    per transaction as are waiting: one commit, so one flush to disk, for the batch; no job is reported done
-    before its batch has committed. On SQLite the batch is taken once the file's write lock is held, so the jobs
-    that came while another process's batch held it join it. A batch runs its jobs in the order of their `key` (the game), those of one
-    key in the order submitted, so two processes' batches take the rows of the same games in the same order
-    (on PostgreSQL they wait for each other instead of deadlocking). A job that raises one of `clean_errors`
-    has written nothing (it checks before it writes) and just gets its error; any other error undoes the
-    batch, and its jobs are run again one transaction each, so only the faulty one fails. Without group commit
-    on PostgreSQL each job is its own transaction on a small pool of `threads`; on SQLite, batches of one.
+    """Runs write jobs. With group commit (`max_batch` > 1, and always on SQLite) one thread runs them, as many per
+    transaction as are waiting: one commit, so one flush to disk, for the batch; no job is reported done before its
+    batch has committed. On SQLite the batch is taken once the file's write lock is held, so the jobs that came
+    while another process's batch held it join it. A batch runs its jobs in the order of their `key` (the game),
+    those of one key in the order submitted, so two processes' batches take the rows of the same games in the same
+    order (on PostgreSQL they wait for each other instead of deadlocking). A job that raises one of `clean_errors`
+    has written nothing (it checks before it writes) and just gets its error; any other error undoes the batch, and
+    its jobs are run again one transaction each, so only the faulty one fails. Without group commit on PostgreSQL
+    each job is its own transaction on a small pool of `threads`; on SQLite, batches of one.
 
     A job may come with `after(result)`, run once the job is committed, in commit order; what it returns is
     what the job's future gives (the game service publishes its updates there)."""
