@@ -226,7 +226,7 @@ class Writer:
 
     def _commit(self, batch: list[Job], locked: bool) -> Callable[[], None]:
         """Write `batch` in one transaction (`locked`: this thread holds the write lock already); returns what tells
-        its jobs they are done, or runs them one transaction each when the batch failed."""
+        its jobs they are done, or, when the batch failed, what runs them one transaction each."""
         if len(batch) > 1:
             done = self._run_bulk(batch, locked)
             if done is not None:
@@ -242,7 +242,7 @@ class Writer:
             return
         _finish(job.done, job.after, result)
 
-    def _run_bulk(self, batch: list[Job], locked: bool = False) -> Callable[[], None] | None:
+    def _run_bulk(self, batch: list[Job], locked: bool) -> Callable[[], None] | None:
         """Write a batch of jobs of one `bulk` on different keys at once; None if it cannot or it split."""
         bulk = batch[0].bulk
         if bulk is None or any(job.bulk != bulk for job in batch) or len({j.key for j in batch}) < len(batch):
@@ -261,7 +261,7 @@ class Writer:
         return done
 
     @contextmanager
-    def _transaction(self, locked: bool = False) -> Iterator[Connection]:
+    def _transaction(self, locked: bool) -> Iterator[Connection]:
         """A write transaction on the commit thread's own connection (`write`, without taking a connection from
         the pool and giving it back for every batch), taking the write lock unless `locked`; after an unexpected
         error the connection is closed, and the next batch opens another."""
@@ -278,7 +278,7 @@ class Writer:
                 conn.close()
             raise
 
-    def _run_batch(self, batch: list[Job], locked: bool = False) -> Callable[[], None]:
+    def _run_batch(self, batch: list[Job], locked: bool) -> Callable[[], None]:
         """Write `batch`, one job after another, in one transaction; returns what tells the jobs."""
         outcomes: list[tuple[Job, Any, BaseException | None]] = []
         try:
