@@ -147,6 +147,8 @@ def test_a_units_mapping_made_by_with_stacks_keeps_the_line_of_the_mapping_it_wa
     later = one
     for space in sorted(one.units)[:3]:
         later = later.with_stacks(space, later.units[space][:1])
-        assert units_line(later.units) == units_line(one.units) == id(one.units)
+        assert units_line(later.units) == units_line(one.units)
     assert units_line(other.units) != units_line(later.units)
-    assert units_line(other.with_stacks(sorted(other.units)[0], ()).units) == id(other.units)
+    assert units_line(other.with_stacks(sorted(other.units)[0], ()).units) == units_line(other.units)
+    # (a mapping not made by `with_stacks` names its own id as its line, unless a freed mapping's entry with the
+    # same id lingers: lines are ids only, and their readers check what they find, so this is not asserted)
