@@ -182,3 +182,29 @@ def test_candidate_features_describe_each_legal_action() -> None:
     assert rows[i, env.candidate_encoder.units_at - 2] == encoder.spaces.index(path[0]) + 1
     assert rows[i, env.candidate_encoder.units_at - 1] == encoder.spaces.index(path[-1]) + 1
     assert rows[i, env.candidate_encoder.units_at + encoder.units.index(unit)] == int(count)
+
+
+def goals_chosen(choice: int) -> AareEnv:
+    """An AARHE game with national victory in which the first power to choose has taken its `choice`-th
+    candidate choice of goals and ended its phase: the next power is to choose."""
+    env = aare_aarhe_v0.raw_env(options={"national_victory": True}, candidate_features=True)
+    env.reset(seed=3)
+    first = env.agent_selection
+    env.step([i for i, c in enumerate(env.candidates) if c["type"] == "choose"][choice])
+    while env.agent_selection == first:
+        env.step(0)  # its only action left: end the phase
+    return env
+
+
+@pytest.mark.rule("AARHE-NATVICTORY-selection")
+def test_no_agent_observes_another_powers_secret_national_goals() -> None:
+    """Two games that differ only in the Soviet Union's secret choice of goals look the same to every other
+    agent (features, mask, candidate features and infos); the Soviet Union's own observation tells them apart."""
+    a, b = goals_chosen(0), goals_chosen(1)
+    assert a.game is not None and b.game is not None
+    assert a.game.state.extra != b.game.state.extra
+    for agent in a.agents:
+        seen_a, seen_b = a.observe(agent), b.observe(agent)
+        same = seen_a.keys() == seen_b.keys() and all(np.array_equal(seen_a[k], seen_b[k]) for k in seen_a)
+        assert same == (agent != "Russia"), agent
+        assert a.infos[agent] == b.infos[agent]
