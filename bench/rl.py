@@ -8,7 +8,8 @@ It also runs the environment with the move lists made afresh at every state (`aa
 same code before that memo. With `--rounds R` the baseline and the environment run one after the other R times
 (the machine's speed drifts from minute to minute: each round's pair shares its minute) and each rate is the
 median of its rounds, with the lowest and highest; `--json` prints one JSON object instead of text. A warm-up of
-`--warm-up` steps of each (other seeds) comes first, untimed.
+`--warm-up` steps of each (other seeds) comes first, untimed. The machine's processor, cores and load average are
+printed with the figures (`bench/machine.py`).
 
 Needs the `rl` extra (pip install -e '.[rl]').
 """
@@ -21,6 +22,7 @@ import statistics
 import time
 
 import numpy as np
+from machine import facts
 
 from aare.ai import make_bot
 from aare.engine import Game
@@ -109,12 +111,15 @@ def main() -> None:
                   "steps_per_second": env["per_second"], "steps_per_processor_second": env["per_processor_second"],
                   "ratio_to_baseline": round(env["per_second"] / base["per_second"], 3),
                   "ratio_to_baseline_processor": round(env["per_processor_second"] / base["per_processor_second"], 3),
-                  "environment": env, "baseline": base, "rounds_detail": runs}
+                  "environment": env, "baseline": base, "rounds_detail": runs, "machine": facts(flush=False)}
         if runs["no_memo"]:
             report["no_memo"] = _summary(runs["no_memo"])
         print(json.dumps(report, indent=2))
         return
     spread = args.rounds > 1
+    machine = facts(flush=False)
+    print(f"machine: {machine['cpu_model'] or 'unknown processor'}, {machine['cpus']} cores, "
+          f"load average {machine['load_average_1min']}")
     print(_line("baseline (engine, random bot)", "actions", base, None, spread))
     if runs["no_memo"]:
         print(_line("aare_lhtr_v0, no move memo", "steps", _summary(runs["no_memo"]), base, spread))

@@ -18,7 +18,8 @@ The same run is made twice, each on a fresh server: with group commit off (`AARE
 `baseline`) and on. Prints one JSON object: the measured run's `actions_per_second`,
 `server_cpu_ms_per_action` (the server's processes, all of them), `server_time_ms` (`p50`, `p90`, `p99`, from
 the `Server-Timing` header), `errors`, the latency the clients saw, the server's spans and the clients' CPU
-per action; and the baseline's under `baseline`.
+per action; the baseline's under `baseline`; and under `machine` the processor, its cores and the time of one
+4 kB write and flush in the data folder (`bench/machine.py`), to read figures from different machines by.
 
     .venv/bin/python bench/server.py --games 50 --think 0 --seconds 20      # closed loop: the peak rate
     .venv/bin/python bench/server.py --games 1000 --think 2 --seconds 30    # 1,000 games, 2 s mean think time
@@ -48,6 +49,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash_test import NATIONS, ServerProcess
+from machine import facts
 
 BENCH_SEED = bytes(32)
 """The dice seed of every turn in a benchmark run."""
@@ -423,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.data_dir:
         args.data_dir.mkdir(parents=True, exist_ok=True)
     CLIENT_NICENESS[0] = args.nice
+    machine = facts(args.data_dir)  # (before the runs: the flush is timed on an idle disk)
     scripts = scripts_for(min(args.scripts, args.games), script_length(args.games, args.seconds, args.think))
     baseline = None if args.no_baseline else run_once(args, scripts, group_commit=False)
     report = run_once(args, scripts, group_commit=True)
@@ -430,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
               "client_processes": args.clients, "client_niceness": args.nice, "workers": args.workers,
               "database": "postgresql" if args.database_url else "sqlite",
               "sqlite_synchronous": None if args.database_url else (args.sqlite_synchronous or "FULL"),
-              "redis": bool(args.redis_url)}
+              "redis": bool(args.redis_url), "machine": machine}
     if baseline is not None:
         report["baseline"] = {"group_commit": False, **baseline}
     print(json.dumps(report, indent=2))
