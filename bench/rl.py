@@ -106,18 +106,18 @@ def main() -> None:
             memo.memo_for = keep
         runs["env"].append(_rates(*env_steps(args.steps, args.seed, args.max_cycles)))
     base, env = _summary(runs["baseline"]), _summary(runs["env"])
+    machine = facts(flush=False)
     if args.json:
         report = {"env": "aare_lhtr_v0", "steps_per_round": args.steps, "rounds": args.rounds, "warm_up": args.warm_up,
                   "steps_per_second": env["per_second"], "steps_per_processor_second": env["per_processor_second"],
                   "ratio_to_baseline": round(env["per_second"] / base["per_second"], 3),
                   "ratio_to_baseline_processor": round(env["per_processor_second"] / base["per_processor_second"], 3),
-                  "environment": env, "baseline": base, "rounds_detail": runs, "machine": facts(flush=False)}
+                  "environment": env, "baseline": base, "rounds_detail": runs, "machine": machine}
         if runs["no_memo"]:
             report["no_memo"] = _summary(runs["no_memo"])
         print(json.dumps(report, indent=2))
         return
     spread = args.rounds > 1
-    machine = facts(flush=False)
     print(f"machine: {machine['cpu_model'] or 'unknown processor'}, {machine['cpus']} cores, "
           f"load average {machine['load_average_1min']}")
     print(_line("baseline (engine, random bot)", "actions", base, None, spread))

@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from tests.server.conftest import REPO
-
-
-def crash_test_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("aare_crash_test", REPO / "bench" / "crash_test.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.bench import bench_module
 
 
 @pytest.mark.slow
@@ -26,7 +16,7 @@ def test_no_acknowledged_action_is_lost_when_the_server_is_killed(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     url = request.getfixturevalue("postgres_url") if backend == "postgres" else None
-    report = crash_test_module().run(kills=4, seed=7, min_life=0.3, max_life=1.0, data_dir=tmp_path,
+    report = bench_module("crash_test").run(kills=4, seed=7, min_life=0.3, max_life=1.0, data_dir=tmp_path,
                                      database_url=url, games=3)  # three at once: their actions share commits
     assert report["ok"], report["problems"]
     assert report["kills"] == 4
@@ -52,7 +42,7 @@ HTTPServer(("127.0.0.1", int(sys.argv[1])), Ready).serve_forever()
 def test_the_crash_test_waits_for_the_server_to_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The server is ready when `/healthz` answers, however long it takes to start (within a generous deadline);
     a server that never answers is an error once the deadline has passed."""
-    module = crash_test_module()
+    module = bench_module("crash_test")
     assert module.START_DEADLINE >= 120
     script = tmp_path / "slow.py"
     script.write_text(SLOW_SERVER, encoding="utf-8")
